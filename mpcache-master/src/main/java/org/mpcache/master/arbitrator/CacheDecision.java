@@ -1,0 +1,72 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.List;
+import java.util.Objects;
+import org.mpcache.common.BlockKey;
+
+/**
+ * The answer to a slave's replace request: whether it may cache the block it missed, why, and which
+ * of its own cached blocks it must evict first (an eviction plan the slave carries out). Immutable.
+ */
+public final class CacheDecision {
+
+  /** Why a block was or was not admitted. */
+  public enum Reason {
+    /** The slave had room; nothing is evicted. */
+    ADMITTED_FREE_SPACE,
+    /** Admitted after evicting lower-priority datasets. */
+    ADMITTED_BY_REPLACEMENT,
+    /** The block's dataset is already (partly) cached and keeps its place. */
+    ADMITTED_DATASET_CACHED,
+    /** No room, and the dataset was not in the auxiliary cache: remembered for next time. */
+    REJECTED_NOT_IN_AUXILIARY_CACHE,
+    /** No room, and evicting the candidates would cost more than admitting gains. */
+    REJECTED_NOT_PROFITABLE,
+    /** The block or its dataset is larger than the slave's cache could ever hold. */
+    REJECTED_TOO_LARGE,
+    /** The policy never admits (the null policy). */
+    REJECTED_BY_POLICY
+  }
+
+  private final Reason reason;
+  private final List<BlockKey> evict;
+
+  private CacheDecision(Reason reason, List<BlockKey> evict) {
+    this.reason = Objects.requireNonNull(reason, "reason");
+    this.evict = List.copyOf(evict);
+  }
+
+  /** Admit, evicting {@code evict} on the requesting slave first (empty when there was room). */
+  public static CacheDecision admit(Reason reason, List<BlockKey> evict) {
+    if (!reason.name().startsWith("ADMITTED")) {
+      throw new IllegalArgumentException("Not an admitting reason: " + reason);
+    }
+    return new CacheDecision(reason, evict);
+  }
+
+  /** Reject: the slave serves the block from HDFS and does not cache it. */
+  public static CacheDecision reject(Reason reason) {
+    if (reason.name().startsWith("ADMITTED")) {
+      throw new IllegalArgumentException("Not a rejecting reason: " + reason);
+    }
+    return new CacheDecision(reason, List.of());
+  }
+
+  public boolean admitted() {
+    return reason.name().startsWith("ADMITTED");
+  }
+
+  public Reason reason() {
+    return reason;
+  }
+
+  /** Blocks the requesting slave must evict before caching; empty when rejected. */
+  public List<BlockKey> evict() {
+    return evict;
+  }
+
+  @Override
+  public String toString() {
+    return "CacheDecision{" + reason + (evict.isEmpty() ? "" : ", evict=" + evict) + "}";
+  }
+}

@@ -1,0 +1,52 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.List;
+import org.mpcache.common.BlockKey;
+
+/**
+ * The master's decision of which input blocks the cluster keeps in its SSD Input Caches: admission
+ * and replacement (mpCache paper, Section 2.2 and Algorithm 1). The master's mechanism
+ * ({@code ReplaceArbitrator}'s caller) feeds it the events slaves report and carries out the plans it
+ * returns; the simulator feeds it a trace. Implementations are pure and deterministic: no I/O, no
+ * threads, no wall clock (time arrives in the events).
+ *
+ * <p>Not thread-safe: the caller serializes every call.
+ */
+public interface CachePolicy {
+
+  /** The name this policy is selected by in {@code mpcache.master.policy}. */
+  String name();
+
+  /**
+   * A slave served a block of a dataset from its cache (Algorithm 1, lines 1-5).
+   */
+  void onHit(BlockAccess access);
+
+  /**
+   * A slave missed a block and asks whether it may cache it (Algorithm 1, lines 6-32). The slave
+   * says how much Input Cache space it has free; the decision says whether to cache and which of the
+   * slave's blocks it must evict first. Blocks of the same evicted datasets held by other slaves are
+   * queued for them and returned by {@link #pendingEvictions}.
+   *
+   * @param slaveFreeBytes the requesting slave's free Input Cache bytes, before this block
+   */
+  CacheDecision onMiss(BlockAccess access, long slaveFreeBytes);
+
+  /** A slave finished storing a block that {@link #onMiss} admitted. */
+  void onCached(String slaveId, BlockKey block);
+
+  /**
+   * A slave no longer holds a block: evicted as planned, found corrupt, failed to fill, or dropped
+   * for any other reason. Unknown blocks are ignored.
+   */
+  void onRemoved(String slaveId, BlockKey block);
+
+  /** A slave is gone (expired or decommissioned): forget every block it held. */
+  void onSlaveLost(String slaveId);
+
+  /**
+   * Takes the evictions planned for a slave that it has not been told yet (the To_Del list of
+   * Algorithm 1). Each call returns a block at most once.
+   */
+  List<BlockKey> pendingEvictions(String slaveId);
+}
