@@ -1,0 +1,91 @@
+package org.mpcache.common.protocolPB;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.retry.RetryPolicies;
+import org.apache.hadoop.ipc.ProtobufRpcEngine2;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.thirdparty.protobuf.BlockingService;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+
+/**
+ * Creates mpCache's Hadoop RPC servers and proxies and turns protobuf service errors back into the
+ * {@link IOException}s they carry. Proxies fail fast: one connection attempt and a bounded call
+ * time, because every mpCache caller has a fallback (a client reads HDFS, a slave retries on its
+ * next heartbeat) and must not stall a task on Hadoop's default ten connection retries.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class RpcSupport {
+
+  /** A remote call that may fail with the protocol's {@link ServiceException}. */
+  @FunctionalInterface
+  public interface Call<T> {
+    T call() throws ServiceException;
+  }
+
+  private RpcSupport() {
+  }
+
+  /**
+   * A proxy for {@code protocol} at {@code address} that tries to connect once and gives up on a
+   * call after {@code timeoutMs} milliseconds.
+   */
+  public static <T> T proxy(Class<T> protocol, InetSocketAddress address, Configuration conf,
+      int timeoutMs) throws IOException {
+    Configuration c = new Configuration(conf);
+    c.setInt("ipc.client.connect.max.retries", 0);
+    c.setInt("ipc.client.connect.max.retries.on.timeouts", 0);
+    c.setInt("ipc.client.connect.timeout", Math.min(timeoutMs, 5_000));
+    RPC.setProtocolEngine(c, protocol, ProtobufRpcEngine2.class);
+    return RPC.getProtocolProxy(protocol, RPC.getProtocolVersion(protocol), address,
+        UserGroupInformation.getCurrentUser(), c, NetUtils.getDefaultSocketFactory(c), timeoutMs,
+        RetryPolicies.TRY_ONCE_THEN_FAIL).getProxy();
+  }
+
+  /** Releases a proxy made by {@link #proxy}; null is ignored. */
+  public static void close(Object proxy) {
+    if (proxy != null) {
+      RPC.stopProxy(proxy);
+    }
+  }
+
+  /**
+   * A server for {@code protocol} backed by {@code service}; more protocols can be added with
+   * {@link #addProtocol}. The caller starts and stops it.
+   */
+  public static RPC.Server server(Configuration conf, Class<?> protocol, BlockingService service,
+      InetSocketAddress bindAddress, int handlers) throws IOException {
+    RPC.setProtocolEngine(conf, protocol, ProtobufRpcEngine2.class);
+    return new RPC.Builder(conf).setProtocol(protocol).setInstance(service)
+        .setBindAddress(bindAddress.getHostString()).setPort(bindAddress.getPort())
+        .setNumHandlers(handlers).setVerbose(false).build();
+  }
+
+  /** Serves one more protocol on an existing server. */
+  public static void addProtocol(RPC.Server server, Configuration conf, Class<?> protocol,
+      BlockingService service) {
+    RPC.setProtocolEngine(conf, protocol, ProtobufRpcEngine2.class);
+    server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, protocol, service);
+  }
+
+  /** Runs a remote call, unwrapping the {@link IOException} a {@link ServiceException} carries. */
+  public static <T> T call(Call<T> call) throws IOException {
+    try {
+      return call.call();
+    } catch (ServiceException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RemoteException) {
+        throw ((RemoteException) cause).unwrapRemoteException();
+      }
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      throw new IOException(e.getMessage(), cause != null ? cause : e);
+    }
+  }
+}

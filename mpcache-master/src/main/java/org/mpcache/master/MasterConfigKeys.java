@@ -1,0 +1,35 @@
+package org.mpcache.master;
+
+/**
+ * Configuration keys of the mpCache master, with their defaults. The master's RPC address itself is
+ * {@link org.mpcache.common.MpCacheConfigKeys#MASTER_RPC_ADDRESS_KEY}, shared with every caller.
+ * Every key is described in {@code mpcache-default.xml}.
+ */
+public final class MasterConfigKeys {
+
+  /** The host the master's RPC server binds to; the port comes from the RPC address. */
+  public static final String RPC_BIND_HOST_KEY = "mpcache.master.rpc-bind-host";
+  public static final String RPC_BIND_HOST_DEFAULT = "0.0.0.0";
+
+  /** RPC handler threads of the master. */
+  public static final String RPC_HANDLER_COUNT_KEY = "mpcache.master.rpc.handler.count";
+  public static final int RPC_HANDLER_COUNT_DEFAULT = 16;
+
+  /** The heartbeat interval the master asks slaves to keep. */
+  public static final String HEARTBEAT_INTERVAL_MS_KEY = "mpcache.master.heartbeat.interval.ms";
+  public static final long HEARTBEAT_INTERVAL_MS_DEFAULT = 3_000;
+
+  /**
+   * A slave that has not heartbeated for this long is declared dead and its blocks are forgotten.
+   * Must be larger than the heartbeat interval.
+   */
+  public static final String SLAVE_EXPIRY_MS_KEY = "mpcache.master.slave.expiry.ms";
+  public static final long SLAVE_EXPIRY_MS_DEFAULT = 30_000;
+
+  /** The cache policy, by name (see docs/policy.md). */
+  public static final String POLICY_KEY = "mpcache.master.policy";
+  public static final String POLICY_DEFAULT = "mpcache";
+
+  private MasterConfigKeys() {
+  }
+}

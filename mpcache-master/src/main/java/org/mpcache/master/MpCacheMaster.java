@@ -1,0 +1,110 @@
+package org.mpcache.master;
+
+import java.net.InetSocketAddress;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.service.CompositeService;
+import org.apache.hadoop.util.ExitUtil;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.MpCacheConfiguration;
+import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.CachePolicy;
+import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveMonitor;
+import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.rpc.AdminHandler;
+import org.mpcache.master.rpc.ClientMasterHandler;
+import org.mpcache.master.rpc.MasterRpcServer;
+import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mpCache master daemon, one per cluster: the Replace Arbitrator behind the slave, client and
+ * admin RPC protocols, and the monitor that expires silent slaves.
+ *
+ * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
+ * up), then the slave monitor (which only acts on registered slaves).
+ */
+public class MpCacheMaster extends CompositeService {
+  private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
+
+  private SlaveRegistry registry;
+  private ReplaceArbitrator arbitrator;
+  private MasterRpcServer rpcServer;
+
+  public MpCacheMaster() {
+    super(MpCacheMaster.class.getSimpleName());
+  }
+
+  @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    long heartbeatMs = ConfigChecks.longAtLeast(conf, MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY,
+        MasterConfigKeys.HEARTBEAT_INTERVAL_MS_DEFAULT, 1);
+    long expiryMs = ConfigChecks.longAtLeast(conf, MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
+        MasterConfigKeys.SLAVE_EXPIRY_MS_DEFAULT, 1);
+    if (expiryMs <= heartbeatMs) {
+      throw new IllegalArgumentException(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY + " (" + expiryMs
+          + ") must be larger than " + MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY + " ("
+          + heartbeatMs + "), or every slave would expire between two heartbeats.");
+    }
+    int handlers = ConfigChecks.intAtLeast(conf, MasterConfigKeys.RPC_HANDLER_COUNT_KEY,
+        MasterConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
+    InetSocketAddress rpcAddress = ConfigChecks.address(conf,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    InetSocketAddress bind = new InetSocketAddress(conf.getTrimmed(
+        MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
+        rpcAddress.getPort());
+
+    LongSupplier monotonic = Time::monotonicNow;
+    registry = new SlaveRegistry(monotonic, expiryMs);
+    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry);
+    rpcServer = new MasterRpcServer(bind, handlers,
+        new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now),
+        new ClientMasterHandler(registry), new AdminHandler(registry, arbitrator, monotonic));
+    addService(rpcServer);
+    addService(new SlaveMonitor(registry, expiryMs, arbitrator::onSlaveLost));
+    super.serviceInit(conf);
+  }
+
+  /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
+  protected CachePolicy createPolicy(Configuration conf) {
+    return CachePolicies.create(
+        conf.getTrimmed(MasterConfigKeys.POLICY_KEY, MasterConfigKeys.POLICY_DEFAULT), conf);
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    super.serviceStart();
+    LOG.info("mpCache master serving on {} with policy {}", rpcServer.getAddress(),
+        arbitrator.policyName());
+  }
+
+  /** The RPC address the master listens on. */
+  public InetSocketAddress getRpcAddress() {
+    return rpcServer.getAddress();
+  }
+
+  public SlaveRegistry getSlaveRegistry() {
+    return registry;
+  }
+
+  /** Starts a master from mpcache-site.xml on the classpath; runs until it is stopped. */
+  public static void main(String[] args) {
+    StringUtils.startupShutdownMessage(MpCacheMaster.class, args, LOG);
+    try {
+      MpCacheMaster master = new MpCacheMaster();
+      ShutdownHookManager.get().addShutdownHook(master::stop, 30);
+      master.init(MpCacheConfiguration.create());
+      master.start();
+      master.waitForServiceToStop(0);
+    } catch (Throwable t) {
+      LOG.error("mpCache master failed to start", t);
+      ExitUtil.terminate(1, t);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package org.mpcache.master.registry;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+
+/**
+ * What the master knows of one registered slave: its addresses, its latest space and counter
+ * figures, when it last heartbeated, and which blocks it holds.
+ *
+ * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
+ */
+final class SlaveRecord {
+  final SlaveInfoProto info;
+  long lastHeartbeat;
+  SpaceReportProto space;
+  SlaveCountersProto counters;
+  final Set<BlockKey> blocks = new HashSet<>();
+
+  SlaveRecord(SlaveInfoProto info, SpaceReportProto space, long now) {
+    this.info = info;
+    this.space = space;
+    this.lastHeartbeat = now;
+    this.counters = SlaveCountersProto.newBuilder().setHits(0).setMisses(0).setBytesFromCache(0)
+        .setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0).setBlocksEvicted(0)
+        .setBlocksCorrupt(0).build();
+  }
+}

@@ -1,0 +1,117 @@
+package org.mpcache.master.rpc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.thirdparty.protobuf.RpcController;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HitReportResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
+ * evictions), block and hit reports, and replace requests. Requests from a slave the master does
+ * not know (it expired, or the master restarted) are answered with {@code reregister}.
+ *
+ * <p>Thread-safe: it holds no state of its own.
+ */
+public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
+  private static final Logger LOG = LoggerFactory.getLogger(SlaveMasterHandler.class);
+
+  private final SlaveRegistry registry;
+  private final ReplaceArbitrator arbitrator;
+  private final long heartbeatIntervalMs;
+  private final LongSupplier wallClock;
+
+  public SlaveMasterHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
+      long heartbeatIntervalMs, LongSupplier wallClock) {
+    this.registry = registry;
+    this.arbitrator = arbitrator;
+    this.heartbeatIntervalMs = heartbeatIntervalMs;
+    this.wallClock = wallClock;
+  }
+
+  @Override
+  public RegisterSlaveResponseProto registerSlave(RpcController c, RegisterSlaveRequestProto req) {
+    String id = req.getSlave().getSlaveId();
+    if (id.isEmpty() || req.getSlave().getHost().isEmpty()) {
+      throw new IllegalArgumentException("Slave registration needs a slaveId and a host: "
+          + req.getSlave());
+    }
+    List<BlockKey> previous = registry.register(req.getSlave(), req.getSpace());
+    List<BlockKey> evict = arbitrator.onRegister(id, previous,
+        ProtoConverters.fromProtos(req.getCachedBlocksList()));
+    LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD, {} surviving "
+        + "blocks handed back)", id, req.getSlave().getHost(), req.getSlave().getClientPort(),
+        req.getSlave().getDatanodeAddress(), req.getSpace().getCapacity(), evict.size());
+    return RegisterSlaveResponseProto.newBuilder().setHeartbeatIntervalMs(heartbeatIntervalMs)
+        .addAllEvict(ProtoConverters.toProtos(evict)).build();
+  }
+
+  @Override
+  public HeartbeatResponseProto heartbeat(RpcController c, HeartbeatRequestProto req) {
+    if (!registry.heartbeat(req.getSlaveId(), req.getSpace(), req.getCounters())) {
+      return HeartbeatResponseProto.newBuilder().setReregister(true).build();
+    }
+    return HeartbeatResponseProto.newBuilder()
+        .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId()))).build();
+  }
+
+  @Override
+  public BlockReportResponseProto blockReport(RpcController c, BlockReportRequestProto req) {
+    if (!registry.isRegistered(req.getSlaveId())) {
+      return BlockReportResponseProto.newBuilder().setReregister(true).build();
+    }
+    arbitrator.onBlockReport(req.getSlaveId(), ProtoConverters.fromProtos(req.getCachedList()),
+        ProtoConverters.fromProtos(req.getRemovedList()));
+    return BlockReportResponseProto.getDefaultInstance();
+  }
+
+  @Override
+  public HitReportResponseProto reportHits(RpcController c, HitReportRequestProto req) {
+    if (!registry.isRegistered(req.getSlaveId())) {
+      return HitReportResponseProto.newBuilder().setReregister(true).build();
+    }
+    long now = wallClock.getAsLong();
+    List<BlockAccess> hits = new ArrayList<>(req.getHitsCount());
+    for (BlockAccessProto p : req.getHitsList()) {
+      hits.add(toAccess(req.getSlaveId(), p, now));
+    }
+    arbitrator.onHits(hits);
+    return HitReportResponseProto.getDefaultInstance();
+  }
+
+  @Override
+  public ReplaceResponseProto requestReplace(RpcController c, ReplaceRequestProto req) {
+    if (!registry.isRegistered(req.getSlaveId())) {
+      return ReplaceResponseProto.newBuilder().setAdmitted(false).setReason("UNKNOWN_SLAVE")
+          .setReregister(true).build();
+    }
+    CacheDecision d = arbitrator.onReplaceRequest(
+        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes());
+    return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
+        .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
+  }
+
+  private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now) {
+    return new BlockAccess(slaveId, ProtoConverters.fromProto(p.getBlock()), p.getBlockBytes(),
+        p.getDatasetId(), p.getDatasetBlocks(), p.getJobId(), now);
+  }
+}

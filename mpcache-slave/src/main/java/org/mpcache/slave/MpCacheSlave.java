@@ -1,0 +1,175 @@
+package org.mpcache.slave;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.service.CompositeService;
+import org.apache.hadoop.util.ExitUtil;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.util.StringUtils;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.MpCacheConfiguration;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.SlaveCounters;
+import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.store.FixedInputCacheSpace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mpCache slave daemon, one per DataNode/NodeManager host: it keeps cached HDFS blocks on the
+ * node's SSDs and serves them to the tasks that read them (the Cache Master), and reports to the
+ * master.
+ *
+ * <p>Services, in start order: the Cache Master (so fills can be reaped), the client RPC server
+ * (its port is part of the slave's identity), then the master link (it registers with that port).
+ */
+public class MpCacheSlave extends CompositeService implements MasterLink.SlaveState {
+  private static final Logger LOG = LoggerFactory.getLogger(MpCacheSlave.class);
+
+  private FileBlockStore store;
+  private SlaveCounters counters;
+  private CacheMaster cacheMaster;
+  private SlaveRpcServer rpcServer;
+  private MasterLink masterLink;
+  private String hostname;
+  private String datanodeAddress;
+
+  public MpCacheSlave() {
+    super(MpCacheSlave.class.getSimpleName());
+  }
+
+  @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    Collection<String> dirNames = conf.getTrimmedStringCollection(SlaveConfigKeys.CACHE_DIRS_KEY);
+    if (dirNames.isEmpty()) {
+      throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " is not set: list the "
+          + "SSD directories for cached blocks, comma-separated, in mpcache-site.xml.");
+    }
+    List<Path> dirs = new ArrayList<>();
+    for (String d : dirNames) {
+      dirs.add(Paths.get(d));
+    }
+    long capacity = ConfigChecks.bytesAtLeast(conf, SlaveConfigKeys.CACHE_CAPACITY_KEY,
+        SlaveConfigKeys.CACHE_CAPACITY_DEFAULT, 0);
+    int chunk = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_KEY,
+        SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_DEFAULT, 512);
+    long fillTimeout = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_TIMEOUT_MS_KEY,
+        SlaveConfigKeys.FILL_TIMEOUT_MS_DEFAULT, 1);
+    int readMax = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.READ_MAX_BYTES_KEY,
+        SlaveConfigKeys.READ_MAX_BYTES_DEFAULT, chunk);
+    int handlers = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.RPC_HANDLER_COUNT_KEY,
+        SlaveConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
+    int rpcTimeout = ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
+        MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1);
+    InetSocketAddress bind = ConfigChecks.address(conf, SlaveConfigKeys.RPC_ADDRESS_KEY,
+        SlaveConfigKeys.RPC_ADDRESS_DEFAULT);
+    InetSocketAddress master = ConfigChecks.address(conf,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    hostname = conf.getTrimmed(SlaveConfigKeys.HOSTNAME_KEY, SlaveConfigKeys.HOSTNAME_DEFAULT);
+    if (hostname.isEmpty()) {
+      hostname = InetAddress.getLocalHost().getCanonicalHostName();
+    }
+    datanodeAddress = conf.getTrimmed(SlaveConfigKeys.DATANODE_ADDRESS_KEY,
+        SlaveConfigKeys.DATANODE_ADDRESS_DEFAULT);
+
+    store = openStore(dirs, capacity, chunk);
+    counters = new SlaveCounters();
+    masterLink = new MasterLink(master, rpcTimeout, () -> this);
+    cacheMaster = new CacheMaster(store, counters, masterLink, fillTimeout, readMax);
+    rpcServer = new SlaveRpcServer(bind, handlers, cacheMaster);
+    addService(cacheMaster);
+    addService(rpcServer);
+    addService(masterLink);
+    super.serviceInit(conf);
+  }
+
+  /** Opens the block store; a seam for tests that inject faults. */
+  protected FileBlockStore openStore(List<Path> dirs, long capacity, int chunk)
+      throws IOException {
+    return FileBlockStore.open(dirs, new FixedInputCacheSpace(capacity), chunk);
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    super.serviceStart();
+    LOG.info("mpCache slave {} serving {} cached blocks ({} of {} bytes used)", info().getSlaveId(),
+        store.cachedBlocks().size(), store.space().usedBytes(), store.space().capacityBytes());
+  }
+
+  @Override
+  public SlaveInfoProto info() {
+    SlaveInfoProto.Builder b = SlaveInfoProto.newBuilder()
+        .setSlaveId(hostname + ":" + rpcServer.getPort()).setHost(hostname)
+        .setClientPort(rpcServer.getPort()).setVersion(MpCacheSlave.class.getPackage()
+            .getImplementationVersion() == null ? "dev"
+            : MpCacheSlave.class.getPackage().getImplementationVersion());
+    if (!datanodeAddress.isEmpty()) {
+      b.setDatanodeAddress(datanodeAddress);
+    }
+    return b.build();
+  }
+
+  @Override
+  public SpaceReportProto space() {
+    long cap = store.space().capacityBytes();
+    long used = store.space().usedBytes();
+    return SpaceReportProto.newBuilder().setCapacity(cap).setInputCacheCapacity(cap)
+        .setInputCacheUsed(used).setDynamicPoolCapacity(0).setPoolLentToInput(0)
+        .setPoolLentToLocalized(0).setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build();
+  }
+
+  @Override
+  public SlaveCountersProto counters() {
+    return counters.snapshot();
+  }
+
+  @Override
+  public List<BlockKey> cachedBlocks() {
+    return store.cachedBlocks();
+  }
+
+  @Override
+  public void evict(List<BlockKey> blocks) {
+    cacheMaster.evict(blocks);
+  }
+
+  public FileBlockStore getStore() {
+    return store;
+  }
+
+  public SlaveCounters getCounters() {
+    return counters;
+  }
+
+  public MasterLink getMasterLink() {
+    return masterLink;
+  }
+
+  /** Starts a slave from mpcache-site.xml on the classpath; runs until it is stopped. */
+  public static void main(String[] args) {
+    StringUtils.startupShutdownMessage(MpCacheSlave.class, args, LOG);
+    try {
+      MpCacheSlave slave = new MpCacheSlave();
+      ShutdownHookManager.get().addShutdownHook(slave::stop, 30);
+      slave.init(MpCacheConfiguration.create());
+      slave.start();
+      slave.waitForServiceToStop(0);
+    } catch (Throwable t) {
+      LOG.error("mpCache slave failed to start", t);
+      ExitUtil.terminate(1, t);
+    }
+  }
+}

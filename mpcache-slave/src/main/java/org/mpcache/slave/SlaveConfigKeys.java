@@ -1,0 +1,49 @@
+package org.mpcache.slave;
+
+/**
+ * Configuration keys of the mpCache slave, with their defaults. Every key is described in
+ * {@code mpcache-default.xml}.
+ */
+public final class SlaveConfigKeys {
+
+  /** The address the slave's client RPC server binds to; port 0 picks a free port. */
+  public static final String RPC_ADDRESS_KEY = "mpcache.slave.rpc-address";
+  public static final String RPC_ADDRESS_DEFAULT = "0.0.0.0:50121";
+
+  /** The host name the slave advertises to clients; empty means this host's canonical name. */
+  public static final String HOSTNAME_KEY = "mpcache.slave.hostname";
+  public static final String HOSTNAME_DEFAULT = "";
+
+  /**
+   * The data transfer address (host:port) of the DataNode this slave sits beside. Clients send a
+   * block's reads to the slave beside a DataNode holding a replica. Empty: match DataNodes by host.
+   */
+  public static final String DATANODE_ADDRESS_KEY = "mpcache.slave.datanode.address";
+  public static final String DATANODE_ADDRESS_DEFAULT = "";
+
+  /** RPC handler threads serving clients. */
+  public static final String RPC_HANDLER_COUNT_KEY = "mpcache.slave.rpc.handler.count";
+  public static final int RPC_HANDLER_COUNT_DEFAULT = 16;
+
+  /** The SSD directories holding cached blocks, comma-separated (one per SSD). Required. */
+  public static final String CACHE_DIRS_KEY = "mpcache.slave.cache.dirs";
+
+  /** The SSD bytes this slave may fill with cached input blocks, over all its directories. */
+  public static final String CACHE_CAPACITY_KEY = "mpcache.slave.cache.capacity";
+  public static final long CACHE_CAPACITY_DEFAULT = 10L * 1024 * 1024 * 1024;
+
+  /** Bytes covered by one stored CRC32C checksum; also the alignment of cached reads. */
+  public static final String CHECKSUM_CHUNK_BYTES_KEY = "mpcache.slave.checksum.chunk.bytes";
+  public static final int CHECKSUM_CHUNK_BYTES_DEFAULT = 64 * 1024;
+
+  /** A fill no client has written to for this long is abandoned and its space released. */
+  public static final String FILL_TIMEOUT_MS_KEY = "mpcache.slave.fill.timeout.ms";
+  public static final long FILL_TIMEOUT_MS_DEFAULT = 60_000;
+
+  /** The most bytes one read call returns to a client. */
+  public static final String READ_MAX_BYTES_KEY = "mpcache.slave.read.max.bytes";
+  public static final int READ_MAX_BYTES_DEFAULT = 4 * 1024 * 1024;
+
+  private SlaveConfigKeys() {
+  }
+}

@@ -1,0 +1,283 @@
+package org.mpcache.slave.cache;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.thirdparty.protobuf.RpcController;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.store.BlockFill;
+import org.mpcache.slave.store.BlockNotCachedException;
+import org.mpcache.slave.store.BlockReadResult;
+import org.mpcache.slave.store.FileBlockStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's Cache Master (paper Section 2): it answers clients' lookups, serves cached blocks,
+ * asks the master's Replace Arbitrator before caching a missed block, carries out the evictions
+ * the arbitrator orders, and stores the bytes clients write through. A block that turns out short
+ * or corrupt is dropped and reported; the client has already fallen back to HDFS.
+ *
+ * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
+ * written; the store and counters are thread-safe. A background task reaps abandoned fills.
+ */
+public final class CacheMaster extends AbstractService implements ClientSlaveProtocolPB {
+  private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
+
+  private final FileBlockStore store;
+  private final SlaveCounters counters;
+  private final MasterLink masterLink;
+  private final long fillTimeoutMs;
+  private final int readMaxBytes;
+  private final FillTable fills = new FillTable();
+  private ScheduledExecutorService reaper;
+
+  public CacheMaster(FileBlockStore store, SlaveCounters counters, MasterLink masterLink,
+      long fillTimeoutMs, int readMaxBytes) {
+    super(CacheMaster.class.getSimpleName());
+    this.store = store;
+    this.counters = counters;
+    this.masterLink = masterLink;
+    this.fillTimeoutMs = fillTimeoutMs;
+    this.readMaxBytes = readMaxBytes;
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "mpcache-fill-reaper");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = Math.max(10, fillTimeoutMs / 4);
+    reaper.scheduleWithFixedDelay(this::reapAbandonedFills, period, period,
+        TimeUnit.MILLISECONDS);
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    if (reaper != null) {
+      reaper.shutdownNow();
+    }
+    for (FillTable.Session s : fills.removeIdleSince(Long.MAX_VALUE)) {
+      s.fill.abort();
+    }
+    super.serviceStop();
+  }
+
+  void reapAbandonedFills() {
+    for (FillTable.Session s : fills.removeIdleSince(Time.monotonicNow() - fillTimeoutMs)) {
+      LOG.info("Abandoning the fill of {}: no write for {} ms", s.fill.key(), fillTimeoutMs);
+      synchronized (s) {
+        s.fill.abort();
+      }
+    }
+  }
+
+  @Override
+  public LookupResponseProto lookup(RpcController c, LookupRequestProto req) {
+    BlockAccessProto access = req.getAccess();
+    BlockKey key = ProtoConverters.fromProto(access.getBlock());
+    long length = store.cachedLength(key);
+    if (length >= 0) {
+      counters.hits.incrementAndGet();
+      masterLink.reportHit(access);
+      return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.HIT)
+          .setLength(length).build();
+    }
+    if (!req.getOfferFill()) {
+      counters.misses.incrementAndGet();
+      return miss("not cached");
+    }
+    return offerFill(access, key);
+  }
+
+  private LookupResponseProto offerFill(BlockAccessProto access, BlockKey key) {
+    if (store.state(key).isPresent()) {
+      return miss("being filled");
+    }
+    if (access.getBlockBytes() > store.space().capacityBytes()) {
+      return miss("larger than the Input Cache");
+    }
+    ReplaceResponseProto decision;
+    try {
+      decision = masterLink.requestReplace(access, store.space().freeBytes());
+    } catch (IOException e) {
+      return miss("master unreachable: " + e.getMessage());
+    }
+    if (!decision.getAdmitted()) {
+      return miss("not admitted: " + decision.getReason());
+    }
+    evict(ProtoConverters.fromProtos(decision.getEvictList()));
+    try {
+      Optional<BlockFill> fill = store.beginFill(key, access.getBlockBytes());
+      if (fill.isEmpty()) {
+        return miss("no space after eviction");
+      }
+      long id = fills.add(fill.get(), Time.monotonicNow());
+      return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
+          .setFillId(id).build();
+    } catch (IOException e) {
+      LOG.warn("Cannot start caching {}: {}", key, e.getMessage());
+      return miss("cannot write to the SSD: " + e.getMessage());
+    }
+  }
+
+  private static LookupResponseProto miss(String reason) {
+    return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
+        .setMissReason(reason).build();
+  }
+
+  /** Evicts blocks the master chose and reports each removal back. */
+  public void evict(List<BlockKey> blocks) {
+    for (BlockKey k : blocks) {
+      if (store.remove(k)) {
+        counters.blocksEvicted.incrementAndGet();
+      }
+      masterLink.reportRemoved(k);
+    }
+  }
+
+  @Override
+  public ReadResponseProto read(RpcController c, ReadRequestProto req) throws ServiceException {
+    BlockKey key = ProtoConverters.fromProto(req.getBlock());
+    int length = Math.min(req.getLength(), readMaxBytes);
+    BlockReadResult r;
+    try {
+      r = store.read(key, req.getOffset(), length);
+    } catch (BlockNotCachedException e) {
+      throw new ServiceException(e);
+    } catch (IOException e) {
+      drop(key, "unreadable: " + e.getMessage());
+      throw new ServiceException(e);
+    }
+    long served = Math.max(0, Math.min(length, r.offset() + r.data().length - req.getOffset()));
+    counters.bytesFromCache.addAndGet(served);
+    ReadResponseProto.Builder b = ReadResponseProto.newBuilder().setOffset(r.offset())
+        .setData(UnsafeByteOperations.unsafeWrap(r.data())).setChunkSize(r.chunkSize());
+    for (int crc : r.checksums()) {
+      b.addChecksums(crc);
+    }
+    return b.build();
+  }
+
+  private void drop(BlockKey key, String why) {
+    if (store.remove(key)) {
+      counters.blocksCorrupt.incrementAndGet();
+      LOG.warn("Dropped cached block {}: {}", key, why);
+      masterLink.reportRemoved(key);
+    }
+  }
+
+  @Override
+  public WriteResponseProto write(RpcController c, WriteRequestProto req) {
+    FillTable.Session s = fills.get(req.getFillId());
+    if (s == null) {
+      return WriteResponseProto.newBuilder().setAccepted(false).build();
+    }
+    synchronized (s) {
+      try {
+        s.fill.append(req.getOffset(), req.getData().asReadOnlyByteBuffer());
+        s.lastTouched = Time.monotonicNow();
+        return WriteResponseProto.newBuilder().setAccepted(true).build();
+      } catch (IOException e) {
+        LOG.warn("Abandoning the fill of {}: {}", s.fill.key(), e.getMessage());
+        fills.remove(req.getFillId());
+        s.fill.abort();
+        return WriteResponseProto.newBuilder().setAccepted(false).build();
+      }
+    }
+  }
+
+  @Override
+  public CommitResponseProto commit(RpcController c, CommitRequestProto req) {
+    FillTable.Session s = fills.remove(req.getFillId());
+    if (s == null) {
+      return CommitResponseProto.newBuilder().setCached(false).build();
+    }
+    synchronized (s) {
+      try {
+        if (s.fill.written() != req.getLength()) {
+          throw new IOException("client wrote " + req.getLength() + " bytes, slave received "
+              + s.fill.written());
+        }
+        s.fill.commit();
+      } catch (IOException e) {
+        LOG.warn("Could not cache {}: {}", s.fill.key(), e.getMessage());
+        s.fill.abort();
+        return CommitResponseProto.newBuilder().setCached(false).build();
+      }
+    }
+    counters.blocksCached.incrementAndGet();
+    masterLink.reportCached(s.fill.key());
+    return CommitResponseProto.newBuilder().setCached(true).build();
+  }
+
+  @Override
+  public AbortResponseProto abort(RpcController c, AbortRequestProto req) {
+    FillTable.Session s = fills.remove(req.getFillId());
+    if (s != null) {
+      synchronized (s) {
+        s.fill.abort();
+      }
+    }
+    return AbortResponseProto.getDefaultInstance();
+  }
+
+  @Override
+  public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req) {
+    counters.bytesFromHdfs.addAndGet(req.getBytesFromHdfs());
+    if (req.hasFallbackCause()) {
+      counters.fallback(req.getFallbackCause());
+    }
+    return ReportReadResponseProto.getDefaultInstance();
+  }
+
+  @Override
+  public ReportCorruptResponseProto reportCorrupt(RpcController c,
+      ReportCorruptRequestProto req) {
+    BlockKey key = ProtoConverters.fromProto(req.getBlock());
+    try {
+      if (store.cachedLength(key) >= 0 && !store.verify(key)) {
+        drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
+      }
+    } catch (BlockNotCachedException gone) {
+      LOG.debug("Block {} reported corrupt is already gone", key);
+    } catch (IOException e) {
+      drop(key, "verification failed: " + e.getMessage());
+    }
+    return ReportCorruptResponseProto.getDefaultInstance();
+  }
+
+  /** Fills in progress, for tests and reports. */
+  public int fillsInProgress() {
+    return fills.size();
+  }
+}

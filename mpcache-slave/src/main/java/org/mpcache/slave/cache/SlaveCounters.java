@@ -1,0 +1,45 @@
+package org.mpcache.slave.cache;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+
+/**
+ * The slave's running totals since it started: hits and misses, bytes served from the SSD and
+ * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions and corrupt blocks.
+ * Reported to the master with each heartbeat. Thread-safe (atomic counters).
+ */
+public final class SlaveCounters {
+  final AtomicLong hits = new AtomicLong();
+  final AtomicLong misses = new AtomicLong();
+  final AtomicLong bytesFromCache = new AtomicLong();
+  final AtomicLong bytesFromHdfs = new AtomicLong();
+  final AtomicLong fallbacks = new AtomicLong();
+  final AtomicLong blocksCached = new AtomicLong();
+  final AtomicLong blocksEvicted = new AtomicLong();
+  final AtomicLong blocksCorrupt = new AtomicLong();
+  private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
+
+  void fallback(String cause) {
+    fallbacks.incrementAndGet();
+    fallbacksByCause.computeIfAbsent(cause, c -> new LongAdder()).increment();
+  }
+
+  /** Fallbacks so far, by the cause clients reported. */
+  public Map<String, Long> fallbacksByCause() {
+    Map<String, Long> out = new TreeMap<>();
+    fallbacksByCause.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+
+  /** A snapshot of every counter. */
+  public SlaveCountersProto snapshot() {
+    return SlaveCountersProto.newBuilder().setHits(hits.get()).setMisses(misses.get())
+        .setBytesFromCache(bytesFromCache.get()).setBytesFromHdfs(bytesFromHdfs.get())
+        .setFallbacks(fallbacks.get()).setBlocksCached(blocksCached.get())
+        .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get()).build();
+  }
+}

@@ -1,0 +1,258 @@
+package org.mpcache.slave.master;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
+import javax.annotation.concurrent.GuardedBy;
+import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's connection to the master: it registers (again, whenever the master asks), sends
+ * heartbeats with the space split and counters, forwards block and hit reports in batches, carries
+ * replace requests, and hands the evictions the master queues for this slave to a listener.
+ *
+ * <p>One daemon thread does the periodic work; {@link #requestReplace} runs on the caller's
+ * thread. Thread-safe: reports are queued in concurrent queues, registration state is volatile.
+ */
+public final class MasterLink extends AbstractService {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
+  private static final int MAX_BATCH = 1_000;
+
+  /** What the link needs from the slave it serves. */
+  public interface SlaveState {
+    SlaveInfoProto info();
+
+    SpaceReportProto space();
+
+    SlaveCountersProto counters();
+
+    List<BlockKey> cachedBlocks();
+
+    /** Evicts blocks the master asked this slave to drop; removals are reported back. */
+    void evict(List<BlockKey> blocks);
+  }
+
+  private final InetSocketAddress masterAddress;
+  private final int rpcTimeoutMs;
+  private final Supplier<SlaveState> state;
+  private final Queue<BlockKey> cached = new ConcurrentLinkedQueue<>();
+  private final Queue<BlockKey> removed = new ConcurrentLinkedQueue<>();
+  private final Queue<BlockAccessProto> hits = new ConcurrentLinkedQueue<>();
+  private final Object wake = new Object();
+  private volatile SlaveMasterProtocolPB proxy;
+  private volatile boolean registered;
+  private volatile long heartbeatIntervalMs = 1_000;
+  @GuardedBy("wake")
+  private boolean running;
+  private Thread thread;
+  private boolean warnedUnreachable;
+
+  public MasterLink(InetSocketAddress masterAddress, int rpcTimeoutMs, Supplier<SlaveState> state) {
+    super(MasterLink.class.getSimpleName());
+    this.masterAddress = masterAddress;
+    this.rpcTimeoutMs = rpcTimeoutMs;
+    this.state = state;
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    proxy = RpcSupport.proxy(SlaveMasterProtocolPB.class, masterAddress, getConfig(),
+        rpcTimeoutMs);
+    synchronized (wake) {
+      running = true;
+    }
+    thread = new Thread(this::run, "mpcache-master-link");
+    thread.setDaemon(true);
+    thread.start();
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    synchronized (wake) {
+      running = false;
+      wake.notifyAll();
+    }
+    if (thread != null) {
+      thread.join(10_000);
+    }
+    RpcSupport.close(proxy);
+    super.serviceStop();
+  }
+
+  /** Whether the master has accepted this slave's registration. */
+  public boolean isRegistered() {
+    return registered;
+  }
+
+  public void reportCached(BlockKey key) {
+    cached.add(key);
+    poke();
+  }
+
+  public void reportRemoved(BlockKey key) {
+    removed.add(key);
+    poke();
+  }
+
+  public void reportHit(BlockAccessProto access) {
+    hits.add(access);
+  }
+
+  private void poke() {
+    synchronized (wake) {
+      wake.notifyAll();
+    }
+  }
+
+  /**
+   * Asks the master whether to cache a block (Algorithm 1's replace request).
+   *
+   * @throws IOException when the slave is not registered or the master cannot be reached
+   */
+  public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes)
+      throws IOException {
+    if (!registered) {
+      throw new IOException("not registered with the master at " + masterAddress);
+    }
+    ReplaceResponseProto r = RpcSupport.call(() -> proxy.requestReplace(null,
+        ReplaceRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
+            .setAccess(access).setFreeBytes(freeBytes).build()));
+    if (r.getReregister()) {
+      registered = false;
+      poke();
+    }
+    return r;
+  }
+
+  private void run() {
+    long nextHeartbeat = 0;
+    while (true) {
+      synchronized (wake) {
+        if (!running) {
+          return;
+        }
+      }
+      try {
+        if (!registered) {
+          register();
+          nextHeartbeat = 0;
+        }
+        if (registered) {
+          sendReports();
+          long now = Time.monotonicNow();
+          if (now >= nextHeartbeat) {
+            heartbeat();
+            nextHeartbeat = now + heartbeatIntervalMs;
+          }
+        }
+        warnedUnreachable = false;
+      } catch (IOException | RuntimeException e) {
+        if (!warnedUnreachable) {
+          LOG.warn("Cannot reach the mpCache master at {}: {}; retrying", masterAddress,
+              e.getMessage());
+          warnedUnreachable = true;
+        }
+        registered = false;
+      }
+      synchronized (wake) {
+        if (running && cached.isEmpty() && removed.isEmpty()) {
+          try {
+            wake.wait(registered ? Math.min(heartbeatIntervalMs, 200) : 1_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  private void register() throws IOException {
+    SlaveState s = state.get();
+    cached.clear();
+    removed.clear();
+    hits.clear();
+    RegisterSlaveResponseProto r = RpcSupport.call(() -> proxy.registerSlave(null,
+        RegisterSlaveRequestProto.newBuilder().setSlave(s.info()).setSpace(s.space())
+            .addAllCachedBlocks(ProtoConverters.toProtos(s.cachedBlocks())).build()));
+    heartbeatIntervalMs = r.getHeartbeatIntervalMs();
+    registered = true;
+    LOG.info("Registered with the mpCache master at {} as {}", masterAddress,
+        s.info().getSlaveId());
+    if (r.getEvictCount() > 0) {
+      s.evict(ProtoConverters.fromProtos(r.getEvictList()));
+    }
+  }
+
+  private void sendReports() throws IOException {
+    String id = state.get().info().getSlaveId();
+    while (!cached.isEmpty() || !removed.isEmpty()) {
+      List<BlockKey> c = drain(cached);
+      List<BlockKey> r = drain(removed);
+      boolean again = RpcSupport.call(() -> proxy.blockReport(null,
+          BlockReportRequestProto.newBuilder().setSlaveId(id)
+              .addAllCached(ProtoConverters.toProtos(c))
+              .addAllRemoved(ProtoConverters.toProtos(r)).build())).getReregister();
+      if (again) {
+        registered = false;
+        return;
+      }
+    }
+    while (!hits.isEmpty()) {
+      List<BlockAccessProto> h = drain(hits);
+      if (RpcSupport.call(() -> proxy.reportHits(null, HitReportRequestProto.newBuilder()
+          .setSlaveId(id).addAllHits(h).build())).getReregister()) {
+        registered = false;
+        return;
+      }
+    }
+  }
+
+  private static <T> List<T> drain(Queue<T> q) {
+    List<T> out = new ArrayList<>();
+    T t;
+    while (out.size() < MAX_BATCH && (t = q.poll()) != null) {
+      out.add(t);
+    }
+    return out;
+  }
+
+  private void heartbeat() throws IOException {
+    SlaveState s = state.get();
+    HeartbeatResponseProto r = RpcSupport.call(() -> proxy.heartbeat(null,
+        HeartbeatRequestProto.newBuilder().setSlaveId(s.info().getSlaveId())
+            .setSpace(s.space()).setCounters(s.counters()).build()));
+    if (r.getReregister()) {
+      LOG.info("The master does not know this slave; registering again");
+      registered = false;
+      return;
+    }
+    if (r.getEvictCount() > 0) {
+      s.evict(ProtoConverters.fromProtos(r.getEvictList()));
+    }
+  }
+}

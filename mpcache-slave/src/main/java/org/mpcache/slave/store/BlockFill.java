@@ -1,0 +1,146 @@
+package org.mpcache.slave.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+import org.mpcache.common.BlockKey;
+
+/**
+ * One block being written into the cache: the bytes must arrive in order, exactly the expected
+ * length of them, and the block becomes readable only at {@link #commit}. Checksums are computed
+ * chunk by chunk as the bytes arrive. Space for the whole block was reserved when the fill began
+ * and is released if it is aborted.
+ *
+ * <p>Not thread-safe: one client writes one fill; the caller serializes calls on it.
+ */
+public final class BlockFill {
+  private final FileBlockStore store;
+  private final BlockKey key;
+  private final long length;
+  private final Path dir;
+  private final Path tmpData;
+  private final FileChannel channel;
+  private final int chunkSize;
+  private final CRC32C crc = new CRC32C();
+  private int[] checksums;
+  private int chunksDone;
+  private int bytesInChunk;
+  private long written;
+  private boolean finished;
+
+  BlockFill(FileBlockStore store, BlockKey key, long length, Path dir, Path tmpData,
+      FileChannel channel, int chunkSize) {
+    this.store = store;
+    this.key = key;
+    this.length = length;
+    this.dir = dir;
+    this.tmpData = tmpData;
+    this.channel = channel;
+    this.chunkSize = chunkSize;
+    this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
+  }
+
+  public BlockKey key() {
+    return key;
+  }
+
+  public long length() {
+    return length;
+  }
+
+  public long written() {
+    return written;
+  }
+
+  /**
+   * Appends bytes at {@code offset}, which must equal the bytes written so far.
+   *
+   * @throws IOException if the offset is out of order, the block would grow past its length, or
+   *     the write fails
+   */
+  public void append(long offset, ByteBuffer data) throws IOException {
+    checkOpen();
+    if (offset != written) {
+      throw new IOException("Fill of " + key + " expects offset " + written + ", got " + offset);
+    }
+    if (written + data.remaining() > length) {
+      throw new IOException("Fill of " + key + " would grow to " + (written + data.remaining())
+          + " bytes, past its length " + length);
+    }
+    ByteBuffer sum = data.duplicate();
+    while (sum.hasRemaining()) {
+      int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
+      ByteBuffer part = sum.slice();
+      part.limit(n);
+      crc.update(part);
+      sum.position(sum.position() + n);
+      bytesInChunk += n;
+      if (bytesInChunk == chunkSize) {
+        closeChunk();
+      }
+    }
+    while (data.hasRemaining()) {
+      written += channel.write(data, written);
+    }
+  }
+
+  private void closeChunk() {
+    checksums[chunksDone++] = (int) crc.getValue();
+    crc.reset();
+    bytesInChunk = 0;
+  }
+
+  /** Makes the block readable; all of its bytes must have been written. */
+  public void commit() throws IOException {
+    checkOpen();
+    if (written != length) {
+      throw new IOException("Fill of " + key + " has " + written + " of " + length + " bytes");
+    }
+    if (bytesInChunk > 0) {
+      closeChunk();
+    }
+    checksums = Arrays.copyOf(checksums, chunksDone);
+    finished = true;
+    channel.close();
+    store.completeFill(this);
+  }
+
+  /** Abandons the fill: its file is deleted and its space released. Idempotent. */
+  public void abort() {
+    if (finished) {
+      return;
+    }
+    finished = true;
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // The file is deleted next; nothing more to save.
+    }
+    store.abortFill(this);
+  }
+
+  private void checkOpen() throws IOException {
+    if (finished) {
+      throw new IOException("Fill of " + key + " is already finished");
+    }
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  Path tmpData() {
+    return tmpData;
+  }
+
+  int chunkSize() {
+    return chunkSize;
+  }
+
+  int[] checksums() {
+    return checksums;
+  }
+}

@@ -1,0 +1,388 @@
+package org.mpcache.slave.store;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
+import org.mpcache.common.BlockKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's Input Cache on its SSD directories: cached HDFS blocks as files with checksum
+ * sidecars, under {@code <dir>/current/<block pool>/blk_<id>_<genstamp>}; fills are written under
+ * {@code <dir>/tmp} and renamed into place when complete, so a reader never sees a partial block.
+ *
+ * <p>Each block moves through FILLING, then CACHED, then is removed (see {@link State}). Space is
+ * reserved in the {@link InputCacheSpace} before a fill writes anything and released on removal.
+ * Directories are created {@code rwx------} and files {@code rw-------}: only the slave's user can
+ * read cached bytes, which reach clients through the slave alone.
+ *
+ * <p>Thread-safe: the block table is a concurrent map and a block's state changes by atomic map
+ * operations; file reads need no lock (a removed file stays readable to readers that opened it).
+ */
+public final class FileBlockStore {
+  private static final Logger LOG = LoggerFactory.getLogger(FileBlockStore.class);
+
+  /** Where a block is in its life in the store. */
+  public enum State {
+    /** Space reserved, bytes arriving; not readable. */
+    FILLING,
+    /** Complete and checksummed; readable. */
+    CACHED
+  }
+
+  private static final FileAttribute<Set<PosixFilePermission>> DIR_PERMS =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  private static final FileAttribute<Set<PosixFilePermission>> FILE_PERMS =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+
+  private static final class Entry {
+    final Path dir;
+    final long length;
+    final State state;
+
+    Entry(Path dir, long length, State state) {
+      this.dir = dir;
+      this.length = length;
+      this.state = state;
+    }
+  }
+
+  private final List<Path> dirs;
+  private final InputCacheSpace space;
+  private final int chunkSize;
+  private final Map<BlockKey, Entry> entries = new ConcurrentHashMap<>();
+  private final Map<Path, Long> dirUsage = new ConcurrentHashMap<>();
+
+  private FileBlockStore(List<Path> dirs, InputCacheSpace space, int chunkSize) {
+    this.dirs = List.copyOf(dirs);
+    this.space = space;
+    this.chunkSize = chunkSize;
+  }
+
+  /**
+   * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
+   * keeping every intact block a previous run left (a block whose sidecar is damaged or whose size
+   * disagrees with it is deleted).
+   */
+  public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
+      throws IOException {
+    if (dirs.isEmpty()) {
+      throw new IllegalArgumentException("At least one cache directory is required");
+    }
+    if (chunkSize <= 0) {
+      throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
+    }
+    FileBlockStore store = new FileBlockStore(dirs, space, chunkSize);
+    for (Path d : dirs) {
+      store.dirUsage.put(d, 0L);
+      createPrivateDirs(d.resolve("current"));
+      Path tmp = d.resolve("tmp");
+      createPrivateDirs(tmp);
+      deleteChildren(tmp);
+      store.scan(d);
+    }
+    return store;
+  }
+
+  private static void createPrivateDirs(Path d) throws IOException {
+    Files.createDirectories(d, DIR_PERMS);
+    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+  }
+
+  private static void deleteChildren(Path dir) throws IOException {
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+      for (Path p : s) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  private void scan(Path root) throws IOException {
+    try (DirectoryStream<Path> pools = Files.newDirectoryStream(root.resolve("current"))) {
+      for (Path pool : pools) {
+        if (!Files.isDirectory(pool)) {
+          continue;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(pool, "blk_*")) {
+          for (Path f : files) {
+            if (!f.getFileName().toString().endsWith(ChecksumFile.SUFFIX)) {
+              recover(root, pool.getFileName().toString(), f);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private void recover(Path root, String pool, Path data) throws IOException {
+    Path crc = data.resolveSibling(data.getFileName() + ChecksumFile.SUFFIX);
+    try {
+      BlockKey key = parse(pool, data.getFileName().toString());
+      ChecksumFile.Header h = ChecksumFile.readHeader(crc);
+      if (Files.size(data) != h.blockLength) {
+        throw new IOException("size " + Files.size(data) + " differs from its checksum file's "
+            + h.blockLength);
+      }
+      if (h.chunkSize != chunkSize) {
+        throw new IOException("chunk size " + h.chunkSize + " differs from the configured "
+            + chunkSize);
+      }
+      if (!space.tryReserve(h.blockLength)) {
+        throw new IOException("no room left in the Input Cache's capacity");
+      }
+      entries.put(key, new Entry(root, h.blockLength, State.CACHED));
+      dirUsage.merge(root, h.blockLength, Long::sum);
+    } catch (IOException | IllegalArgumentException e) {
+      LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
+      Files.deleteIfExists(data);
+      Files.deleteIfExists(crc);
+    }
+  }
+
+  private static BlockKey parse(String pool, String name) {
+    String[] parts = name.split("_");
+    if (parts.length != 3 || !parts[0].equals("blk")) {
+      throw new IllegalArgumentException("not a block file name: " + name);
+    }
+    return new BlockKey(pool, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+  }
+
+  /** The state of a block, or empty when the store does not have it. */
+  public Optional<State> state(BlockKey key) {
+    Entry e = entries.get(key);
+    return e == null ? Optional.empty() : Optional.of(e.state);
+  }
+
+  /** The length of a cached block, or -1 when it is not (or not yet) cached. */
+  public long cachedLength(BlockKey key) {
+    Entry e = entries.get(key);
+    return e != null && e.state == State.CACHED ? e.length : -1;
+  }
+
+  /** The blocks that are cached (not those being filled). */
+  public List<BlockKey> cachedBlocks() {
+    List<BlockKey> out = new ArrayList<>();
+    entries.forEach((k, e) -> {
+      if (e.state == State.CACHED) {
+        out.add(k);
+      }
+    });
+    return out;
+  }
+
+  public InputCacheSpace space() {
+    return space;
+  }
+
+  public int chunkSize() {
+    return chunkSize;
+  }
+
+  /**
+   * Starts filling a block of {@code length} bytes: reserves its space and claims the key.
+   *
+   * @return the fill, or empty when the block is already present or its space cannot be reserved
+   */
+  public Optional<BlockFill> beginFill(BlockKey key, long length) throws IOException {
+    if (length < 0) {
+      throw new IllegalArgumentException("length must not be negative: " + length);
+    }
+    if (entries.containsKey(key) || !space.tryReserve(length)) {
+      return Optional.empty();
+    }
+    Path dir = leastUsedDir();
+    if (entries.putIfAbsent(key, new Entry(dir, length, State.FILLING)) != null) {
+      space.release(length);
+      return Optional.empty();
+    }
+    dirUsage.merge(dir, length, Long::sum);
+    Path tmp = dir.resolve("tmp").resolve(key.getBlockPoolId() + "_" + key.fileName());
+    try {
+      FileChannel ch = FileChannel.open(tmp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE), FILE_PERMS);
+      return Optional.of(new BlockFill(this, key, length, dir, tmp, ch, chunkSize));
+    } catch (IOException e) {
+      forget(key);
+      throw e;
+    }
+  }
+
+  private Path leastUsedDir() {
+    Path best = dirs.get(0);
+    for (Path d : dirs) {
+      if (dirUsage.get(d) < dirUsage.get(best)) {
+        best = d;
+      }
+    }
+    return best;
+  }
+
+  void completeFill(BlockFill fill) throws IOException {
+    Path poolDir = fill.dir().resolve("current").resolve(fill.key().getBlockPoolId());
+    Path data = poolDir.resolve(fill.key().fileName());
+    Path crc = poolDir.resolve(fill.key().fileName() + ChecksumFile.SUFFIX);
+    try {
+      createPrivateDirs(poolDir);
+      Path tmpCrc = fill.tmpData().resolveSibling(fill.tmpData().getFileName()
+          + ChecksumFile.SUFFIX);
+      try (OutputStream out = Files.newOutputStream(
+          Files.createFile(tmpCrc, FILE_PERMS), StandardOpenOption.WRITE)) {
+        ChecksumFile.write(out, fill.chunkSize(), fill.length(), fill.checksums());
+      }
+      Files.move(tmpCrc, crc, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(fill.tmpData(), data, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(data);
+      Files.deleteIfExists(crc);
+      abortFill(fill);
+      throw e;
+    }
+    entries.put(fill.key(), new Entry(fill.dir(), fill.length(), State.CACHED));
+  }
+
+  void abortFill(BlockFill fill) {
+    try {
+      Files.deleteIfExists(fill.tmpData());
+    } catch (IOException e) {
+      LOG.warn("Could not delete abandoned fill {}: {}", fill.tmpData(), e.getMessage());
+    }
+    forget(fill.key());
+  }
+
+  /**
+   * Reads up to {@code length} bytes of a cached block from {@code offset}, widened to whole
+   * checksum chunks.
+   *
+   * @throws BlockNotCachedException if the block is not cached
+   * @throws IOException if the offset is outside the block, or the files are missing, short or
+   *     damaged (the caller should then {@link #remove} the block)
+   */
+  public BlockReadResult read(BlockKey key, long offset, int length) throws IOException {
+    Entry e = entries.get(key);
+    if (e == null || e.state != State.CACHED) {
+      throw new BlockNotCachedException(key);
+    }
+    if (offset < 0 || offset > e.length || length < 0) {
+      throw new IOException("Read of " + key + " at " + offset + "+" + length
+          + " is outside the block's " + e.length + " bytes");
+    }
+    long start = offset - offset % chunkSize;
+    long end = Math.min(e.length, offset + length);
+    long alignedEnd = Math.min(e.length, (end + chunkSize - 1) / chunkSize * chunkSize);
+    int n = (int) (alignedEnd - start);
+    Path poolDir = e.dir.resolve("current").resolve(key.getBlockPoolId());
+    byte[] data = new byte[n];
+    int firstChunk = (int) (start / chunkSize);
+    int chunks = (n + chunkSize - 1) / chunkSize;
+    int[] crcs;
+    try (FileChannel ch = FileChannel.open(poolDir.resolve(key.fileName()),
+        StandardOpenOption.READ);
+        FileChannel crcCh = FileChannel.open(poolDir.resolve(key.fileName()
+            + ChecksumFile.SUFFIX), StandardOpenOption.READ)) {
+      ByteBuffer buf = ByteBuffer.wrap(data);
+      while (buf.hasRemaining()) {
+        int r = ch.read(buf, start + buf.position());
+        if (r < 0) {
+          throw new IOException("Cached block file of " + key + " ends at "
+              + (start + buf.position()) + ", expected " + e.length + " bytes");
+        }
+      }
+      crcs = ChecksumFile.readChecksums(crcCh, firstChunk, chunks);
+    }
+    return new BlockReadResult(start, data, chunkSize, crcs);
+  }
+
+  /**
+   * Recomputes a cached block's checksums from its file.
+   *
+   * @return true when every chunk matches its stored checksum
+   */
+  public boolean verify(BlockKey key) throws IOException {
+    long length = cachedLength(key);
+    if (length < 0) {
+      throw new BlockNotCachedException(key);
+    }
+    CRC32C crc = new CRC32C();
+    for (long off = 0; off < length; off += chunkSize * 64L) {
+      BlockReadResult r;
+      try {
+        r = read(key, off, (int) Math.min(chunkSize * 64L, length - off));
+      } catch (BlockNotCachedException gone) {
+        throw gone;
+      } catch (IOException damaged) {
+        return false;
+      }
+      byte[] d = r.data();
+      for (int i = 0; i < r.checksums().length; i++) {
+        crc.reset();
+        int from = i * chunkSize;
+        crc.update(d, from, Math.min(chunkSize, d.length - from));
+        if ((int) crc.getValue() != r.checksums()[i]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Removes a cached block: deletes its files and releases its space.
+   *
+   * @return true when the block was cached here
+   */
+  public boolean remove(BlockKey key) {
+    Entry e = entries.get(key);
+    if (e == null || e.state != State.CACHED || !entries.remove(key, e)) {
+      return false;
+    }
+    Path poolDir = e.dir.resolve("current").resolve(key.getBlockPoolId());
+    try {
+      Files.deleteIfExists(poolDir.resolve(key.fileName()));
+      Files.deleteIfExists(poolDir.resolve(key.fileName() + ChecksumFile.SUFFIX));
+    } catch (IOException ex) {
+      LOG.warn("Could not delete the files of evicted block {}: {}", key, ex.getMessage());
+    }
+    release(e);
+    return true;
+  }
+
+  private void forget(BlockKey key) {
+    Entry e = entries.remove(key);
+    if (e != null) {
+      release(e);
+    }
+  }
+
+  private void release(Entry e) {
+    dirUsage.merge(e.dir, -e.length, Long::sum);
+    space.release(e.length);
+  }
+
+  /** The data file of a cached block, for tests and diagnostics. */
+  public Optional<Path> blockFile(BlockKey key) {
+    Entry e = entries.get(key);
+    if (e == null || e.state != State.CACHED) {
+      return Optional.empty();
+    }
+    return Optional.of(e.dir.resolve("current").resolve(key.getBlockPoolId())
+        .resolve(key.fileName()));
+  }
+}
