@@ -6,7 +6,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.retry.RetryPolicies;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
@@ -73,15 +72,16 @@ public final class RpcSupport {
     server.addProtocol(RPC.RpcKind.RPC_PROTOCOL_BUFFER, protocol, service);
   }
 
-  /** Runs a remote call, unwrapping the {@link IOException} a {@link ServiceException} carries. */
+  /**
+   * Runs a remote call, rethrowing the {@link IOException} a {@link ServiceException} carries: a
+   * {@link org.apache.hadoop.ipc.RemoteException} when the server answered with an error, a local
+   * one (connection refused, timeout) when it could not be reached.
+   */
   public static <T> T call(Call<T> call) throws IOException {
     try {
       return call.call();
     } catch (ServiceException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof RemoteException) {
-        throw ((RemoteException) cause).unwrapRemoteException();
-      }
       if (cause instanceof IOException) {
         throw (IOException) cause;
       }

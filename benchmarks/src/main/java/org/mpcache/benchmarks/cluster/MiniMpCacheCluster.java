@@ -1,0 +1,257 @@
+package org.mpcache.benchmarks.cluster;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.MpCacheFileSystem;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.MpCacheMaster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+
+/**
+ * A whole mpCache cluster in one JVM, for the demo, the evaluation and end-to-end tests: a
+ * MiniDFSCluster, optionally a MiniMRYarnCluster, one master, and one slave beside each DataNode
+ * (each slave declares its DataNode's transfer address, as on a real node). {@link #conf()} is a
+ * client configuration whose {@code hdfs://} FileSystem reads through the cache.
+ *
+ * <p>Not thread-safe: one caller builds, uses and closes it.
+ */
+public final class MiniMpCacheCluster implements Closeable {
+
+  /** How to build a {@link MiniMpCacheCluster}. */
+  public static final class Builder {
+    private final File baseDir;
+    private int dataNodes = 2;
+    private boolean yarn;
+    private long slaveCapacity = 1L << 30;
+    private long blockSize = 8L << 20;
+    private final Configuration conf = new Configuration();
+
+    public Builder(File baseDir) {
+      this.baseDir = baseDir;
+    }
+
+    public Builder dataNodes(int n) {
+      this.dataNodes = n;
+      return this;
+    }
+
+    /** Also start YARN with one NodeManager per DataNode. */
+    public Builder yarn(boolean on) {
+      this.yarn = on;
+      return this;
+    }
+
+    /** Each slave's Input Cache capacity in bytes. */
+    public Builder slaveCapacity(long bytes) {
+      this.slaveCapacity = bytes;
+      return this;
+    }
+
+    public Builder blockSize(long bytes) {
+      this.blockSize = bytes;
+      return this;
+    }
+
+    /** Sets a configuration value for every daemon and client of the cluster. */
+    public Builder set(String key, String value) {
+      conf.set(key, value);
+      return this;
+    }
+
+    public MiniMpCacheCluster build() throws IOException {
+      MiniMpCacheCluster c = new MiniMpCacheCluster(this);
+      try {
+        c.start();
+      } catch (IOException | RuntimeException e) {
+        c.close();
+        throw e;
+      }
+      return c;
+    }
+  }
+
+  private final Builder spec;
+  private final Configuration conf;
+  private MiniDFSCluster dfs;
+  private MiniMRYarnCluster mr;
+  private MpCacheMaster master;
+  private final List<MpCacheSlave> slaves = new ArrayList<>();
+  private final List<Configuration> slaveConfs = new ArrayList<>();
+
+  private MiniMpCacheCluster(Builder spec) {
+    this.spec = spec;
+    this.conf = new Configuration(spec.conf);
+  }
+
+  private void start() throws IOException {
+    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, spec.blockSize);
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, spec.dataNodes));
+    dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs"))
+        .numDataNodes(spec.dataNodes).build();
+    dfs.waitActive();
+    conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
+
+    Configuration masterConf = new Configuration(conf);
+    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
+    masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
+    master = new MpCacheMaster();
+    master.init(masterConf);
+    master.start();
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        "127.0.0.1:" + master.getRpcAddress().getPort());
+
+    for (int i = 0; i < spec.dataNodes; i++) {
+      startSlave(i);
+    }
+    conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    if (spec.yarn) {
+      startYarn();
+    }
+  }
+
+  private void startSlave(int i) {
+    DataNode dn = dfs.getDataNodes().get(i);
+    Configuration sc = new Configuration(conf);
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
+    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY,
+        new File(spec.baseDir, "ssd-" + i).getAbsolutePath());
+    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, spec.slaveCapacity);
+    MpCacheSlave s = new MpCacheSlave();
+    s.init(sc);
+    s.start();
+    if (i < slaves.size()) {
+      slaves.set(i, s);
+      slaveConfs.set(i, sc);
+    } else {
+      slaves.add(s);
+      slaveConfs.add(sc);
+    }
+  }
+
+  private void startYarn() throws IOException {
+    FileSystem fs = dfs.getFileSystem();
+    Path staging = new Path("/apps_staging_dir");
+    fs.mkdirs(staging);
+    fs.setPermission(staging, new FsPermission((short) 0777));
+    Path tmp = new Path("/tmp");
+    fs.mkdirs(tmp);
+    fs.setPermission(tmp, new FsPermission((short) 01777));
+    Configuration yc = new Configuration(conf);
+    yc.set(MRJobConfig.MR_AM_STAGING_DIR, staging.toString());
+    yc.setInt(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    yc.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
+    yc.setInt(MRJobConfig.MAP_MEMORY_MB, 512);
+    yc.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx384m");
+    yc.setInt(MRJobConfig.REDUCE_MEMORY_MB, 512);
+    yc.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx384m");
+    yc.setInt(MRJobConfig.MR_AM_VMEM_MB, 512);
+    yc.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx384m");
+    mr = new MiniMRYarnCluster("mpcache", spec.dataNodes);
+    mr.init(yc);
+    mr.start();
+    conf.addResource(mr.getConfig());
+    for (String k : new String[] {YarnConfiguration.RM_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, "mapreduce.framework.name",
+        MRJobConfig.MR_AM_STAGING_DIR, "mapreduce.jobhistory.address",
+        YarnConfiguration.RM_WEBAPP_ADDRESS, MRJobConfig.MAP_MEMORY_MB,
+        MRJobConfig.MAP_JAVA_OPTS, MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.REDUCE_JAVA_OPTS,
+        MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.MR_AM_COMMAND_OPTS}) {
+      String v = mr.getConfig().get(k);
+      if (v != null) {
+        conf.set(k, v);
+      }
+    }
+  }
+
+  /** A client configuration: HDFS through mpCache, and YARN when it was started. */
+  public Configuration conf() {
+    return new Configuration(conf);
+  }
+
+  /** A FileSystem reading through the cache. */
+  public FileSystem fileSystem() throws IOException {
+    return FileSystem.get(dfs.getURI(), conf());
+  }
+
+  /** A plain HDFS FileSystem, bypassing the cache. */
+  public FileSystem plainFileSystem() throws IOException {
+    return dfs.getFileSystem();
+  }
+
+  public MpCacheMaster master() {
+    return master;
+  }
+
+  public List<MpCacheSlave> slaves() {
+    return slaves;
+  }
+
+  public MiniDFSCluster dfs() {
+    return dfs;
+  }
+
+  /** Stops slave {@code i}, as a crash would (its files stay on its SSD directory). */
+  public void stopSlave(int i) {
+    slaves.get(i).stop();
+  }
+
+  /** Starts slave {@code i} again on its old directory (on a new port). */
+  public void restartSlave(int i) {
+    slaves.get(i).stop();
+    startSlave(i);
+  }
+
+  /** The sum of every slave's counters. */
+  public SlaveCountersProto totals() {
+    SlaveCountersProto.Builder t = SlaveCountersProto.newBuilder().setHits(0).setMisses(0)
+        .setBytesFromCache(0).setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0)
+        .setBlocksEvicted(0).setBlocksCorrupt(0);
+    for (MpCacheSlave s : slaves) {
+      SlaveCountersProto c = s.getCounters().snapshot();
+      t.setHits(t.getHits() + c.getHits()).setMisses(t.getMisses() + c.getMisses())
+          .setBytesFromCache(t.getBytesFromCache() + c.getBytesFromCache())
+          .setBytesFromHdfs(t.getBytesFromHdfs() + c.getBytesFromHdfs())
+          .setFallbacks(t.getFallbacks() + c.getFallbacks())
+          .setBlocksCached(t.getBlocksCached() + c.getBlocksCached())
+          .setBlocksEvicted(t.getBlocksEvicted() + c.getBlocksEvicted())
+          .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt());
+    }
+    return t.build();
+  }
+
+  @Override
+  public void close() {
+    if (mr != null) {
+      mr.stop();
+    }
+    for (MpCacheSlave s : slaves) {
+      s.stop();
+    }
+    if (master != null) {
+      master.stop();
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+  }
+}

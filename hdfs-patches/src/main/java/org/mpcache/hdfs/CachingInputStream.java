@@ -1,0 +1,584 @@
+package org.mpcache.hdfs;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.ipc.RemoteException;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+
+/**
+ * An HDFS input stream that reads each block from the SSD cache of the slave chosen for it when
+ * the block is cached there, and from HDFS otherwise, writing what it reads from HDFS through to
+ * the slave (see {@link WriteThrough}). Bytes from a slave are checked against the checksums the
+ * slave stored when the block was filled; any cache-side fault (slave down, block gone, short
+ * read, checksum mismatch) moves the rest of that block to HDFS, is counted and logged once, and a
+ * checksum mismatch is reported so the slave drops the block. The stream's behaviour (positions,
+ * EOF, exceptions, positional and ByteBuffer reads, unbuffer) is that of the HDFS stream it wraps.
+ *
+ * <p>Not thread-safe for sequential reads, like every input stream; positional reads are
+ * synchronized with them.
+ */
+final class CachingInputStream extends FSInputStream
+    implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
+
+  /** What a stream needs from its file system: settings, the slave directory, the dataset. */
+  static final class Context {
+    final SlaveDirectory directory;
+    final Dataset dataset;
+    final String jobId;
+    final boolean fillEnabled;
+    final long fillMinBytes;
+    final int fillWriteBytes;
+    final int readBytes;
+    final FileSystem.Statistics statistics;
+
+    Context(SlaveDirectory directory, Dataset dataset, String jobId, boolean fillEnabled,
+        long fillMinBytes, int fillWriteBytes, int readBytes, FileSystem.Statistics statistics) {
+      this.directory = directory;
+      this.dataset = dataset;
+      this.jobId = jobId;
+      this.fillEnabled = fillEnabled;
+      this.fillMinBytes = fillMinBytes;
+      this.fillWriteBytes = fillWriteBytes;
+      this.readBytes = readBytes;
+      this.statistics = statistics;
+    }
+  }
+
+  /** The block the stream is in, and where its bytes come from. */
+  private final class Cursor {
+    final int index;
+    final LocatedBlock located;
+    final BlockKey key;
+    final long start;
+    final long length;
+    final BlockAccessProto access;
+    final String token;
+    SlaveDirectory.Slave slave;
+    boolean fromCache;
+    WriteThrough fill;
+    long bytesFromHdfs;
+    String fallbackCause;
+    byte[] buf;
+    long bufStart;
+
+    Cursor(int index) {
+      this.index = index;
+      this.located = blocks.get(index);
+      ExtendedBlock b = located.getBlock();
+      this.key = new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
+      this.start = located.getStartOffset();
+      this.length = located.getBlockSize();
+      this.access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+          .setBlockBytes(length).setDatasetId(ctx.dataset.id)
+          .setDatasetBlocks(ctx.dataset.blocks).setJobId(ctx.jobId).build();
+      this.token = encodedToken(located);
+    }
+
+    long end() {
+      return start + length;
+    }
+  }
+
+  private final DFSInputStream hdfs;
+  private final List<LocatedBlock> blocks;
+  private final int cacheableBlocks;
+  private final long fileLength;
+  private final Context ctx;
+  private final ClientCounters counters = ClientCounters.get();
+  private final Map<Integer, Long> preadHdfsBytes = new HashMap<>();
+  private final Set<Integer> preadMisses = new HashSet<>();
+  private long pos;
+  private Cursor cur;
+  private boolean closed;
+
+  /**
+   * @param cacheableBlocks how many leading blocks may be cached: all of them, or all but the
+   *     last for a file still being written
+   */
+  CachingInputStream(DFSInputStream hdfs, List<LocatedBlock> blocks, int cacheableBlocks,
+      Context ctx) {
+    this.hdfs = hdfs;
+    this.blocks = blocks;
+    this.cacheableBlocks = cacheableBlocks;
+    this.fileLength = hdfs.getFileLength();
+    this.ctx = ctx;
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED);
+    }
+  }
+
+  @Override
+  public synchronized int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n <= 0 ? -1 : one[0] & 0xff;
+  }
+
+  @Override
+  public synchronized int read(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    validatePositionedReadArgs(pos, b, off, len);
+    if (len == 0) {
+      return 0;
+    }
+    if (pos >= fileLength) {
+      return -1;
+    }
+    Cursor c = cursorAt(pos);
+    if (c == null) {
+      return readHdfs(null, b, off, len);
+    }
+    int want = (int) Math.min(len, c.end() - pos);
+    if (c.fromCache) {
+      try {
+        int n = readCached(c, b, off, want);
+        pos += n;
+        return n;
+      } catch (IOException e) {
+        fallback(c, e);
+      }
+    }
+    return readHdfs(c, b, off, want);
+  }
+
+  private int readHdfs(Cursor c, byte[] b, int off, int len) throws IOException {
+    if (hdfs.getPos() != pos) {
+      hdfs.seek(pos);
+    }
+    int n = hdfs.read(b, off, len);
+    if (n <= 0) {
+      return n;
+    }
+    if (c != null) {
+      c.bytesFromHdfs += n;
+      if (c.fill != null) {
+        try {
+          c.fill.offer(pos - c.start, b, off, n);
+          if (c.fill.isDone()) {
+            counters.filled();
+          }
+        } catch (IOException e) {
+          counters.fallback("fill-failed", "could not write " + c.key + " through to slave "
+              + c.slave.id + ": " + e.getMessage(), null);
+          c.fill = null;
+        }
+      }
+    }
+    counters.readFromHdfs(n);
+    pos += n;
+    return n;
+  }
+
+  /** The cursor for the block holding {@code p}, entering that block if needed. */
+  private Cursor cursorAt(long p) throws IOException {
+    if (cur != null && p >= cur.start && p < cur.end()) {
+      return cur;
+    }
+    leaveBlock();
+    int i = blockIndex(p);
+    if (i < 0 || i >= cacheableBlocks || blocks.get(i).getBlockSize() == 0) {
+      return null;
+    }
+    Cursor c = new Cursor(i);
+    cur = c;
+    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(c.located);
+    if (slave.isEmpty()) {
+      return c;
+    }
+    c.slave = slave.get();
+    try {
+      LookupResponseProto r = RpcSupport.call(() -> c.slave.proxy.lookup(null,
+          LookupRequestProto.newBuilder().setAccess(c.access).setBlockToken(c.token).build()));
+      if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
+        counters.hit();
+        c.fromCache = true;
+      } else {
+        counters.miss();
+        if (ctx.fillEnabled && p == c.start) {
+          c.fill = new WriteThrough(c.slave.proxy, c.access, c.length, ctx.fillMinBytes,
+              ctx.fillWriteBytes);
+        }
+      }
+    } catch (IOException e) {
+      slaveFault(c, "slave-unreachable", e);
+    }
+    return c;
+  }
+
+  private int blockIndex(long p) {
+    int lo = 0;
+    int hi = blocks.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      LocatedBlock b = blocks.get(mid);
+      if (p < b.getStartOffset()) {
+        hi = mid - 1;
+      } else if (p >= b.getStartOffset() + b.getBlockSize()) {
+        lo = mid + 1;
+      } else {
+        return mid;
+      }
+    }
+    return -1;
+  }
+
+  private int readCached(Cursor c, byte[] b, int off, int len) throws IOException {
+    long blockOff = pos - c.start;
+    if (c.buf == null || blockOff < c.bufStart || blockOff >= c.bufStart + c.buf.length) {
+      fetch(c, blockOff);
+    }
+    int from = (int) (blockOff - c.bufStart);
+    int n = Math.min(len, c.buf.length - from);
+    System.arraycopy(c.buf, from, b, off, n);
+    counters.readFromCache(n);
+    if (ctx.statistics != null) {
+      ctx.statistics.incrementBytesRead(n);
+    }
+    return n;
+  }
+
+  /** Reads from the slave the verified bytes of block {@code c} around {@code blockOff}. */
+  private void fetch(Cursor c, long blockOff) throws IOException {
+    int want = (int) Math.min(ctx.readBytes, c.length - blockOff);
+    ReadResponseProto r = readFromSlave(c, blockOff, want);
+    c.buf = verified(c, r, blockOff);
+    c.bufStart = r.getOffset();
+  }
+
+  private ReadResponseProto readFromSlave(Cursor c, long blockOff, int len) throws IOException {
+    return RpcSupport.call(() -> c.slave.proxy.read(null, ReadRequestProto.newBuilder()
+        .setBlock(c.access.getBlock()).setOffset(blockOff).setLength(len)
+        .setBlockToken(c.token).build()));
+  }
+
+  /** The block's access token, URL-safe; empty when HDFS issued none. */
+  private static String encodedToken(LocatedBlock b) {
+    try {
+      return b.getBlockToken() == null ? "" : b.getBlockToken().encodeToUrlString();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * Checks a slave's answer: it must start at or before {@code blockOff}, cover it, stay inside
+   * the block, and every chunk must match its checksum.
+   */
+  private static byte[] verified(Cursor c, ReadResponseProto r, long blockOff) throws IOException {
+    byte[] data = r.getData().toByteArray();
+    long start = r.getOffset();
+    int chunk = r.getChunkSize();
+    if (start > blockOff || start + data.length <= blockOff || start + data.length > c.length
+        || chunk <= 0) {
+      throw new ShortReadException("short read of " + c.key + " from slave " + c.slave.id + ": "
+          + data.length + " bytes at " + start + " do not cover offset " + blockOff);
+    }
+    int chunks = (data.length + chunk - 1) / chunk;
+    if (r.getChecksumsCount() != chunks) {
+      throw new ChecksumException("slave " + c.slave.id + " sent " + r.getChecksumsCount()
+          + " checksums for " + chunks + " chunks of " + c.key, start);
+    }
+    CRC32C crc = new CRC32C();
+    for (int i = 0; i < chunks; i++) {
+      int from = i * chunk;
+      crc.reset();
+      crc.update(data, from, Math.min(chunk, data.length - from));
+      if ((int) crc.getValue() != r.getChecksums(i)) {
+        throw new ChecksumException("checksum mismatch in " + c.key + " at offset "
+            + (start + from) + " from slave " + c.slave.id, c.start + start + from);
+      }
+    }
+    return data;
+  }
+
+  /** Moves the rest of block {@code c} to HDFS after a cache-side fault. */
+  private void fallback(Cursor c, IOException e) {
+    slaveFault(c, causeOf(c, e), e);
+  }
+
+  /**
+   * Names the kind of a cache-side fault. A checksum mismatch is reported to the slave so it can
+   * verify and drop its copy; an error the slave answered with (the block is gone, its file is
+   * unreadable) says nothing about the slave's health; anything else means the slave cannot be
+   * reached.
+   */
+  private static String causeOf(Cursor c, IOException e) {
+    if (e instanceof ChecksumException) {
+      try {
+        RpcSupport.call(() -> c.slave.proxy.reportCorrupt(null, ReportCorruptRequestProto
+            .newBuilder().setBlock(c.access.getBlock()).setReason(e.getMessage()).build()));
+      } catch (IOException ignored) {
+        // The slave verifies the block again when a client next reports it.
+      }
+      return "checksum-mismatch";
+    }
+    if (e instanceof ShortReadException) {
+      return "short-read";
+    }
+    if (e instanceof RemoteException) {
+      return "slave-error";
+    }
+    return "slave-unreachable";
+  }
+
+  private void slaveFault(Cursor c, String cause, IOException e) {
+    c.fromCache = false;
+    c.buf = null;
+    c.fallbackCause = cause;
+    if (c.fill != null) {
+      c.fill.abandon();
+      c.fill = null;
+    }
+    if (cause.equals("slave-unreachable")) {
+      ctx.directory.markFaulty(c.slave.id);
+    }
+    counters.fallback(cause, c.key + " from slave " + c.slave.id + ": " + e.getMessage(), e);
+  }
+
+  /** Finishes the current block: abandons an unfinished fill and reports HDFS bytes. */
+  private void leaveBlock() {
+    Cursor c = cur;
+    cur = null;
+    if (c == null || c.slave == null) {
+      return;
+    }
+    if (c.fill != null) {
+      c.fill.abandon();
+    }
+    if (c.bytesFromHdfs > 0 || c.fallbackCause != null) {
+      reportHdfsRead(c.slave, c.access, c.bytesFromHdfs, c.fallbackCause);
+    }
+  }
+
+  private static void reportHdfsRead(SlaveDirectory.Slave slave, BlockAccessProto access,
+      long bytes, String cause) {
+    ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
+        .setBlock(access.getBlock()).setBytesFromHdfs(bytes);
+    if (cause != null) {
+      b.setFallbackCause(cause);
+    }
+    try {
+      RpcSupport.call(() -> slave.proxy.reportRead(null, b.build()));
+    } catch (IOException ignored) {
+      // Only a counter is lost.
+    }
+  }
+
+  @Override
+  public synchronized int read(ByteBuffer buf) throws IOException {
+    if (buf.hasArray()) {
+      int n = read(buf.array(), buf.arrayOffset() + buf.position(), buf.remaining());
+      if (n > 0) {
+        buf.position(buf.position() + n);
+      }
+      return n;
+    }
+    byte[] tmp = new byte[Math.min(buf.remaining(), 64 * 1024)];
+    int n = read(tmp, 0, tmp.length);
+    if (n > 0) {
+      buf.put(tmp, 0, n);
+    }
+    return n;
+  }
+
+  @Override
+  public int read(long position, byte[] b, int off, int len) throws IOException {
+    validatePositionedReadArgs(position, b, off, len);
+    if (len == 0) {
+      return 0;
+    }
+    int index;
+    synchronized (this) {
+      checkOpen();
+      if (position >= fileLength) {
+        return -1;
+      }
+      index = blockIndex(position);
+      if (index >= 0 && index < cacheableBlocks && blocks.get(index).getBlockSize() > 0
+          && !preadMisses.contains(index)) {
+        int n = preadCached(index, position, b, off, len);
+        if (n > 0) {
+          return n;
+        }
+      }
+    }
+    int n = hdfs.read(position, b, off, len);
+    if (n > 0 && index >= 0 && index < cacheableBlocks) {
+      synchronized (this) {
+        preadHdfsBytes.merge(index, (long) n, Long::sum);
+      }
+      counters.readFromHdfs(n);
+    }
+    return n;
+  }
+
+  /**
+   * A positional read from the cache; 0 when no slave has the block or the cache faulted, after
+   * which this stream reads the block's positional ranges from HDFS.
+   */
+  private int preadCached(int index, long position, byte[] b, int off, int len) {
+    Cursor c = new Cursor(index);
+    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(c.located);
+    if (slave.isEmpty()) {
+      preadMisses.add(index);
+      return 0;
+    }
+    c.slave = slave.get();
+    long blockOff = position - c.start;
+    int want = (int) Math.min(Math.min(len, ctx.readBytes), c.length - blockOff);
+    try {
+      ReadResponseProto r = readFromSlave(c, blockOff, want);
+      byte[] data = verified(c, r, blockOff);
+      int from = (int) (blockOff - r.getOffset());
+      int n = Math.min(want, data.length - from);
+      System.arraycopy(data, from, b, off, n);
+      counters.readFromCache(n);
+      if (ctx.statistics != null) {
+        ctx.statistics.incrementBytesRead(n);
+      }
+      return n;
+    } catch (IOException e) {
+      preadMisses.add(index);
+      String cause = causeOf(c, e);
+      if (cause.equals("slave-unreachable")) {
+        ctx.directory.markFaulty(c.slave.id);
+      }
+      if (!(e instanceof RemoteException)) {
+        counters.fallback(cause, "positional read of " + c.key + " from slave " + c.slave.id
+            + ": " + e.getMessage(), e);
+      }
+      return 0;
+    }
+  }
+
+  @Override
+  public int read(long position, ByteBuffer buf) throws IOException {
+    byte[] tmp = new byte[Math.min(buf.remaining(), 1024 * 1024)];
+    int n = read(position, tmp, 0, tmp.length);
+    if (n > 0) {
+      buf.put(tmp, 0, n);
+    }
+    return n;
+  }
+
+  @Override
+  public void readFully(long position, ByteBuffer buf) throws IOException {
+    while (buf.hasRemaining()) {
+      int n = read(position, buf);
+      if (n < 0) {
+        throw new EOFException(FSExceptionMessages.EOF_IN_READ_FULLY);
+      }
+      position += n;
+    }
+  }
+
+  @Override
+  public synchronized void seek(long target) throws IOException {
+    checkOpen();
+    if (target < 0) {
+      throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK);
+    }
+    if (target > fileLength) {
+      throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF);
+    }
+    pos = target;
+  }
+
+  @Override
+  public synchronized long skip(long n) throws IOException {
+    if (n <= 0) {
+      return 0;
+    }
+    long skipped = Math.min(n, fileLength - pos);
+    seek(pos + skipped);
+    return skipped;
+  }
+
+  @Override
+  public synchronized long getPos() {
+    return pos;
+  }
+
+  @Override
+  public synchronized boolean seekToNewSource(long target) throws IOException {
+    checkOpen();
+    if (cur != null && cur.fromCache) {
+      slaveFault(cur, "new-source-requested", new IOException("reader asked for a new source"));
+    }
+    pos = target;
+    hdfs.seek(target);
+    return hdfs.seekToNewSource(target);
+  }
+
+  @Override
+  public synchronized int available() throws IOException {
+    checkOpen();
+    long remaining = fileLength - pos;
+    return remaining <= Integer.MAX_VALUE ? (int) remaining : Integer.MAX_VALUE;
+  }
+
+  @Override
+  public synchronized void unbuffer() {
+    leaveBlock();
+    hdfs.unbuffer();
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability.toLowerCase(java.util.Locale.ROOT)) {
+      case StreamCapabilities.UNBUFFER:
+      case StreamCapabilities.READBYTEBUFFER:
+      case StreamCapabilities.PREADBYTEBUFFER:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    leaveBlock();
+    for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
+      Cursor c = new Cursor(e.getKey());
+      ctx.directory.choose(c.located).ifPresent(s ->
+          reportHdfsRead(s, c.access, e.getValue(), null));
+    }
+    preadHdfsBytes.clear();
+    hdfs.close();
+  }
+}

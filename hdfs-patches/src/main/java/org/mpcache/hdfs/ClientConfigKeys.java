@@ -1,0 +1,43 @@
+package org.mpcache.hdfs;
+
+/**
+ * Configuration keys of the intercepting {@link MpCacheFileSystem}, set in core-site.xml or a
+ * job's configuration, with their defaults. Every key is described in {@code mpcache-default.xml}.
+ */
+public final class ClientConfigKeys {
+
+  /** Whether reads go through the cache at all; false makes the FileSystem plain HDFS. */
+  public static final String ENABLED_KEY = "mpcache.client.enabled";
+  public static final boolean ENABLED_DEFAULT = true;
+
+  /** Whether the bytes a client reads from HDFS are written through to a slave to cache them. */
+  public static final String FILL_ENABLED_KEY = "mpcache.client.fill.enabled";
+  public static final boolean FILL_ENABLED_DEFAULT = true;
+
+  /**
+   * How many bytes of a block a client must read in order from its start before it offers them
+   * to a slave. Readers that only peek into a block (a record reader finishing a line past its
+   * split) then never start a fill that another reader would have completed.
+   */
+  public static final String FILL_MIN_BYTES_KEY = "mpcache.client.fill.min-bytes";
+  public static final long FILL_MIN_BYTES_DEFAULT = 1024 * 1024;
+
+  /** Bytes sent to the slave per write-through call. */
+  public static final String FILL_WRITE_BYTES_KEY = "mpcache.client.fill.write.bytes";
+  public static final int FILL_WRITE_BYTES_DEFAULT = 1024 * 1024;
+
+  /** Bytes asked of the slave per cached read call. */
+  public static final String READ_BYTES_KEY = "mpcache.client.read.bytes";
+  public static final int READ_BYTES_DEFAULT = 1024 * 1024;
+
+  /** How long the client keeps the master's list of live slaves before asking again. */
+  public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
+  public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;
+
+  /** After a fault talking to a slave, how long the client leaves that slave alone. */
+  public static final String SLAVE_RETRY_MS_KEY = "mpcache.client.slave.retry.ms";
+  public static final long SLAVE_RETRY_MS_DEFAULT = 30_000;
+
+  private ClientConfigKeys() {
+  }
+}

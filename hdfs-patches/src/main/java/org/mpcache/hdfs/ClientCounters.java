@@ -1,0 +1,105 @@
+package org.mpcache.hdfs;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cache's figures as one client JVM (a task, a shell) saw them: blocks found and missed, bytes
+ * read from slaves and from HDFS, fallbacks by cause. A fallback is logged at WARN the first time
+ * its cause appears in the JVM and at DEBUG after that, so a dead slave does not flood task logs.
+ *
+ * <p>One instance per JVM ({@link #get}); thread-safe.
+ */
+public final class ClientCounters {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientCounters.class);
+  private static final ClientCounters INSTANCE = new ClientCounters();
+
+  private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong bytesFromCache = new AtomicLong();
+  private final AtomicLong bytesFromHdfs = new AtomicLong();
+  private final AtomicLong fills = new AtomicLong();
+  private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
+  private final Set<String> logged = ConcurrentHashMap.newKeySet();
+
+  private ClientCounters() {
+  }
+
+  /** This JVM's counters. */
+  public static ClientCounters get() {
+    return INSTANCE;
+  }
+
+  void hit() {
+    hits.incrementAndGet();
+  }
+
+  void miss() {
+    misses.incrementAndGet();
+  }
+
+  void readFromCache(long n) {
+    bytesFromCache.addAndGet(n);
+  }
+
+  void readFromHdfs(long n) {
+    bytesFromHdfs.addAndGet(n);
+  }
+
+  void filled() {
+    fills.incrementAndGet();
+  }
+
+  /** Counts a fallback to HDFS and logs it once per cause. */
+  void fallback(String cause, String detail, Throwable error) {
+    fallbacks.computeIfAbsent(cause, c -> new LongAdder()).increment();
+    if (logged.add(cause)) {
+      LOG.warn("mpCache fallback to HDFS ({}): {}. Further fallbacks of this kind are logged at "
+          + "DEBUG.", cause, detail, error);
+    } else {
+      LOG.debug("mpCache fallback to HDFS ({}): {}", cause, detail, error);
+    }
+  }
+
+  public long hits() {
+    return hits.get();
+  }
+
+  public long misses() {
+    return misses.get();
+  }
+
+  public long bytesFromCache() {
+    return bytesFromCache.get();
+  }
+
+  public long bytesFromHdfs() {
+    return bytesFromHdfs.get();
+  }
+
+  public long fills() {
+    return fills.get();
+  }
+
+  /** Fallbacks so far by cause. */
+  public Map<String, Long> fallbacks() {
+    Map<String, Long> out = new TreeMap<>();
+    fallbacks.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+
+  /** All fallbacks so far. */
+  public long totalFallbacks() {
+    long n = 0;
+    for (LongAdder a : fallbacks.values()) {
+      n += a.sum();
+    }
+    return n;
+  }
+}

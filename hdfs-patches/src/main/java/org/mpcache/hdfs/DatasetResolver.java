@@ -1,0 +1,72 @@
+package org.mpcache.hdfs;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ContentSummary;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.StringUtils;
+
+/**
+ * Names the dataset a file belongs to. Inside a MapReduce task the dataset is the job's input:
+ * the set of paths in {@code mapreduce.input.fileinputformat.inputdir}, so every task of a job,
+ * and every later job over the same input, reports the same dataset. Elsewhere it is the file's
+ * parent directory. The size in blocks comes from one content summary per dataset per FileSystem
+ * instance; when that fails, the file alone is the dataset.
+ *
+ * <p>Thread-safe: results are memoized in a concurrent map.
+ */
+final class DatasetResolver {
+  static final String INPUT_DIRS_KEY = "mapreduce.input.fileinputformat.inputdir";
+
+  private final FileSystem fs;
+  private final Configuration conf;
+  private final Map<String, Dataset> memo = new ConcurrentHashMap<>();
+
+  DatasetResolver(FileSystem fs, Configuration conf) {
+    this.fs = fs;
+    this.conf = conf;
+  }
+
+  Dataset resolve(Path file, int fileBlocks) {
+    List<Path> roots = new ArrayList<>();
+    String inputs = conf.get(INPUT_DIRS_KEY);
+    if (inputs != null && !inputs.isEmpty()) {
+      for (String s : StringUtils.split(inputs)) {
+        roots.add(fs.makeQualified(new Path(StringUtils.unEscapeString(s))));
+      }
+    } else if (file.getParent() != null) {
+      roots.add(fs.makeQualified(file.getParent()));
+    }
+    if (roots.isEmpty()) {
+      return new Dataset(fs.makeQualified(file).toString(), fileBlocks);
+    }
+    List<String> names = new ArrayList<>();
+    for (Path p : roots) {
+      names.add(p.toString());
+    }
+    Collections.sort(names);
+    String id = String.join(",", names);
+    Dataset d = memo.computeIfAbsent(id, k -> measure(k, roots));
+    return d.blocks >= fileBlocks ? d : new Dataset(d.id, fileBlocks);
+  }
+
+  private Dataset measure(String id, List<Path> roots) {
+    long blocks = 0;
+    try {
+      for (Path p : roots) {
+        ContentSummary cs = fs.getContentSummary(p);
+        long bs = fs.getDefaultBlockSize(p);
+        blocks += Math.max(cs.getFileCount(), (cs.getLength() + bs - 1) / bs);
+      }
+    } catch (IOException | RuntimeException e) {
+      blocks = 0;
+    }
+    return new Dataset(id, (int) Math.min(Integer.MAX_VALUE, blocks));
+  }
+}

@@ -1,0 +1,102 @@
+package org.mpcache.hdfs;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSInputStream;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.common.MpCacheConfigKeys;
+
+/**
+ * The drop-in {@code hdfs://} FileSystem that reads through mpCache: set
+ * {@code fs.hdfs.impl=org.mpcache.hdfs.MpCacheFileSystem} in core-site.xml and unmodified jobs
+ * read their cached input blocks from the slaves' SSDs. Everything but {@link #open} is plain
+ * {@link DistributedFileSystem}; files HDFS encrypts, erasure-codes or is still writing the last
+ * block of are read (or partly read) from HDFS only, and HDFS's permission checks happen at open
+ * exactly as without the cache.
+ *
+ * <p>Thread-safe, like {@link DistributedFileSystem}.
+ */
+public class MpCacheFileSystem extends DistributedFileSystem {
+  private boolean enabled;
+  private boolean fillEnabled;
+  private long fillMinBytes;
+  private int fillWriteBytes;
+  private int readBytes;
+  private SlaveDirectory directory;
+  private DatasetResolver datasets;
+
+  @Override
+  public void initialize(URI uri, Configuration conf) throws IOException {
+    super.initialize(uri, conf);
+    enabled = conf.getBoolean(ClientConfigKeys.ENABLED_KEY, ClientConfigKeys.ENABLED_DEFAULT);
+    if (!enabled) {
+      return;
+    }
+    fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
+        ClientConfigKeys.FILL_ENABLED_DEFAULT);
+    fillMinBytes = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_MIN_BYTES_KEY,
+        ClientConfigKeys.FILL_MIN_BYTES_DEFAULT, 0);
+    fillWriteBytes = (int) ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_WRITE_BYTES_KEY,
+        ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096);
+    readBytes = (int) ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.READ_BYTES_KEY,
+        ClientConfigKeys.READ_BYTES_DEFAULT, 4096);
+    directory = new SlaveDirectory(conf,
+        ConfigChecks.address(conf, MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+            MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT),
+        ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
+            MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1),
+        ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY,
+            ClientConfigKeys.SLAVES_REFRESH_MS_DEFAULT, 0),
+        ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
+            ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0),
+        Time::monotonicNow);
+    datasets = new DatasetResolver(this, conf);
+  }
+
+  @Override
+  public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+    FSDataInputStream in = super.open(f, bufferSize);
+    if (!enabled || !(in.getWrappedStream() instanceof DFSInputStream)) {
+      return in;
+    }
+    DFSInputStream dfsIn = (DFSInputStream) in.getWrappedStream();
+    String src = makeQualified(f).toUri().getPath();
+    LocatedBlocks located;
+    try {
+      located = getClient().getLocatedBlocks(src, 0, Long.MAX_VALUE);
+    } catch (IOException e) {
+      return in;
+    }
+    if (located == null || located.isLastBlockComplete() && located.getLocatedBlocks().isEmpty()
+        || located.getErasureCodingPolicy() != null) {
+      return in;
+    }
+    List<LocatedBlock> blocks = located.getLocatedBlocks();
+    int cacheable = located.isUnderConstruction() ? Math.max(0, blocks.size() - 1)
+        : blocks.size();
+    CachingInputStream.Context ctx = new CachingInputStream.Context(directory,
+        datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
+        getConf().get("mapreduce.job.id", ""), fillEnabled, fillMinBytes, fillWriteBytes,
+        readBytes, statistics);
+    return new FSDataInputStream(new CachingInputStream(dfsIn, blocks, cacheable, ctx));
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (directory != null) {
+        directory.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

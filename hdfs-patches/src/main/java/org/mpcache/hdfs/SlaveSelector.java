@@ -1,0 +1,97 @@
+package org.mpcache.hdfs;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+
+/**
+ * Chooses which slave a client asks for a block. The cache sits beside the DataNodes: a slave that
+ * declared the DataNode it sits beside is a candidate for the blocks that DataNode holds; a slave
+ * that did not is matched by host. Among candidates, one on the reader's own host is preferred
+ * (the data-local case of the paper), and ties are broken by rendezvous hashing of the block id,
+ * so every reader of a block asks the same slave and finds what an earlier reader cached there.
+ * With no candidate beside a replica, a slave on the reader's host is used.
+ *
+ * <p>Pure and stateless; thread-safe.
+ */
+public final class SlaveSelector {
+
+  /** Where one replica of a block lives. */
+  public static final class Replica {
+    final String xferAddress;
+    final String hostXferAddress;
+    final String hostName;
+    final String ipAddress;
+
+    /**
+     * @param xferAddress the DataNode's {@code ip:xferPort}
+     * @param hostXferAddress the DataNode's {@code hostname:xferPort}
+     */
+    public Replica(String xferAddress, String hostXferAddress, String hostName,
+        String ipAddress) {
+      this.xferAddress = xferAddress;
+      this.hostXferAddress = hostXferAddress;
+      this.hostName = hostName;
+      this.ipAddress = ipAddress;
+    }
+  }
+
+  private SlaveSelector() {
+  }
+
+  /**
+   * @param slaves the live slaves
+   * @param replicas the block's replicas
+   * @param localHosts the names and addresses of the reader's host
+   * @param blockId the block, for the tie-break
+   * @param excluded slave ids not to choose (recently faulty)
+   */
+  public static Optional<SlaveInfoProto> choose(List<SlaveInfoProto> slaves,
+      Collection<Replica> replicas, Set<String> localHosts, long blockId, Set<String> excluded) {
+    SlaveInfoProto best = null;
+    int bestRank = 0;
+    long bestHash = 0;
+    for (SlaveInfoProto s : slaves) {
+      if (excluded.contains(s.getSlaveId())) {
+        continue;
+      }
+      boolean local = localHosts.contains(s.getHost());
+      boolean beside = besideReplica(s, replicas);
+      int rank = beside ? (local ? 3 : 2) : (local ? 1 : 0);
+      if (rank == 0) {
+        continue;
+      }
+      long hash = mix(blockId, s.getSlaveId().hashCode());
+      if (best == null || rank > bestRank || rank == bestRank && hash > bestHash) {
+        best = s;
+        bestRank = rank;
+        bestHash = hash;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  private static boolean besideReplica(SlaveInfoProto s, Collection<Replica> replicas) {
+    for (Replica r : replicas) {
+      if (s.hasDatanodeAddress() && !s.getDatanodeAddress().isEmpty()) {
+        if (s.getDatanodeAddress().equals(r.xferAddress)
+            || s.getDatanodeAddress().equals(r.hostXferAddress)) {
+          return true;
+        }
+      } else if (s.getHost().equals(r.hostName) || s.getHost().equals(r.ipAddress)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A 64-bit mix (SplitMix64's finalizer) of the block id and the slave's id hash. */
+  static long mix(long blockId, int slaveHash) {
+    long z = blockId * 0x9E3779B97F4A7C15L + slaveHash;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

@@ -1,0 +1,147 @@
+package org.mpcache.hdfs;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.RpcSupport;
+
+/**
+ * Writes the bytes a client reads of one block from HDFS through to a slave, so the block is
+ * cached without the slave reading it from the HDDs a second time. The client offers the fill
+ * only after reading {@code minBytes} in order from the block's start; the slave, having asked
+ * the master, accepts or declines; the bytes follow in order, and the fill is committed when the
+ * last byte of the block has been read. A reader that seeks away or stops early abandons it.
+ *
+ * <p>States: PENDING (buffering, not offered yet), ACTIVE (the slave accepted), DONE (committed),
+ * OFF (declined, abandoned or failed). Not thread-safe: owned by one input stream.
+ */
+final class WriteThrough {
+  private enum State { PENDING, ACTIVE, DONE, OFF }
+
+  private final ClientSlaveProtocolPB slave;
+  private final BlockAccessProto access;
+  private final long blockLength;
+  private final long minBytes;
+  private final int writeBytes;
+  private State state = State.PENDING;
+  private byte[] buffer;
+  private int buffered;
+  private long expected;
+  private long sent;
+  private long fillId;
+
+  WriteThrough(ClientSlaveProtocolPB slave, BlockAccessProto access, long blockLength,
+      long minBytes, int writeBytes) {
+    this.slave = slave;
+    this.access = access;
+    this.blockLength = blockLength;
+    this.minBytes = Math.min(minBytes, blockLength);
+    this.writeBytes = writeBytes;
+    this.buffer = new byte[(int) Math.min(blockLength, Math.max(this.minBytes, writeBytes))
+        + 64 * 1024];
+  }
+
+  /** Whether the block was committed to the slave's cache. */
+  boolean isDone() {
+    return state == State.DONE;
+  }
+
+  /**
+   * Takes bytes the client just read at {@code blockOffset} of the block.
+   *
+   * @throws IOException when talking to the slave fails; the fill is then off
+   */
+  void offer(long blockOffset, byte[] b, int off, int len) throws IOException {
+    if (state == State.OFF || state == State.DONE) {
+      return;
+    }
+    if (blockOffset != expected) {
+      abandon();
+      return;
+    }
+    try {
+      append(b, off, len);
+      expected += len;
+      if (state == State.PENDING && (buffered >= minBytes || expected == blockLength)) {
+        start();
+      }
+      if (state == State.ACTIVE && (buffered >= writeBytes || expected == blockLength)) {
+        flush();
+      }
+      if (state == State.ACTIVE && expected == blockLength && buffered == 0) {
+        boolean cached = RpcSupport.call(() -> slave.commit(null, CommitRequestProto.newBuilder()
+            .setFillId(fillId).setLength(blockLength).build())).getCached();
+        state = cached ? State.DONE : State.OFF;
+        buffer = null;
+      }
+    } catch (IOException | RuntimeException e) {
+      abandon();
+      throw e instanceof IOException ? (IOException) e : new IOException(e);
+    }
+  }
+
+  private void append(byte[] b, int off, int len) {
+    if (buffered + len > buffer.length) {
+      buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, buffered + len));
+    }
+    System.arraycopy(b, off, buffer, buffered, len);
+    buffered += len;
+  }
+
+  private void start() throws IOException {
+    LookupResponseProto r = RpcSupport.call(() -> slave.lookup(null,
+        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true).build()));
+    if (r.getStatus() == LookupResponseProto.Status.MISS && r.hasFillId()) {
+      fillId = r.getFillId();
+      state = State.ACTIVE;
+    } else {
+      state = State.OFF;
+      buffer = null;
+      buffered = 0;
+    }
+  }
+
+  private void flush() throws IOException {
+    int off = 0;
+    while (off < buffered) {
+      int n = Math.min(writeBytes, buffered - off);
+      long at = sent;
+      ByteString data = ByteString.copyFrom(buffer, off, n);
+      boolean ok = RpcSupport.call(() -> slave.write(null, WriteRequestProto.newBuilder()
+          .setFillId(fillId).setOffset(at).setData(data).build())).getAccepted();
+      if (!ok) {
+        state = State.OFF;
+        buffer = null;
+        buffered = 0;
+        return;
+      }
+      sent += n;
+      off += n;
+    }
+    buffered = 0;
+  }
+
+  /** Gives up the fill (best effort) unless it is already done. */
+  void abandon() {
+    if (state == State.ACTIVE) {
+      try {
+        RpcSupport.call(() -> slave.abort(null,
+            AbortRequestProto.newBuilder().setFillId(fillId).build()));
+      } catch (IOException e) {
+        // The slave reaps fills nobody writes to; nothing else to do.
+      }
+    }
+    if (state != State.DONE) {
+      state = State.OFF;
+    }
+    buffer = null;
+    buffered = 0;
+  }
+}
