@@ -17,6 +17,7 @@ import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.MpCacheFileSystem;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
@@ -122,6 +123,7 @@ public final class MiniMpCacheCluster implements Closeable {
     }
     conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
     if (spec.yarn) {
       startYarn();
     }
