@@ -1,0 +1,11 @@
+package org.mpcache.hdfs;
+
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.ConfigKeysChecker;
+
+class ClientConfigKeysTest {
+  @Test
+  void keys_matchDefaultsFile() throws Exception {
+    ConfigKeysChecker.assertInSync(ClientConfigKeys.class);
+  }
+}

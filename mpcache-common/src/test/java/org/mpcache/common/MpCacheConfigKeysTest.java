@@ -1,0 +1,10 @@
+package org.mpcache.common;
+
+import org.junit.jupiter.api.Test;
+
+class MpCacheConfigKeysTest {
+  @Test
+  void keys_matchDefaultsFile() throws Exception {
+    ConfigKeysChecker.assertInSync(MpCacheConfigKeys.class);
+  }
+}

@@ -1,0 +1,159 @@
+package org.mpcache.slave.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
+
+class FileBlockStoreTest {
+  private static final int CHUNK = 1024;
+  @TempDir
+  Path dir;
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static BlockKey key(long id) {
+    return new BlockKey("BP-1", id, 1001);
+  }
+
+  private FileBlockStore open(long capacity, Path... dirs) throws IOException {
+    return FileBlockStore.open(dirs.length == 0 ? List.of(dir) : Arrays.asList(dirs),
+        new FixedInputCacheSpace(capacity), CHUNK);
+  }
+
+  private static void fill(FileBlockStore s, BlockKey k, byte[] data) throws IOException {
+    BlockFill f = s.beginFill(k, data.length).orElseThrow();
+    for (int off = 0; off < data.length; off += 777) {
+      f.append(off, ByteBuffer.wrap(data, off, Math.min(777, data.length - off)));
+    }
+    f.commit();
+  }
+
+  @Test
+  void read_returnsChunkAlignedBytesWithTheirChecksums() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    byte[] data = bytes(5000, 1);
+    fill(s, key(1), data);
+    BlockReadResult r = s.read(key(1), 1500, 2000);
+    assertEquals(1024, r.offset());
+    assertArrayEquals(Arrays.copyOfRange(data, 1024, 4096), r.data());
+    CRC32C crc = new CRC32C();
+    crc.update(data, 2048, 1024);
+    assertEquals((int) crc.getValue(), r.checksums()[1]);
+    assertEquals(3, r.checksums().length);
+    BlockReadResult tail = s.read(key(1), 4500, 4096);
+    assertArrayEquals(Arrays.copyOfRange(data, 4096, 5000), tail.data());
+    assertTrue(s.verify(key(1)));
+  }
+
+  @Test
+  void beginFill_reservesSpaceAndRefusesWhatDoesNotFit() throws IOException {
+    FileBlockStore s = open(6000);
+    BlockFill f = s.beginFill(key(1), 5000).orElseThrow();
+    assertEquals(5000, s.space().usedBytes());
+    assertEquals(Optional.empty(), s.beginFill(key(2), 2000));
+    assertEquals(Optional.empty(), s.beginFill(key(1), 10), "a block being filled is claimed");
+    f.abort();
+    assertEquals(0, s.space().usedBytes());
+    assertTrue(s.beginFill(key(2), 2000).isPresent());
+  }
+
+  @Test
+  void append_rejectsOutOfOrderAndOverlongWrites() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    BlockFill f = s.beginFill(key(1), 100).orElseThrow();
+    assertThrows(IOException.class, () -> f.append(10, ByteBuffer.allocate(5)));
+    f.append(0, ByteBuffer.allocate(60));
+    assertThrows(IOException.class, () -> f.append(60, ByteBuffer.allocate(41)));
+    assertThrows(IOException.class, f::commit, "commit before all bytes arrived");
+  }
+
+  @Test
+  void read_blockNotCachedWhileFillingOrAfterRemove() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    BlockFill f = s.beginFill(key(1), 10).orElseThrow();
+    assertThrows(BlockNotCachedException.class, () -> s.read(key(1), 0, 10));
+    f.append(0, ByteBuffer.allocate(10));
+    f.commit();
+    assertEquals(10, s.cachedLength(key(1)));
+    assertTrue(s.remove(key(1)));
+    assertFalse(s.remove(key(1)));
+    assertThrows(BlockNotCachedException.class, () -> s.read(key(1), 0, 10));
+    assertEquals(0, s.space().usedBytes());
+  }
+
+  @Test
+  void open_keepsIntactBlocksAndDropsDamagedOnes() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    byte[] a = bytes(3000, 2);
+    fill(s, key(1), a);
+    fill(s, key(2), bytes(3000, 3));
+    fill(s, key(3), bytes(3000, 4));
+    try (RandomAccessFile raf = new RandomAccessFile(s.blockFile(key(2)).orElseThrow().toFile(),
+        "rw")) {
+      raf.setLength(1000);
+    }
+    Path crc3 = s.blockFile(key(3)).orElseThrow().resolveSibling("blk_3_1001.crc");
+    Files.write(crc3, new byte[] {1, 2, 3});
+    BlockFill unfinished = s.beginFill(key(4), 3000).orElseThrow();
+    unfinished.append(0, ByteBuffer.allocate(100));
+
+    FileBlockStore again = open(1 << 20);
+    assertEquals(List.of(key(1)), again.cachedBlocks());
+    assertEquals(3000, again.space().usedBytes());
+    assertArrayEquals(a, again.read(key(1), 0, 3000).data());
+    try (var tmp = Files.list(dir.resolve("tmp"))) {
+      assertEquals(0, tmp.count(), "unfinished fills are deleted");
+    }
+  }
+
+  @Test
+  void verify_findsAFlippedByte() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    fill(s, key(1), bytes(4000, 5));
+    try (RandomAccessFile raf = new RandomAccessFile(s.blockFile(key(1)).orElseThrow().toFile(),
+        "rw")) {
+      raf.seek(3333);
+      int b = raf.read();
+      raf.seek(3333);
+      raf.write(b ^ 1);
+    }
+    assertFalse(s.verify(key(1)));
+  }
+
+  @Test
+  void beginFill_spreadsBlocksOverDirectories() throws IOException {
+    Path d1 = dir.resolve("ssd1");
+    Path d2 = dir.resolve("ssd2");
+    FileBlockStore s = open(1 << 20, d1, d2);
+    fill(s, key(1), bytes(2000, 6));
+    fill(s, key(2), bytes(2000, 7));
+    assertTrue(s.blockFile(key(1)).orElseThrow().startsWith(d1)
+        != s.blockFile(key(2)).orElseThrow().startsWith(d1), "one block on each SSD");
+  }
+
+  @Test
+  void open_rejectsNoDirectories() {
+    assertThrows(IllegalArgumentException.class,
+        () -> FileBlockStore.open(List.of(), new FixedInputCacheSpace(1), CHUNK));
+  }
+}
