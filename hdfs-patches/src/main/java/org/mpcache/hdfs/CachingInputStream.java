@@ -226,7 +226,7 @@ final class CachingInputStream extends FSInputStream
       } else {
         counters.miss();
         if (ctx.fillEnabled && p == c.start) {
-          c.fill = new WriteThrough(c.slave.proxy, c.access, c.length, ctx.fillMinBytes,
+          c.fill = new WriteThrough(c.slave.proxy, c.access, c.token, c.length, ctx.fillMinBytes,
               ctx.fillWriteBytes);
         }
       }

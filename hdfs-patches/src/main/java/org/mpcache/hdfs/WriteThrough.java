@@ -27,6 +27,7 @@ final class WriteThrough {
 
   private final ClientSlaveProtocolPB slave;
   private final BlockAccessProto access;
+  private final String blockToken;
   private final long blockLength;
   private final long minBytes;
   private final int writeBytes;
@@ -37,10 +38,12 @@ final class WriteThrough {
   private long sent;
   private long fillId;
 
-  WriteThrough(ClientSlaveProtocolPB slave, BlockAccessProto access, long blockLength,
-      long minBytes, int writeBytes) {
+  /** @param blockToken the block's access token, URL-safe; empty when HDFS issued none */
+  WriteThrough(ClientSlaveProtocolPB slave, BlockAccessProto access, String blockToken,
+      long blockLength, long minBytes, int writeBytes) {
     this.slave = slave;
     this.access = access;
+    this.blockToken = blockToken;
     this.blockLength = blockLength;
     this.minBytes = Math.min(minBytes, blockLength);
     this.writeBytes = writeBytes;
@@ -97,7 +100,8 @@ final class WriteThrough {
 
   private void start() throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> slave.lookup(null,
-        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true).build()));
+        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true)
+            .setBlockToken(blockToken).build()));
     if (r.getStatus() == LookupResponseProto.Status.MISS && r.hasFillId()) {
       fillId = r.getFillId();
       state = State.ACTIVE;

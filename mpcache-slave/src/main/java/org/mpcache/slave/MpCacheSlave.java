@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.util.ExitUtil;
 import org.apache.hadoop.util.ShutdownHookManager;
@@ -23,6 +24,8 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.security.BlockTokenChecker;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.FixedInputCacheSpace;
 import org.slf4j.Logger;
@@ -88,12 +91,23 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     store = openStore(dirs, capacity, chunk);
     counters = new SlaveCounters();
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
-    cacheMaster = new CacheMaster(store, counters, masterLink, fillTimeout, readMax);
+    cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
+        fillTimeout, readMax);
     rpcServer = new SlaveRpcServer(bind, handlers, cacheMaster);
     addService(cacheMaster);
     addService(rpcServer);
     addService(masterLink);
     super.serviceInit(conf);
+  }
+
+  /**
+   * The check that a client may read a block: HDFS block access tokens when HDFS issues them
+   * ({@code dfs.block.access.token.enable}), none otherwise, as on a DataNode.
+   */
+  protected BlockAccessChecker createAccessChecker(Configuration conf) throws IOException {
+    return conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
+        DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT)
+        ? BlockTokenChecker.connect(conf) : BlockAccessChecker.open();
   }
 
   /** Opens the block store; a seam for tests that inject faults. */

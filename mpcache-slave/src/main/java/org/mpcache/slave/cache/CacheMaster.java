@@ -31,6 +31,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
@@ -51,6 +52,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
 
   private final FileBlockStore store;
+  private final BlockAccessChecker access;
   private final SlaveCounters counters;
   private final MasterLink masterLink;
   private final long fillTimeoutMs;
@@ -58,10 +60,11 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final FillTable fills = new FillTable();
   private ScheduledExecutorService reaper;
 
-  public CacheMaster(FileBlockStore store, SlaveCounters counters, MasterLink masterLink,
-      long fillTimeoutMs, int readMaxBytes) {
+  public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
+      MasterLink masterLink, long fillTimeoutMs, int readMaxBytes) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
+    this.access = access;
     this.counters = counters;
     this.masterLink = masterLink;
     this.fillTimeoutMs = fillTimeoutMs;
@@ -102,9 +105,11 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   @Override
-  public LookupResponseProto lookup(RpcController c, LookupRequestProto req) {
+  public LookupResponseProto lookup(RpcController c, LookupRequestProto req)
+      throws ServiceException {
     BlockAccessProto access = req.getAccess();
     BlockKey key = ProtoConverters.fromProto(access.getBlock());
+    authorize(key, req.getBlockToken());
     long length = store.cachedLength(key);
     if (length >= 0) {
       counters.hits.incrementAndGet();
@@ -119,16 +124,16 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     return offerFill(access, key);
   }
 
-  private LookupResponseProto offerFill(BlockAccessProto access, BlockKey key) {
+  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key) {
     if (store.state(key).isPresent()) {
       return miss("being filled");
     }
-    if (access.getBlockBytes() > store.space().capacityBytes()) {
+    if (accessProto.getBlockBytes() > store.space().capacityBytes()) {
       return miss("larger than the Input Cache");
     }
     ReplaceResponseProto decision;
     try {
-      decision = masterLink.requestReplace(access, store.space().freeBytes());
+      decision = masterLink.requestReplace(accessProto, store.space().freeBytes());
     } catch (IOException e) {
       return miss("master unreachable: " + e.getMessage());
     }
@@ -137,7 +142,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     evict(ProtoConverters.fromProtos(decision.getEvictList()));
     try {
-      Optional<BlockFill> fill = store.beginFill(key, access.getBlockBytes());
+      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes());
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }
@@ -147,6 +152,16 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     } catch (IOException e) {
       LOG.warn("Cannot start caching {}: {}", key, e.getMessage());
       return miss("cannot write to the SSD: " + e.getMessage());
+    }
+  }
+
+  /** Refuses a client that HDFS did not authorize to read the block. */
+  private void authorize(BlockKey key, String token) throws ServiceException {
+    try {
+      access.check(key, token);
+    } catch (IOException e) {
+      LOG.debug("Denied access to {}: {}", key, e.getMessage());
+      throw new ServiceException(e);
     }
   }
 
@@ -168,6 +183,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public ReadResponseProto read(RpcController c, ReadRequestProto req) throws ServiceException {
     BlockKey key = ProtoConverters.fromProto(req.getBlock());
+    authorize(key, req.getBlockToken());
     int length = Math.min(req.getLength(), readMaxBytes);
     BlockReadResult r;
     try {
