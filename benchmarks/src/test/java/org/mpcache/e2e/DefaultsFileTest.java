@@ -1,7 +1,11 @@
 package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -11,7 +15,10 @@ import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.slave.SlaveConfigKeys;
 
-/** Every property in mpcache-default.xml is a key some module declares: none is stale. */
+/**
+ * Every property in mpcache-default.xml is a key some module declares (none is stale), and the
+ * operator's reference, docs/configuration.md, lists every one of them.
+ */
 class DefaultsFileTest {
   @Test
   void defaultsFile_describesOnlyDeclaredKeys() throws Exception {
@@ -21,5 +28,15 @@ class DefaultsFileTest {
       declared.addAll(ConfigKeysChecker.keysOf(c));
     }
     assertEquals(declared, new TreeSet<>(ConfigKeysChecker.defaults().keySet()));
+  }
+
+  @Test
+  void configurationDoc_listsEveryKey() throws Exception {
+    String doc = Files.readString(Paths.get("..", "docs", "configuration.md"));
+    for (Map.Entry<String, ConfigKeysChecker.Property> e : ConfigKeysChecker.defaults()
+        .entrySet()) {
+      assertTrue(doc.contains("| `" + e.getKey() + "` | `" + e.getValue().value + "` |"),
+          "docs/configuration.md lacks " + e.getKey() + " with default " + e.getValue().value);
+    }
   }
 }
