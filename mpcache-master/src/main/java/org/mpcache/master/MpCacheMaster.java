@@ -4,13 +4,17 @@ import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.CompositeService;
-import org.apache.hadoop.util.ExitUtil;
-import org.apache.hadoop.util.ShutdownHookManager;
-import org.apache.hadoop.util.StringUtils;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.MpCacheConfiguration;
+import org.mpcache.common.proto.AdminProtos.AdminService;
+import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
+import org.mpcache.common.proto.SlaveMasterProtos.SlaveMasterService;
+import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.common.service.Daemons;
+import org.mpcache.common.service.RpcServerService;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
@@ -18,7 +22,6 @@ import org.mpcache.master.registry.SlaveMonitor;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
-import org.mpcache.master.rpc.MasterRpcServer;
 import org.mpcache.master.rpc.SlaveMasterHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +38,7 @@ public class MpCacheMaster extends CompositeService {
 
   private SlaveRegistry registry;
   private ReplaceArbitrator arbitrator;
-  private MasterRpcServer rpcServer;
+  private RpcServerService rpcServer;
 
   public MpCacheMaster() {
     super(MpCacheMaster.class.getSimpleName());
@@ -63,9 +66,13 @@ public class MpCacheMaster extends CompositeService {
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry);
-    rpcServer = new MasterRpcServer(bind, handlers,
-        new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now),
-        new ClientMasterHandler(registry), new AdminHandler(registry, arbitrator, monotonic));
+    rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
+        .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
+            new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now)))
+        .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
+            new ClientMasterHandler(registry)))
+        .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
+            new AdminHandler(registry, arbitrator, monotonic)));
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, arbitrator::onSlaveLost));
     super.serviceInit(conf);
@@ -95,16 +102,6 @@ public class MpCacheMaster extends CompositeService {
 
   /** Starts a master from mpcache-site.xml on the classpath; runs until it is stopped. */
   public static void main(String[] args) {
-    StringUtils.startupShutdownMessage(MpCacheMaster.class, args, LOG);
-    try {
-      MpCacheMaster master = new MpCacheMaster();
-      ShutdownHookManager.get().addShutdownHook(master::stop, 30);
-      master.init(MpCacheConfiguration.create());
-      master.start();
-      master.waitForServiceToStop(0);
-    } catch (Throwable t) {
-      LOG.error("mpCache master failed to start", t);
-      ExitUtil.terminate(1, t);
-    }
+    Daemons.run(new MpCacheMaster(), MpCacheMaster.class, args, LOG);
   }
 }

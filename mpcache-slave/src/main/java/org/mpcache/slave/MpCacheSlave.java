@@ -11,13 +11,13 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
-import org.apache.hadoop.util.ExitUtil;
-import org.apache.hadoop.util.ShutdownHookManager;
-import org.apache.hadoop.util.StringUtils;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.MpCacheConfiguration;
+import org.mpcache.common.proto.ClientSlaveProtos.ClientSlaveService;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.service.Daemons;
+import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -45,7 +45,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private FileBlockStore store;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
-  private SlaveRpcServer rpcServer;
+  private RpcServerService rpcServer;
   private MasterLink masterLink;
   private String hostname;
   private String datanodeAddress;
@@ -93,7 +93,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
     cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
         fillTimeout, readMax);
-    rpcServer = new SlaveRpcServer(bind, handlers, cacheMaster);
+    rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
+        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster));
     addService(cacheMaster);
     addService(rpcServer);
     addService(masterLink);
@@ -126,8 +127,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   public SlaveInfoProto info() {
     SlaveInfoProto.Builder b = SlaveInfoProto.newBuilder()
-        .setSlaveId(hostname + ":" + rpcServer.getPort()).setHost(hostname)
-        .setClientPort(rpcServer.getPort()).setVersion(MpCacheSlave.class.getPackage()
+        .setSlaveId(hostname + ":" + rpcServer.getAddress().getPort()).setHost(hostname)
+        .setClientPort(rpcServer.getAddress().getPort()).setVersion(MpCacheSlave.class.getPackage()
             .getImplementationVersion() == null ? "dev"
             : MpCacheSlave.class.getPackage().getImplementationVersion());
     if (!datanodeAddress.isEmpty()) {
@@ -174,16 +175,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   /** Starts a slave from mpcache-site.xml on the classpath; runs until it is stopped. */
   public static void main(String[] args) {
-    StringUtils.startupShutdownMessage(MpCacheSlave.class, args, LOG);
-    try {
-      MpCacheSlave slave = new MpCacheSlave();
-      ShutdownHookManager.get().addShutdownHook(slave::stop, 30);
-      slave.init(MpCacheConfiguration.create());
-      slave.start();
-      slave.waitForServiceToStop(0);
-    } catch (Throwable t) {
-      LOG.error("mpCache slave failed to start", t);
-      ExitUtil.terminate(1, t);
-    }
+    Daemons.run(new MpCacheSlave(), MpCacheSlave.class, args, LOG);
   }
 }

@@ -1,10 +1,10 @@
 package org.mpcache.master.registry;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hadoop.service.AbstractService;
+import org.mpcache.common.service.Daemons;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,11 +30,7 @@ public final class SlaveMonitor extends AbstractService {
 
   @Override
   protected void serviceStart() throws Exception {
-    executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "mpcache-slave-monitor");
-      t.setDaemon(true);
-      return t;
-    });
+    executor = Daemons.scheduler("mpcache-slave-monitor");
     long period = Math.max(1, expiryMs / 4);
     executor.scheduleWithFixedDelay(this::check, period, period, TimeUnit.MILLISECONDS);
     super.serviceStart();

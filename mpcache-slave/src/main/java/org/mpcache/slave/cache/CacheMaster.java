@@ -3,10 +3,10 @@ package org.mpcache.slave.cache;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.service.AbstractService;
+import org.mpcache.common.service.Daemons;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
@@ -73,11 +73,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
 
   @Override
   protected void serviceStart() throws Exception {
-    reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "mpcache-fill-reaper");
-      t.setDaemon(true);
-      return t;
-    });
+    reaper = Daemons.scheduler("mpcache-fill-reaper");
     long period = Math.max(10, fillTimeoutMs / 4);
     reaper.scheduleWithFixedDelay(this::reapAbandonedFills, period, period,
         TimeUnit.MILLISECONDS);

@@ -1,0 +1,71 @@
+package org.mpcache.common.service;
+
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.thirdparty.protobuf.BlockingService;
+import org.mpcache.common.protocolPB.RpcSupport;
+
+/**
+ * A Hadoop RPC server as a service: it serves one or more protobuf protocols on one port, is
+ * built at init, listens from start and stops with the service. Thread-safe; the server's handler
+ * threads call the protocol implementations concurrently.
+ */
+public final class RpcServerService extends AbstractService {
+  private final InetSocketAddress bindAddress;
+  private final int handlers;
+  private final Map<Class<?>, BlockingService> protocols = new LinkedHashMap<>();
+  private volatile RPC.Server server;
+
+  public RpcServerService(String name, InetSocketAddress bindAddress, int handlers) {
+    super(name);
+    this.bindAddress = bindAddress;
+    this.handlers = handlers;
+  }
+
+  /** Adds a protocol to serve; call before init. */
+  public RpcServerService serve(Class<?> protocol, BlockingService service) {
+    protocols.put(protocol, service);
+    return this;
+  }
+
+  @Override
+  protected void serviceInit(Configuration conf) throws Exception {
+    if (protocols.isEmpty()) {
+      throw new IllegalStateException(getName() + " serves no protocol");
+    }
+    RPC.Server s = null;
+    for (Map.Entry<Class<?>, BlockingService> e : protocols.entrySet()) {
+      if (s == null) {
+        s = RpcSupport.server(conf, e.getKey(), e.getValue(), bindAddress, handlers);
+      } else {
+        RpcSupport.addProtocol(s, conf, e.getKey(), e.getValue());
+      }
+    }
+    server = s;
+    super.serviceInit(conf);
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    server.start();
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    if (server != null) {
+      server.stop();
+    }
+    super.serviceStop();
+  }
+
+  /** The address the server listens on (the real port when configured with port 0). */
+  public InetSocketAddress getAddress() {
+    return NetUtils.getConnectAddress(server);
+  }
+}
