@@ -30,6 +30,15 @@ public final class MasterConfigKeys {
   public static final String POLICY_KEY = "mpcache.master.policy";
   public static final String POLICY_DEFAULT = "mpcache";
 
+  /** The Full bonus of the mpcache policy (Equation 2), added while a dataset is whole. */
+  public static final String POLICY_FULL_BONUS_KEY = "mpcache.master.policy.full-bonus";
+  public static final double POLICY_FULL_BONUS_DEFAULT = 1.0;
+
+  /** How many dataset identities the mpcache policy's auxiliary cache remembers. */
+  public static final String POLICY_AUXILIARY_CAPACITY_KEY =
+      "mpcache.master.policy.auxiliary-capacity";
+  public static final int POLICY_AUXILIARY_CAPACITY_DEFAULT = 1024;
+
   private MasterConfigKeys() {
   }
 }

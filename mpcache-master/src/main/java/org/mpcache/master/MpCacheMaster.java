@@ -17,6 +17,7 @@ import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
+import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveMonitor;
 import org.mpcache.master.registry.SlaveRegistry;
@@ -80,8 +81,18 @@ public class MpCacheMaster extends CompositeService {
 
   /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
   protected CachePolicy createPolicy(Configuration conf) {
-    return CachePolicies.create(
-        conf.getTrimmed(MasterConfigKeys.POLICY_KEY, MasterConfigKeys.POLICY_DEFAULT), conf);
+    String name = conf.getTrimmed(MasterConfigKeys.POLICY_KEY, MasterConfigKeys.POLICY_DEFAULT);
+    double bonus = conf.getDouble(MasterConfigKeys.POLICY_FULL_BONUS_KEY,
+        MasterConfigKeys.POLICY_FULL_BONUS_DEFAULT);
+    int aux = ConfigChecks.intAtLeast(conf, MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_KEY,
+        MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_DEFAULT, 1);
+    try {
+      return CachePolicies.create(name, new PolicyParameters(bonus, aux));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Invalid cache policy configuration ("
+          + MasterConfigKeys.POLICY_KEY + "=" + name + ", " + MasterConfigKeys.POLICY_FULL_BONUS_KEY
+          + "=" + bonus + "): " + e.getMessage(), e);
+    }
   }
 
   @Override

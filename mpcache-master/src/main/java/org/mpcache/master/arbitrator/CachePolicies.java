@@ -1,53 +1,38 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.mpcache.common.BlockKey;
 
-/** Placeholder factory until the policy package lands: admits while the slave has room. */
+/**
+ * The cache policies by the names {@code mpcache.master.policy} accepts. Stateless.
+ */
 public final class CachePolicies {
+  /** The paper's admission control and priority-queue replacement (the default). */
+  public static final String MPCACHE = "mpcache";
+  /** Never caches anything: mpCache's daemons run, every read goes to HDFS. */
+  public static final String NONE = "none";
+
   private CachePolicies() {
   }
 
-  public static CachePolicy create(String name, Configuration conf) {
-    return new CachePolicy() {
-      private final Map<String, List<BlockKey>> none = new HashMap<>();
+  /** Every accepted name. */
+  public static List<String> names() {
+    return List.of(MPCACHE, NONE);
+  }
 
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public void onHit(BlockAccess access) {
-      }
-
-      @Override
-      public CacheDecision onMiss(BlockAccess access, long slaveFreeBytes) {
-        return slaveFreeBytes >= access.blockBytes()
-            ? CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of())
-            : CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_PROFITABLE);
-      }
-
-      @Override
-      public void onCached(String slaveId, BlockKey block) {
-      }
-
-      @Override
-      public void onRemoved(String slaveId, BlockKey block) {
-      }
-
-      @Override
-      public void onSlaveLost(String slaveId) {
-      }
-
-      @Override
-      public List<BlockKey> pendingEvictions(String slaveId) {
-        return new ArrayList<>(none.getOrDefault(slaveId, List.of()));
-      }
-    };
+  /**
+   * A new policy.
+   *
+   * @throws IllegalArgumentException for an unknown name, listing the known ones
+   */
+  public static CachePolicy create(String name, PolicyParameters parameters) {
+    switch (name) {
+      case MPCACHE:
+        return new MpCachePolicy(parameters);
+      case NONE:
+        return new NullPolicy();
+      default:
+        throw new IllegalArgumentException("Unknown cache policy '" + name + "'; known policies: "
+            + String.join(", ", names()));
+    }
   }
 }

@@ -1,0 +1,62 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.mpcache.common.BlockKey;
+
+/**
+ * What {@link MpCachePolicy} knows of one dataset: its size in blocks, the blocks of it that are
+ * cached or being filled, its access counts and stamps, and the terms of its priority (paper
+ * Equations 1-2). Not thread-safe: owned by one policy.
+ */
+final class DatasetState {
+  /** Orders the priority queue: lowest priority first, ties by id so the order is total. */
+  static final Comparator<DatasetState> BY_PRIORITY =
+      Comparator.comparingDouble((DatasetState d) -> d.priority).thenComparing(d -> d.id);
+
+  final String id;
+  /** Size(jd): the dataset's blocks, as the largest estimate any reader reported. */
+  int size;
+  /** Blocks_Access(jd): block accesses since the dataset last entered the main cache. */
+  long blocksAccess;
+  /** Whether every block of the dataset is cached (the Full term applies). */
+  boolean full;
+  /** The Clock value the priority was last computed with. */
+  double clockBase;
+  /** Pr(jd); the queue's key, changed only while the dataset is out of the queue. */
+  double priority;
+  /** The number of dataset accesses (cluster-wide) at this dataset's last access; 0: never. */
+  long lastAccessSeq;
+  long lastAccessTime;
+  /** Accesses between this dataset's two most recent accesses (its Delta), at least 1. */
+  long delta = 1;
+  /** Whether the dataset was in the auxiliary cache when its current access began. */
+  boolean wasInAuxiliary;
+  String lastJob;
+  /** Blocks cached or being filled. */
+  final Set<BlockKey> blocks = new LinkedHashSet<>();
+  /** How many of {@link #blocks} are cached on at least one slave. */
+  int cachedBlocks;
+
+  DatasetState(String id, int size) {
+    this.id = id;
+    this.size = size;
+  }
+
+  /** Fr(jd) = Blocks_Access / Size (Equation 1). */
+  double frequency() {
+    return blocksAccess / (double) size;
+  }
+
+  /** Pr(jd) = Full + Clock + Fr / Size (Equation 2). */
+  double computePriority(double fullBonus) {
+    return (full ? fullBonus : 0) + clockBase + frequency() / size;
+  }
+
+  @Override
+  public String toString() {
+    return id + "{size=" + size + ", access=" + blocksAccess + ", full=" + full + ", pr="
+        + priority + "}";
+  }
+}

@@ -1,0 +1,173 @@
+package org.mpcache.master.arbitrator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+
+/**
+ * Algorithm 1 and the admission control, branch by branch, with every priority worked out by hand
+ * from Equations 1-2: {@code Pr = Full + Clock + (Blocks_Access / Size) / Size}, Full = 1.
+ */
+class MpCachePolicyTest {
+  private static final double EPS = 1e-12;
+  private final MpCachePolicy policy = new MpCachePolicy(new PolicyParameters(1.0, 16));
+
+  private static BlockKey block(long id) {
+    return new BlockKey("BP-1", id, 1);
+  }
+
+  private static BlockAccess access(String slave, long block, String dataset, int size,
+      String job) {
+    return new BlockAccess(slave, block(block), 100, dataset, size, job, 0);
+  }
+
+  /** Misses with room and caches the block on {@code slave}. */
+  private void cache(String slave, long block, String dataset, int size, String job) {
+    CacheDecision d = policy.onMiss(access(slave, block, dataset, size, job), 1_000);
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason());
+    policy.onCached(slave, block(block));
+  }
+
+  @Test
+  void onMiss_noReplacementNeeded() {
+    CacheDecision d = policy.onMiss(access("s1", 1, "A", 2, "j1"), 1_000);
+    assertTrue(d.admitted());
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason());
+    assertEquals(List.of(), d.evict());
+    // Blocks_Access 1, Size 2, not full, Clock 0: Pr = 0 + 0 + (1/2)/2.
+    assertEquals(0.25, policy.priorityOf("A"), EPS);
+  }
+
+  @Test
+  void onCached_fullBonusSetWhenEveryBlockIsCachedAndClearedWhenOneGoes() {
+    policy.onMiss(access("s1", 1, "A", 2, "j1"), 1_000);
+    policy.onMiss(access("s1", 2, "A", 2, "j1"), 1_000);
+    assertEquals(0.5, policy.priorityOf("A"), EPS);
+    policy.onCached("s1", block(1));
+    assertFalse(policy.isFull("A"));
+    assertEquals(0.5, policy.priorityOf("A"), EPS);
+    policy.onCached("s1", block(2));
+    assertTrue(policy.isFull("A"));
+    assertEquals(1 + 0.5, policy.priorityOf("A"), EPS);
+    policy.onRemoved("s1", block(2));
+    assertFalse(policy.isFull("A"));
+    assertEquals(0.5, policy.priorityOf("A"), EPS);
+  }
+
+  @Test
+  void onHit_raisesFrequencyAndKeepsClock() {
+    cache("s1", 1, "A", 2, "j1");
+    cache("s1", 2, "A", 2, "j1");
+    assertEquals(1.5, policy.priorityOf("A"), EPS);
+    policy.onHit(access("s1", 1, "A", 2, "j2"));
+    // Blocks_Access 3: Pr = 1 + 0 + (3/2)/2.
+    assertEquals(1.75, policy.priorityOf("A"), EPS);
+    assertEquals(0.0, policy.clock(), EPS);
+  }
+
+  @Test
+  void onMiss_newVictimChosenClockRaisedAndToDelQueuedForOtherNodes() {
+    cache("s1", 1, "A", 2, "jA");
+    cache("s2", 2, "A", 2, "jA");
+    assertEquals(1.5, policy.priorityOf("A"), EPS);
+
+    CacheDecision first = policy.onMiss(access("s1", 10, "B", 2, "jB1"), 0);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, first.reason());
+    assertTrue(policy.inAuxiliaryCache("B"));
+
+    // Accesses so far: A (1), B (2), B again (3). Delta(B) = 1, value 1/(2*1) = 0.5 beats
+    // A's 1/(2*(3-1)) = 0.25.
+    CacheDecision second = policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, second.reason());
+    assertEquals(List.of(block(1)), second.evict());
+    assertEquals(1.5, policy.clock(), EPS, "Clock is set to the evicted dataset's priority");
+    assertTrue(Double.isNaN(policy.priorityOf("A")), "A left the main cache");
+    // B: Blocks_Access 1, Size 2, Clock 1.5: Pr = 1.5 + (1/2)/2.
+    assertEquals(1.75, policy.priorityOf("B"), EPS);
+    assertEquals(List.of(block(2)), policy.pendingEvictions("s2"), "A's block on s2 in To_Del");
+    assertEquals(List.of(), policy.pendingEvictions("s2"), "each eviction is handed out once");
+  }
+
+  @Test
+  void onMiss_toDelAlreadyHoldsTheNode() {
+    cache("s1", 1, "A", 2, "jA");
+    cache("s2", 2, "A", 2, "jA");
+    policy.onMiss(access("s1", 10, "B", 2, "jB1"), 0);
+    policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0);
+    policy.onCached("s1", block(10));
+    double clock = policy.clock();
+
+    CacheDecision d = policy.onMiss(access("s2", 11, "B", 2, "jB2"), 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_DATASET_CACHED, d.reason());
+    assertEquals(List.of(block(2)), d.evict(), "the To_Del entry of s2 is returned");
+    assertEquals(clock, policy.clock(), EPS, "no new victim, Clock unchanged");
+    policy.onRemoved("s2", block(2));
+    policy.onCached("s2", block(11));
+    assertTrue(policy.isFull("B"));
+    // Blocks_Access 2, Size 2, Clock base 1.5, Full: Pr = 1 + 1.5 + (2/2)/2.
+    assertEquals(3.0, policy.priorityOf("B"), EPS);
+  }
+
+  @Test
+  void onMiss_admissionRejectsAnUnprofitableDataset() {
+    cache("s1", 1, "A", 1, "jA1");
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
+        policy.onMiss(access("s1", 20, "C", 4, "jC1"), 0).reason());
+    policy.onHit(access("s1", 1, "A", 1, "jA2"));
+    // Accesses: A 1, C 2, A 3, C 4. Delta(C) = 2: 1/(4*2) = 0.125 < A's 1/(1*(4-3)) = 1.
+    CacheDecision d = policy.onMiss(access("s1", 20, "C", 4, "jC2"), 0);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE, d.reason());
+    assertEquals(List.of(), d.evict());
+    assertEquals(List.of(), policy.pendingEvictions("s1"), "a rejection evicts nothing");
+    assertFalse(Double.isNaN(policy.priorityOf("A")));
+  }
+
+  @Test
+  void onMiss_neverEvictsTheRequestersOwnDataset() {
+    cache("s1", 1, "A", 3, "jA");
+    CacheDecision d = policy.onMiss(access("s1", 2, "A", 3, "jA"), 0);
+    assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, d.reason());
+    assertFalse(Double.isNaN(policy.priorityOf("A")));
+  }
+
+  @Test
+  void onSlaveLost_forgetsItsBlocks() {
+    cache("s1", 1, "A", 1, "jA");
+    policy.onSlaveLost("s1");
+    assertTrue(Double.isNaN(policy.priorityOf("A")));
+    assertFalse(policy.isFull("A"));
+  }
+
+  @Test
+  void onCached_ofABlockOfAnEvictedDatasetQueuesItsEviction() {
+    cache("s1", 1, "A", 1, "jA");
+    policy.onMiss(access("s1", 2, "B", 1, "jB1"), 1_000);
+    policy.onMiss(access("s1", 3, "C", 1, "jC1"), 0);
+    CacheDecision d = policy.onMiss(access("s1", 3, "C", 1, "jC2"), 0);
+    assertTrue(d.admitted(), d.toString());
+    policy.onCached("s1", block(99));
+    assertTrue(policy.pendingEvictions("s1").contains(block(99)),
+        "a block the policy does not track is handed back for eviction");
+  }
+
+  @Test
+  void create_unknownNameListsTheKnownOnes() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CachePolicies.create("fifo", PolicyParameters.defaults()));
+    assertTrue(e.getMessage().contains("mpcache") && e.getMessage().contains("none"));
+    assertFalse(CachePolicies.create("none", PolicyParameters.defaults())
+        .onMiss(access("s1", 1, "A", 1, "j"), 1_000).admitted());
+  }
+
+  @Test
+  void parameters_rejectNegativeBonusAndEmptyAuxiliaryCache() {
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(-1, 10));
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(Double.NaN, 10));
+  }
+}
