@@ -3,6 +3,7 @@ package org.mpcache.e2e;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -104,6 +105,53 @@ class CachedReadTest {
     assertEquals(content.length, after.getBytesFromCache() - before.getBytesFromCache());
     assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
     assertEquals(4, after.getHits() - before.getHits());
+  }
+
+  @Test
+  void read_everyStreamOperationIsServedFromTheCacheWithHdfsSemantics() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ops");
+    byte[] content = data(8, 3 * BLOCK + 12345);
+    write(p, content);
+    readAll(p);
+    SlaveCountersProto before = cluster.totals();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] buf = new byte[5000];
+      in.readFully(BLOCK - 2000, buf);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, BLOCK - 2000, BLOCK + 3000), buf,
+          "positional read across a block boundary");
+      assertEquals(0, in.getPos(), "positional reads leave the position alone");
+
+      java.nio.ByteBuffer heap = java.nio.ByteBuffer.allocate(3000);
+      in.seek(2 * BLOCK - 1000);
+      while (heap.hasRemaining() && in.read(heap) > 0) {
+        continue;
+      }
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, 2 * BLOCK - 1000, 2 * BLOCK + 2000),
+          heap.array());
+      java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(100);
+      in.readFully(3 * BLOCK, direct);
+      direct.flip();
+      byte[] d = new byte[100];
+      direct.get(d);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, 3 * BLOCK, 3 * BLOCK + 100), d);
+
+      in.seek(10);
+      assertEquals(BLOCK, in.skip(BLOCK));
+      assertEquals(BLOCK + 10, in.getPos());
+      assertEquals(content.length - BLOCK - 10, in.available());
+      assertEquals(content[BLOCK + 10] & 0xff, in.read());
+      in.unbuffer();
+      assertEquals(content[BLOCK + 11] & 0xff, in.read(), "reading goes on after unbuffer");
+      in.seek(content.length);
+      assertEquals(-1, in.read());
+      assertEquals(0, in.available());
+      assertThrows(java.io.EOFException.class, () -> in.seek(content.length + 1));
+      assertThrows(java.io.EOFException.class, () -> in.seek(-1));
+    }
+    SlaveCountersProto after = cluster.totals();
+    assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs(),
+        "every byte came from the cache");
+    assertTrue(after.getBytesFromCache() > before.getBytesFromCache());
   }
 
   @Test

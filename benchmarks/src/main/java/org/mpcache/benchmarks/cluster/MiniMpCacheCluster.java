@@ -3,8 +3,11 @@ package org.mpcache.benchmarks.cluster;
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,9 +17,12 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.Time;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.MpCacheFileSystem;
 import org.mpcache.master.MasterConfigKeys;
@@ -121,6 +127,7 @@ public final class MiniMpCacheCluster implements Closeable {
     for (int i = 0; i < spec.dataNodes; i++) {
       startSlave(i);
     }
+    awaitSlaves();
     conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
@@ -217,10 +224,43 @@ public final class MiniMpCacheCluster implements Closeable {
     slaves.get(i).stop();
   }
 
-  /** Starts slave {@code i} again on its old directory (on a new port). */
-  public void restartSlave(int i) {
+  /**
+   * Starts slave {@code i} again on its old directory (on a new port), and waits until the master
+   * lists exactly the running slaves (the old registration expired, the new one arrived).
+   */
+  public void restartSlave(int i) throws IOException {
     slaves.get(i).stop();
     startSlave(i);
+    awaitSlaves();
+  }
+
+  /** Waits until the master's live slaves are exactly the running ones. */
+  public void awaitSlaves() throws IOException {
+    Set<String> running = new TreeSet<>();
+    for (MpCacheSlave s : slaves) {
+      if (s.isInState(Service.STATE.STARTED)) {
+        running.add(s.info().getSlaveId());
+      }
+    }
+    long deadline = Time.monotonicNow() + 60_000;
+    while (true) {
+      Set<String> listed = new TreeSet<>();
+      for (SlaveInfoProto s : master.getSlaveRegistry().liveSlaves()) {
+        listed.add(s.getSlaveId());
+      }
+      if (listed.equals(running)) {
+        return;
+      }
+      if (Time.monotonicNow() > deadline) {
+        throw new IOException("The master lists slaves " + listed + ", expected " + running);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for slaves");
+      }
+    }
   }
 
   /** The sum of every slave's counters. */
