@@ -1,0 +1,136 @@
+package org.mpcache.master.arbitrator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.constraints.IntRange;
+import org.mpcache.common.BlockKey;
+
+/**
+ * Properties every cache policy must keep over random traces, checked by driving it as the
+ * daemons do: slaves of fixed capacity carry out each decision (evict, then cache) and the
+ * evictions queued for them, and report back.
+ */
+class CachePolicyPropertiesTest {
+  private static final long BLOCK_BYTES = 100;
+
+  @Provide
+  Arbitrary<String> policies() {
+    return Arbitraries.of(CachePolicies.names());
+  }
+
+  /** A slave of the model: its capacity and the blocks it holds. */
+  private static final class ModelSlave {
+    final long capacity;
+    final Map<BlockKey, String> blocks = new LinkedHashMap<>();
+
+    ModelSlave(long capacity) {
+      this.capacity = capacity;
+    }
+
+    long used() {
+      return blocks.size() * BLOCK_BYTES;
+    }
+  }
+
+  /** Replays a seeded random trace; returns the decisions, checking the invariants as it goes. */
+  private static List<String> replay(String policyName, long seed, int slaves, int capacityBlocks,
+      int steps) {
+    CachePolicy policy = CachePolicies.create(policyName, new PolicyParameters(1.0, 8));
+    Random r = new Random(seed);
+    List<ModelSlave> model = new ArrayList<>();
+    for (int i = 0; i < slaves; i++) {
+      model.add(new ModelSlave(capacityBlocks * BLOCK_BYTES));
+    }
+    int datasets = 12;
+    int[] sizes = new int[datasets];
+    for (int d = 0; d < datasets; d++) {
+      sizes[d] = 1 + r.nextInt(6);
+    }
+    List<String> decisions = new ArrayList<>();
+    int job = 0;
+    for (int step = 0; step < steps; step++) {
+      // Skewed dataset choice, as job inputs are (a rough Zipf).
+      int d = (int) (datasets * Math.pow(r.nextDouble(), 2));
+      job++;
+      Set<String> evictedDatasets = new HashSet<>();
+      for (int b = 0; b < sizes[d]; b++) {
+        BlockKey key = new BlockKey("BP", d * 100L + b, 1);
+        String slaveId = "s" + Math.floorMod(Long.hashCode(key.getBlockId() * 31 + d), slaves);
+        ModelSlave slave = model.get(Integer.parseInt(slaveId.substring(1)));
+        BlockAccess a = new BlockAccess(slaveId, key, BLOCK_BYTES, "d" + d, sizes[d],
+            "job" + job, step);
+        if (slave.blocks.containsKey(key)) {
+          policy.onHit(a);
+          decisions.add("hit " + key);
+          continue;
+        }
+        CacheDecision dec = policy.onMiss(a, slave.capacity - slave.used());
+        decisions.add(key + " " + dec);
+        for (BlockKey e : dec.evict()) {
+          String ds = slave.blocks.remove(e);
+          if (ds != null) {
+            evictedDatasets.add(ds);
+          }
+          policy.onRemoved(slaveId, e);
+        }
+        if (dec.admitted()) {
+          assertTrue(slave.used() + BLOCK_BYTES <= slave.capacity,
+              policyName + " admitted " + key + " into a full slave: " + dec);
+          slave.blocks.put(key, "d" + d);
+          policy.onCached(slaveId, key);
+        }
+        assertTrue(slave.used() <= slave.capacity, "capacity exceeded");
+      }
+      // Heartbeats deliver the queued evictions (To_Del) to every slave.
+      for (int i = 0; i < slaves; i++) {
+        ModelSlave s = model.get(i);
+        for (BlockKey e : policy.pendingEvictions("s" + i)) {
+          String ds = s.blocks.remove(e);
+          if (ds != null) {
+            evictedDatasets.add(ds);
+          }
+          policy.onRemoved("s" + i, e);
+        }
+      }
+      for (String ds : evictedDatasets) {
+        for (ModelSlave s : model) {
+          assertTrue(!s.blocks.containsValue(ds) || ds.equals("d" + d),
+              "dataset " + ds + " was evicted but a slave still holds part of it");
+        }
+      }
+    }
+    return decisions;
+  }
+
+  @Property(tries = 60)
+  void capacityNeverExceededAndEvictionsAreWholeDatasets(@ForAll("policies") String policy,
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int slaves,
+      @ForAll @IntRange(min = 1, max = 12) int capacityBlocks) {
+    replay(policy, seed, slaves, capacityBlocks, 200);
+  }
+
+  @Property(tries = 10)
+  void smallCachesExerciseReplacementAndRejection(@ForAll long seed) {
+    String all = String.join("\n", replay(CachePolicies.MPCACHE, seed, 2, 4, 300));
+    assertTrue(all.contains("evict="), "no eviction happened, so the invariants were not tested");
+    assertTrue(all.contains("REJECTED_"), "admission control never rejected");
+  }
+
+  @Property(tries = 20)
+  void sameSeedSameDecisions(@ForAll("policies") String policy, @ForAll long seed) {
+    assertEquals(replay(policy, seed, 3, 6, 150), replay(policy, seed, 3, 6, 150));
+  }
+}
