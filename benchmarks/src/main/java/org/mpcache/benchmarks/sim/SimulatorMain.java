@@ -1,0 +1,114 @@
+package org.mpcache.benchmarks.sim;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.PolicyParameters;
+
+/**
+ * Runs the simulator on the paper's mix for every policy and cache size and prints a table of
+ * block hit ratio, effective (all-or-nothing) hit ratio and estimated speedup; the rows also go
+ * to {@code <out>/simulation.csv}.
+ *
+ * <p>Usage: {@code SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N]
+ * [--sizes-gb 5,10,...] [--policies a,b] [--seed N] [--out DIR]}.
+ */
+public final class SimulatorMain {
+  private int jobs = 1000;
+  private double zipf = 1.0;
+  private double scale = 1.0;
+  private int nodes = 7;
+  private List<Long> sizesGb = List.of(5L, 10L, 20L, 40L, 80L, 160L);
+  private List<String> policies = CachePolicies.names();
+  private long seed = 1;
+  private Path out = Paths.get("results", "sim");
+
+  public static void main(String[] args) throws IOException {
+    SimulatorMain m = new SimulatorMain();
+    try {
+      m.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println("Usage: SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N] "
+          + "[--sizes-gb 5,10,...] [--policies " + String.join(",", CachePolicies.names())
+          + "] [--seed N] [--out DIR]");
+      System.exit(1);
+    }
+    m.run(System.out);
+  }
+
+  void parse(String[] args) {
+    for (int i = 0; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("Missing value after " + args[i]);
+      }
+      String v = args[i + 1];
+      try {
+        switch (args[i]) {
+          case "--jobs": jobs = Integer.parseInt(v); break;
+          case "--zipf": zipf = Double.parseDouble(v); break;
+          case "--scale": scale = Double.parseDouble(v); break;
+          case "--nodes": nodes = Integer.parseInt(v); break;
+          case "--seed": seed = Long.parseLong(v); break;
+          case "--out": out = Paths.get(v); break;
+          case "--policies": policies = Arrays.asList(v.split(",")); break;
+          case "--sizes-gb":
+            List<Long> s = new ArrayList<>();
+            for (String x : v.split(",")) {
+              s.add(Long.parseLong(x.trim()));
+            }
+            sizesGb = s;
+            break;
+          default: throw new IllegalArgumentException("Unknown option " + args[i]);
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(args[i] + " needs a number, got '" + v + "'");
+      }
+    }
+    for (String p : policies) {
+      if (!CachePolicies.names().contains(p)) {
+        throw new IllegalArgumentException("Unknown policy '" + p + "'; known: "
+            + String.join(", ", CachePolicies.names()));
+      }
+    }
+    if (jobs < 1 || nodes < 1) {
+      throw new IllegalArgumentException("--jobs and --nodes must be at least 1");
+    }
+  }
+
+  /** Runs every policy at every size; prints the table and writes the CSV. */
+  List<SimResult> run(PrintStream console) throws IOException {
+    List<SimJob> trace = new PaperMix(zipf, scale, 128L << 20).jobs(jobs, seed);
+    console.printf("Paper mix: %d jobs, Zipf s=%.2f, scale %.2f, %d nodes, seed %d%n", jobs, zipf,
+        scale, nodes, seed);
+    console.printf("%-10s %8s %10s %14s %9s%n", "policy", "GB/node", "hit ratio",
+        "effective hit", "speedup");
+    List<SimResult> results = new ArrayList<>();
+    List<String> csv = new ArrayList<>();
+    csv.add(SimResult.csvHeader());
+    for (long gb : sizesGb) {
+      for (String p : policies) {
+        ClusterSimulator.Config c = new ClusterSimulator.Config(nodes, gb << 30, 128L << 20, 3,
+            150e6, 500e6, 0.79);
+        SimResult r = new ClusterSimulator(c).run(CachePolicies.create(p,
+            PolicyParameters.defaults()), trace);
+        results.add(r);
+        csv.add(r.csv());
+        console.printf(Locale.ROOT, "%-10s %8d %10.3f %14.3f %9.3f%n", p, gb, r.hitRatio(),
+            r.effectiveHitRatio(), r.speedup());
+      }
+    }
+    Files.createDirectories(out);
+    Files.write(out.resolve("simulation.csv"), csv, StandardCharsets.UTF_8);
+    console.println("CSV: " + out.resolve("simulation.csv"));
+    return results;
+  }
+}
