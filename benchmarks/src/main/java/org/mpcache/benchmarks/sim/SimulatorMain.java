@@ -16,7 +16,8 @@ import org.mpcache.master.arbitrator.PolicyParameters;
 /**
  * Runs the simulator on the paper's mix for every policy and cache size and prints a table of
  * block hit ratio, effective (all-or-nothing) hit ratio and estimated speedup; the rows also go
- * to {@code <out>/simulation.csv}.
+ * to {@code <out>/simulation.csv}, and PNG plots against the cache size to the same folder. The
+ * offline {@code clairvoyant} bound runs beside the online policies.
  *
  * <p>Usage: {@code SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N]
  * [--sizes-gb 5,10,...] [--policies a,b] [--seed N] [--out DIR]}.
@@ -27,18 +28,26 @@ public final class SimulatorMain {
   private double scale = 1.0;
   private int nodes = 7;
   private List<Long> sizesGb = List.of(5L, 10L, 20L, 40L, 80L, 160L);
-  private List<String> policies = CachePolicies.names();
+  private List<String> policies = names();
   private long seed = 1;
   private Path out = Paths.get("results", "sim");
 
+  /** The online policies and the offline clairvoyant bound. */
+  static List<String> names() {
+    List<String> n = new ArrayList<>(CachePolicies.names());
+    n.add(ClairvoyantPolicy.NAME);
+    return n;
+  }
+
   public static void main(String[] args) throws IOException {
+    System.setProperty("java.awt.headless", "true");
     SimulatorMain m = new SimulatorMain();
     try {
       m.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println("Usage: SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N] "
-          + "[--sizes-gb 5,10,...] [--policies " + String.join(",", CachePolicies.names())
+          + "[--sizes-gb 5,10,...] [--policies " + String.join(",", names())
           + "] [--seed N] [--out DIR]");
       System.exit(1);
     }
@@ -74,9 +83,9 @@ public final class SimulatorMain {
       }
     }
     for (String p : policies) {
-      if (!CachePolicies.names().contains(p)) {
+      if (!names().contains(p)) {
         throw new IllegalArgumentException("Unknown policy '" + p + "'; known: "
-            + String.join(", ", CachePolicies.names()));
+            + String.join(", ", names()));
       }
     }
     if (jobs < 1 || nodes < 1) {
@@ -98,8 +107,9 @@ public final class SimulatorMain {
       for (String p : policies) {
         ClusterSimulator.Config c = new ClusterSimulator.Config(nodes, gb << 30, 128L << 20, 3,
             150e6, 500e6, 0.79);
-        SimResult r = new ClusterSimulator(c).run(CachePolicies.create(p,
-            PolicyParameters.defaults()), trace);
+        SimResult r = new ClusterSimulator(c).run(p.equals(ClairvoyantPolicy.NAME)
+            ? new ClairvoyantPolicy(trace) : CachePolicies.create(p, PolicyParameters.defaults()),
+            trace);
         results.add(r);
         csv.add(r.csv());
         console.printf(Locale.ROOT, "%-10s %8d %10.3f %14.3f %9.3f%n", p, gb, r.hitRatio(),
@@ -109,6 +119,9 @@ public final class SimulatorMain {
     Files.createDirectories(out);
     Files.write(out.resolve("simulation.csv"), csv, StandardCharsets.UTF_8);
     console.println("CSV: " + out.resolve("simulation.csv"));
+    for (Path png : SimPlots.write(results, out)) {
+      console.println("Plot: " + png);
+    }
     return results;
   }
 }

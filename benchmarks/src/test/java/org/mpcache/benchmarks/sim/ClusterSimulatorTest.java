@@ -54,6 +54,36 @@ class ClusterSimulatorTest {
   }
 
   @Test
+  void clairvoyant_unlimitedCacheMissesOnlyFirstReadsAndBoundsAtSmallSizes() {
+    List<SimJob> trace = new PaperMix(1.0, 0.1, 128L << 20).jobs(300, 5);
+    SimResult big = new ClusterSimulator(ClusterSimulator.Config.paper(10_000 * GB))
+        .run(new ClairvoyantPolicy(trace), trace);
+    assertEquals(run(CachePolicies.MPCACHE, 10_000 * GB, trace).blockHits, big.blockHits);
+    SimResult small = new ClusterSimulator(ClusterSimulator.Config.paper(2 * GB))
+        .run(new ClairvoyantPolicy(trace), trace);
+    assertTrue(small.blockHits > 0);
+    assertTrue(small.blockHits <= big.blockHits);
+  }
+
+  @Test
+  void main_writesCsvAndPlots(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    SimulatorMain m = new SimulatorMain();
+    m.parse(new String[] {"--jobs", "120", "--scale", "0.1", "--sizes-gb", "1,4",
+        "--out", dir.toString()});
+    List<SimResult> results = m.run(new java.io.PrintStream(
+        java.io.OutputStream.nullOutputStream()));
+    assertEquals(2 * SimulatorMain.names().size(), results.size());
+    List<String> csv = java.nio.file.Files.readAllLines(dir.resolve("simulation.csv"));
+    assertEquals(results.size() + 1, csv.size());
+    for (String png : new String[] {"hit-ratio.png", "effective-hit-ratio.png", "speedup.png"}) {
+      byte[] b = java.nio.file.Files.readAllBytes(dir.resolve(png));
+      assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);
+    }
+  }
+
+  @Test
   void paperMix_followsEquation3() {
     PaperMix m = new PaperMix(1.0, 1, 128L << 20);
     double h20 = 0;
