@@ -9,20 +9,22 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.service.AbstractService;
 import org.mpcache.common.proto.LocalizedProtos.LocalizedService;
+import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.common.protocolPB.LocalizedProtocolPB;
 import org.mpcache.common.protocolPB.LocalizedProtocolServerSideTranslatorPB;
 
 /**
- * Serves a {@link LocalizedCache} over Hadoop RPC ({@code LocalizedProtocol}) to the node's tasks and
+ * Serves the slave's Localized Cache (a {@link LocalizedCache}, or any {@link LocalizedProtocol}) over
+ * Hadoop RPC ({@code LocalizedProtocol}) to the node's tasks and
  * NodeManager auxiliary service, on {@link LocalizedConfigKeys#LOCALIZED_BIND_ADDRESS_KEY}. The
  * server starts in {@link #serviceStart}; stopping tolerates a service that never started.
  * Thread-safe, as Hadoop services are.
  */
 public class LocalizedCacheService extends AbstractService {
-  private final LocalizedCache cache;
+  private final LocalizedProtocol cache;
   private volatile RPC.Server server;
 
-  public LocalizedCacheService(LocalizedCache cache) {
+  public LocalizedCacheService(LocalizedProtocol cache) {
     super(LocalizedCacheService.class.getSimpleName());
     this.cache = Objects.requireNonNull(cache, "cache");
   }
@@ -66,9 +68,5 @@ public class LocalizedCacheService extends AbstractService {
       throw new IOException("The Localized Cache service is not started");
     }
     return NetUtils.getConnectAddress(s);
-  }
-
-  public LocalizedCache getCache() {
-    return cache;
   }
 }

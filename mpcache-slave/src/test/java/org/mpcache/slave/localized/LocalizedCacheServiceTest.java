@@ -25,6 +25,7 @@ class LocalizedCacheServiceTest {
   private final Object lock = new Object();
   private final List<BlockKey> deleted = new ArrayList<>();
   private DynamicSpaceTuner tuner;
+  private LocalizedCache cache;
   private LocalizedCacheService service;
   private LocalizedProtocolClientSideTranslatorPB client;
 
@@ -32,7 +33,7 @@ class LocalizedCacheServiceTest {
   void start() throws IOException {
     // 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200.
     tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
-    LocalizedCache cache = new LocalizedCache(tuner, lock,
+    cache = new LocalizedCache(tuner, lock,
         (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll);
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
@@ -53,7 +54,7 @@ class LocalizedCacheServiceTest {
     LocalizedGrant g = client.requestSpace(APP, "c1", "attempt_1_0001_m_000000_0", 300);
     assertTrue(g.isGranted());
     assertEquals("/ssd", g.dir());
-    SpaceSnapshot s = service.getCache().snapshot();
+    SpaceSnapshot s = cache.snapshot();
     assertEquals(300, s.localizedCacheUsed());
     assertEquals(100, s.poolLentToLocalized());
   }
@@ -64,11 +65,11 @@ class LocalizedCacheServiceTest {
     client.requestSpace(APP, "c1", "attempt_m0", 200);
     client.requestSpace(APP, "c2", "attempt_r0", 100);
     client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 120);
-    assertEquals(220, service.getCache().snapshot().localizedCacheUsed());
+    assertEquals(220, cache.snapshot().localizedCacheUsed());
     client.containerFinished("c1");
     client.containerFinished("c2");
-    assertEquals(120, service.getCache().snapshot().localizedCacheUsed());
-    assertEquals(120, service.getCache().grantedBytes(APP));
+    assertEquals(120, cache.snapshot().localizedCacheUsed());
+    assertEquals(120, cache.grantedBytes(APP));
   }
 
   @Test
@@ -76,12 +77,12 @@ class LocalizedCacheServiceTest {
     client.requestSpace(APP, "c1", "attempt_m0", 500);
     client.requestSpace("application_1_0002", "c9", "attempt_other", 50);
     client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 450);
-    assertEquals(400, service.getCache().snapshot().poolLentToLocalized());
+    assertEquals(400, cache.snapshot().poolLentToLocalized());
     client.applicationFinished(APP);
-    SpaceSnapshot s = service.getCache().snapshot();
+    SpaceSnapshot s = cache.snapshot();
     assertEquals(50, s.localizedCacheUsed());
     assertEquals(0, s.poolLentToLocalized());
-    assertEquals(0, service.getCache().grantedBytes(APP));
+    assertEquals(0, cache.grantedBytes(APP));
   }
 
   @Test
@@ -99,7 +100,7 @@ class LocalizedCacheServiceTest {
     }
     assertTrue(client.requestSpace(APP, "c1", "a1", 300).isGranted());
     assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);
-    assertEquals(0, service.getCache().snapshot().inputCacheUsed());
+    assertEquals(0, cache.snapshot().inputCacheUsed());
   }
 
   @Test
