@@ -1,0 +1,33 @@
+package org.mpcache.common.protocolPB;
+
+import java.io.IOException;
+
+/**
+ * What a node's map and reduce tasks and its NodeManager ask of the mpCache slave beside them: room
+ * in the SSD Localized Cache for map spills, map outputs and reduce-side merges, and the end of the
+ * containers and applications that held it. A grant lasts until its container finishes, except the
+ * bytes an attempt reports as retained (its final map output, which the ShuffleHandler serves until
+ * the application ends). Implementations are thread-safe.
+ */
+public interface LocalizedProtocol {
+
+  /**
+   * Asks for room for a file of about {@code bytes} bytes (the caller's estimate, which should err
+   * high). Denial is an ordinary outcome: the caller then writes to its HDD dirs.
+   */
+  LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
+      long bytes) throws IOException;
+
+  /**
+   * Declares the bytes an attempt leaves in an SSD directory after its container ends; its grants in
+   * that directory shrink or grow to exactly that, and its grants elsewhere end with the container.
+   */
+  void reportRetained(String applicationId, String containerId, String attemptId, String dir,
+      long bytes) throws IOException;
+
+  /** A container stopped: the grants of its attempts end, except retained bytes. */
+  void containerFinished(String containerId) throws IOException;
+
+  /** An application finished on this node: all its grants end. */
+  void applicationFinished(String applicationId) throws IOException;
+}

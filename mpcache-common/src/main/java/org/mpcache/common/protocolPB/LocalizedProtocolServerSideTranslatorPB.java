@@ -1,0 +1,86 @@
+package org.mpcache.common.protocolPB;
+
+import java.io.IOException;
+import java.util.Objects;
+import org.apache.hadoop.thirdparty.protobuf.RpcController;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ReportRetainedResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+
+/**
+ * Serves {@link LocalizedProtocolPB} calls from a {@link LocalizedProtocol} implementation on the
+ * slave. Thread-safe when the implementation is.
+ */
+public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedProtocolPB {
+  private static final ReportRetainedResponseProto RETAINED =
+      ReportRetainedResponseProto.getDefaultInstance();
+  private static final ContainerFinishedResponseProto CONTAINER_FINISHED =
+      ContainerFinishedResponseProto.getDefaultInstance();
+  private static final ApplicationFinishedResponseProto APPLICATION_FINISHED =
+      ApplicationFinishedResponseProto.getDefaultInstance();
+
+  private final LocalizedProtocol impl;
+
+  public LocalizedProtocolServerSideTranslatorPB(LocalizedProtocol impl) {
+    this.impl = Objects.requireNonNull(impl, "impl");
+  }
+
+  @Override
+  public RequestSpaceResponseProto requestSpace(RpcController controller,
+      RequestSpaceRequestProto request) throws ServiceException {
+    try {
+      LocalizedGrant grant = impl.requestSpace(request.getApplicationId(),
+          request.getContainerId(), request.getAttemptId(), request.getBytes());
+      RequestSpaceResponseProto.Builder b =
+          RequestSpaceResponseProto.newBuilder().setGranted(grant.isGranted());
+      if (grant.isGranted()) {
+        b.setDir(grant.dir());
+      } else {
+        b.setDenyReason(grant.denyReason());
+      }
+      return b.build();
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public ReportRetainedResponseProto reportRetained(RpcController controller,
+      ReportRetainedRequestProto request) throws ServiceException {
+    try {
+      impl.reportRetained(request.getApplicationId(), request.getContainerId(),
+          request.getAttemptId(), request.getDir(), request.getBytes());
+      return RETAINED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public ContainerFinishedResponseProto containerFinished(RpcController controller,
+      ContainerFinishedRequestProto request) throws ServiceException {
+    try {
+      impl.containerFinished(request.getContainerId());
+      return CONTAINER_FINISHED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public ApplicationFinishedResponseProto applicationFinished(RpcController controller,
+      ApplicationFinishedRequestProto request) throws ServiceException {
+    try {
+      impl.applicationFinished(request.getApplicationId());
+      return APPLICATION_FINISHED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package org.mpcache.slave.localized;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.apache.hadoop.classification.VisibleForTesting;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedProtocol;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.InputExcluder;
+import org.mpcache.slave.space.Reservation;
+import org.mpcache.slave.space.SpaceSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's Localized Cache: grants task attempts room for localized data on the SSD through the
+ * {@link DynamicSpaceTuner} and remembers every grant by application, container and attempt, so that
+ * the space comes back when the container ends (spills, reduce-side merges) or when the application
+ * ends (retained map outputs, which the ShuffleHandler serves until then).
+ *
+ * <p>A grant's state goes GRANTED (reserved before the task writes) to RETAINED (the attempt reported
+ * the bytes it leaves behind) to released; a container's end releases GRANTED bytes, an application's
+ * end releases everything. Reservations err high: tasks ask with MapTask's estimates scaled up, and a
+ * report of retained bytes shrinks the reservation to what was written. When a grant needs cached
+ * input excluded from the Dynamic Pool, the excluded blocks are handed to the slave's deleter before
+ * the grant is returned, so no writer gets space that still holds input data.
+ *
+ * <p>Thread-safe. Lock order: 1. {@code spaceLock} (the slave's lock around its tuner); the deleter
+ * runs without it.
+ */
+public final class LocalizedCache implements LocalizedProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalizedCache.class);
+
+  private final DynamicSpaceTuner tuner;
+  private final Object spaceLock;
+  private final InputExcluder excluder;
+  private final Consumer<List<BlockKey>> excludedInputDeleter;
+  /** By attempt id; guarded by {@code spaceLock}. */
+  private final Map<String, AttemptGrants> attempts = new HashMap<>();
+
+  /**
+   * @param tuner the slave's tuner, shared with its Input Cache
+   * @param spaceLock the lock the slave holds around every call to {@code tuner}
+   * @param excluder asks the master which cached datasets to drop for localized data
+   * @param excludedInputDeleter deletes input blocks the tuner excluded (called without the lock,
+   *     before the grant that needed them is returned)
+   */
+  public LocalizedCache(DynamicSpaceTuner tuner, Object spaceLock, InputExcluder excluder,
+      Consumer<List<BlockKey>> excludedInputDeleter) {
+    this.tuner = Objects.requireNonNull(tuner, "tuner");
+    this.spaceLock = Objects.requireNonNull(spaceLock, "spaceLock");
+    this.excluder = Objects.requireNonNull(excluder, "excluder");
+    this.excludedInputDeleter = Objects.requireNonNull(excludedInputDeleter,
+        "excludedInputDeleter");
+  }
+
+  @Override
+  public LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
+      long bytes) {
+    requireId(applicationId, "application id");
+    requireId(containerId, "container id");
+    requireId(attemptId, "attempt id");
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("Requested localized bytes must be positive: " + bytes
+          + " (attempt " + attemptId + ")");
+    }
+    Reservation r;
+    synchronized (spaceLock) {
+      r = tuner.reserveLocalized(bytes, excluder);
+      if (r.reserved()) {
+        AttemptGrants grants = attempts.computeIfAbsent(attemptId,
+            a -> new AttemptGrants(applicationId, containerId));
+        grants.reserved.merge(r.dir(), bytes, Long::sum);
+      }
+    }
+    if (!r.excluded().isEmpty()) {
+      LOG.info("Excluded {} cached input blocks from the Dynamic Pool for {} localized bytes",
+          r.excluded().size(), bytes);
+      excludedInputDeleter.accept(r.excluded());
+    }
+    if (!r.reserved()) {
+      return LocalizedGrant.denied("No room for " + bytes + " localized bytes on the SSD");
+    }
+    return LocalizedGrant.granted(r.dir());
+  }
+
+  @Override
+  public void reportRetained(String applicationId, String containerId, String attemptId,
+      String dir, long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("Retained bytes must not be negative: " + bytes
+          + " (attempt " + attemptId + ")");
+    }
+    synchronized (spaceLock) {
+      AttemptGrants grants = attempts.get(attemptId);
+      Long reserved = grants == null ? null : grants.reserved.get(dir);
+      if (reserved == null) {
+        throw new IllegalArgumentException("Attempt " + attemptId + " holds no grant in " + dir
+            + ": ask for space before writing there");
+      }
+      long kept = Math.min(bytes, reserved);
+      if (bytes > reserved) {
+        LOG.warn("Attempt {} wrote {} bytes in {} beyond its grant of {}", attemptId, bytes, dir,
+            reserved);
+      }
+      tuner.releaseLocalized(dir, reserved - kept);
+      grants.reserved.put(dir, kept);
+      grants.retained.put(dir, kept);
+    }
+  }
+
+  @Override
+  public void containerFinished(String containerId) {
+    synchronized (spaceLock) {
+      for (Iterator<AttemptGrants> it = attempts.values().iterator(); it.hasNext();) {
+        AttemptGrants grants = it.next();
+        if (grants.containerId.equals(containerId)) {
+          for (Map.Entry<String, Long> e : grants.reserved.entrySet()) {
+            tuner.releaseLocalized(e.getKey(),
+                e.getValue() - grants.retained.getOrDefault(e.getKey(), 0L));
+          }
+          grants.reserved.clear();
+          grants.reserved.putAll(grants.retained);
+          if (grants.reserved.isEmpty()) {
+            it.remove();
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void applicationFinished(String applicationId) {
+    synchronized (spaceLock) {
+      for (Iterator<AttemptGrants> it = attempts.values().iterator(); it.hasNext();) {
+        AttemptGrants grants = it.next();
+        if (grants.applicationId.equals(applicationId)) {
+          grants.reserved.forEach(tuner::releaseLocalized);
+          it.remove();
+        }
+      }
+    }
+  }
+
+  /** The node's SSD split as the tuner accounts it now. */
+  public SpaceSnapshot snapshot() {
+    synchronized (spaceLock) {
+      return tuner.snapshot();
+    }
+  }
+
+  /** Localized bytes currently granted to an application's attempts on this node. */
+  @VisibleForTesting
+  long grantedBytes(String applicationId) {
+    synchronized (spaceLock) {
+      long sum = 0;
+      for (AttemptGrants grants : attempts.values()) {
+        if (grants.applicationId.equals(applicationId)) {
+          for (long b : grants.reserved.values()) {
+            sum += b;
+          }
+        }
+      }
+      return sum;
+    }
+  }
+
+  private static void requireId(String id, String what) {
+    if (id == null || id.isEmpty()) {
+      throw new IllegalArgumentException("The " + what + " must not be empty");
+    }
+  }
+
+  /** One attempt's grants, by SSD directory; guarded by {@code spaceLock}. */
+  private static final class AttemptGrants {
+    final String applicationId;
+    final String containerId;
+    final Map<String, Long> reserved = new HashMap<>();
+    final Map<String, Long> retained = new HashMap<>();
+
+    AttemptGrants(String applicationId, String containerId) {
+      this.applicationId = applicationId;
+      this.containerId = containerId;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package org.mpcache.slave.localized;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.StringUtils.TraditionalBinaryPrefix;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.SsdVolume;
+
+/**
+ * The slave's configuration keys for its SSD space and its Localized Cache service, as KEY/DEFAULT
+ * pairs, with typed getters that validate once and name the key, the bad value and the fix. Every key
+ * is described in {@code docs/operations.md}. Holds no state; thread-safe.
+ */
+public final class LocalizedConfigKeys {
+
+  /**
+   * The node's SSD directories, comma-separated. For localized data each must also be one of the
+   * NodeManager's {@code yarn.nodemanager.local-dirs}: the ShuffleHandler finds map outputs nowhere
+   * else.
+   */
+  public static final String SSD_DIRS_KEY = "mpcache.slave.ssd.dirs";
+
+  /**
+   * The capacity of each SSD directory (suffixes k, m, g, t allowed): one value for all directories
+   * or one per directory, in the order of {@link #SSD_DIRS_KEY}.
+   */
+  public static final String SSD_CAPACITY_KEY = "mpcache.slave.ssd.capacity";
+
+  /** The size of a Dynamic Pool unit: the HDFS block size. */
+  public static final String SPACE_UNIT_KEY = "mpcache.slave.space.unit.bytes";
+  public static final long SPACE_UNIT_DEFAULT = 128L * 1024 * 1024;
+
+  /** The share of each SSD directory that is the Input Cache's own space. */
+  public static final String INPUT_FRACTION_KEY = "mpcache.slave.space.input.fraction";
+  public static final double INPUT_FRACTION_DEFAULT = 0.4;
+
+  /** The share of each SSD directory that is the Localized Cache's own space. */
+  public static final String LOCALIZED_FRACTION_KEY = "mpcache.slave.space.localized.fraction";
+  public static final double LOCALIZED_FRACTION_DEFAULT = 0.2;
+
+  /** The Localized Cache used ratio below which lent pool units return (the paper's guard value). */
+  public static final String GUARD_KEY = "mpcache.slave.space.localized.guard";
+  public static final double GUARD_DEFAULT = DynamicSpaceTuner.DEFAULT_GUARD;
+
+  /**
+   * Where the Localized Cache service listens (host:port); tasks and the NodeManager's auxiliary
+   * service reach it at {@code mpcache.localized.address}.
+   */
+  public static final String LOCALIZED_BIND_ADDRESS_KEY = "mpcache.slave.localized.bind-address";
+  public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "0.0.0.0:50031";
+
+  /** RPC handler threads of the Localized Cache service. */
+  public static final String LOCALIZED_HANDLER_COUNT_KEY = "mpcache.slave.localized.handler.count";
+  public static final int LOCALIZED_HANDLER_COUNT_DEFAULT = 4;
+
+  private LocalizedConfigKeys() {
+  }
+
+  /**
+   * The node's SSD layout from {@link #SSD_DIRS_KEY}, {@link #SSD_CAPACITY_KEY},
+   * {@link #SPACE_UNIT_KEY} and the two fraction keys.
+   *
+   * @throws IllegalArgumentException naming the key when a value is missing or out of range
+   */
+  public static List<SsdVolume> ssdLayout(Configuration conf) {
+    String[] dirs = conf.getTrimmedStrings(SSD_DIRS_KEY);
+    if (dirs.length == 0) {
+      throw new IllegalArgumentException(SSD_DIRS_KEY + " is not set: list the node's SSD"
+          + " directories, each also one of yarn.nodemanager.local-dirs");
+    }
+    String[] capacities = conf.getTrimmedStrings(SSD_CAPACITY_KEY);
+    if (capacities.length != 1 && capacities.length != dirs.length) {
+      throw new IllegalArgumentException(SSD_CAPACITY_KEY + " has " + capacities.length
+          + " values for " + dirs.length + " directories in " + SSD_DIRS_KEY
+          + ": give one capacity for all or one per directory");
+    }
+    long unit = conf.getLongBytes(SPACE_UNIT_KEY, SPACE_UNIT_DEFAULT);
+    double input = conf.getDouble(INPUT_FRACTION_KEY, INPUT_FRACTION_DEFAULT);
+    double localized = conf.getDouble(LOCALIZED_FRACTION_KEY, LOCALIZED_FRACTION_DEFAULT);
+    List<SsdVolume> layout = new ArrayList<>(dirs.length);
+    for (int i = 0; i < dirs.length; i++) {
+      String text = capacities[capacities.length == 1 ? 0 : i];
+      long capacity;
+      try {
+        capacity = TraditionalBinaryPrefix.string2long(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(SSD_CAPACITY_KEY + " value '" + text
+            + "' is not a size: use bytes or a k/m/g/t suffix, e.g. 200g", e);
+      }
+      try {
+        layout.add(SsdVolume.split(dirs[i], capacity, unit, input, localized));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Bad SSD space configuration (" + SSD_DIRS_KEY + ", "
+            + SSD_CAPACITY_KEY + ", " + SPACE_UNIT_KEY + ", " + INPUT_FRACTION_KEY + ", "
+            + LOCALIZED_FRACTION_KEY + "): " + e.getMessage(), e);
+      }
+    }
+    return layout;
+  }
+
+  /**
+   * The guard value from {@link #GUARD_KEY}.
+   *
+   * @throws IllegalArgumentException naming the key when the value is not in (0, 1]
+   */
+  public static double guard(Configuration conf) {
+    double guard = conf.getDouble(GUARD_KEY, GUARD_DEFAULT);
+    if (!(guard > 0 && guard <= 1)) {
+      throw new IllegalArgumentException(GUARD_KEY + " is " + guard
+          + ": set a used ratio in (0, 1], e.g. " + GUARD_DEFAULT);
+    }
+    return guard;
+  }
+}

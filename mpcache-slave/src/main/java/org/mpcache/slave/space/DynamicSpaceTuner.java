@@ -1,0 +1,281 @@
+package org.mpcache.slave.space;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.mpcache.common.BlockKey;
+
+/**
+ * The slave's Dynamic Space Tuner (mpCache paper, Section 2.1): the accounting of every SSD directory
+ * of a node, each split into an Input Cache, a Dynamic Pool of block-sized units and a Localized
+ * Cache. Space is reserved before it is written, and a reservation either fits or is refused, so the
+ * bytes used in a directory never exceed its capacity.
+ *
+ * <p>Design note, after the paper: when an input block does not fit in the Input Cache, free pool
+ * units are lent to it; when localized data outgrows the Localized Cache, free pool units are lent to
+ * it, and when none is free, cached input is excluded from the pool through an {@link InputExcluder}
+ * (the master's replacement scheme decides which whole datasets go). Units lent to the Localized Cache
+ * come back when its used ratio (used over own capacity plus lent units) falls below the guard value.
+ * The paper withdraws all lent units at that point; here the units still holding localized data stay
+ * lent, which keeps the capacity invariant and differs from the paper only while the remaining data
+ * exceeds the Localized Cache's own capacity. Units lent to the Input Cache return as soon as its
+ * blocks fit without them. A new reservation goes to the directory with the most room for it (the
+ * first such directory on a tie), so a node's directories fill evenly.
+ *
+ * <p>Pure and deterministic: no I/O, no threads, no clock. Not thread-safe: the slave calls it under
+ * its own lock, and the {@link InputExcluder} runs under that lock too.
+ */
+public final class DynamicSpaceTuner {
+
+  /** The used ratio below which lent units return, as in the paper's implementation. */
+  public static final double DEFAULT_GUARD = 0.5;
+
+  private final List<Volume> volumes;
+  private final Map<String, Volume> byDir;
+  private final Map<BlockKey, InputEntry> inputs = new HashMap<>();
+  private final double guard;
+
+  /**
+   * @param layout the node's SSD directories, at least one, with distinct directories
+   * @param guard the Localized Cache used ratio, in (0, 1], below which lent pool units return
+   */
+  public DynamicSpaceTuner(List<SsdVolume> layout, double guard) {
+    Objects.requireNonNull(layout, "layout");
+    if (layout.isEmpty()) {
+      throw new IllegalArgumentException("At least one SSD directory is needed");
+    }
+    if (!(guard > 0 && guard <= 1)) {
+      throw new IllegalArgumentException("Guard value must be in (0, 1]: " + guard);
+    }
+    this.guard = guard;
+    this.volumes = new ArrayList<>(layout.size());
+    this.byDir = new LinkedHashMap<>();
+    for (SsdVolume v : layout) {
+      Volume volume = new Volume(v);
+      if (byDir.put(v.dir(), volume) != null) {
+        throw new IllegalArgumentException("SSD directory listed twice: " + v.dir());
+      }
+      volumes.add(volume);
+    }
+  }
+
+  /** The node's SSD directories in configuration order. */
+  public List<SsdVolume> layout() {
+    List<SsdVolume> out = new ArrayList<>(volumes.size());
+    for (Volume v : volumes) {
+      out.add(v.layout);
+    }
+    return out;
+  }
+
+  public double guard() {
+    return guard;
+  }
+
+  /**
+   * Reserves room for an input block before it is written, lending free pool units to the Input
+   * Cache when its own space is full. A refusal means the caller must ask the master for a
+   * replacement (or not cache the block); this method never excludes anything.
+   *
+   * @throws IllegalStateException if the block already holds a reservation
+   */
+  public Reservation reserveInput(BlockKey block, long bytes) {
+    Objects.requireNonNull(block, "block");
+    requirePositive(bytes, "input block size");
+    if (inputs.containsKey(block)) {
+      throw new IllegalStateException("Input block " + block + " is already reserved");
+    }
+    Volume best = null;
+    for (Volume v : volumes) {
+      if (v.inputRoomWithPool() >= bytes && (best == null
+          || v.inputRoomWithPool() > best.inputRoomWithPool())) {
+        best = v;
+      }
+    }
+    if (best == null) {
+      return Reservation.denied(List.of());
+    }
+    best.inputUsed += bytes;
+    best.lentToInput = Math.max(best.lentToInput, best.unitsFor(best.inputUsed
+        - best.layout.inputCacheCapacity()));
+    inputs.put(block, new InputEntry(best, bytes));
+    return Reservation.granted(best.layout.dir(), List.of());
+  }
+
+  /**
+   * Releases an input block's space (evicted, failed to fill, or found corrupt); pool units lent to
+   * the Input Cache that no block needs any more return to the pool.
+   *
+   * @return whether the block held a reservation
+   */
+  public boolean releaseInput(BlockKey block) {
+    InputEntry entry = inputs.remove(Objects.requireNonNull(block, "block"));
+    if (entry == null) {
+      return false;
+    }
+    Volume v = entry.volume;
+    v.inputUsed -= entry.bytes;
+    v.lentToInput = v.unitsFor(v.inputUsed - v.layout.inputCacheCapacity());
+    return true;
+  }
+
+  /** The SSD directory holding an input block's reservation, or {@code null} if it has none. */
+  public String inputDir(BlockKey block) {
+    InputEntry entry = inputs.get(block);
+    return entry == null ? null : entry.volume.layout.dir();
+  }
+
+  /**
+   * Reserves room for localized data before it is written. The data goes to the directory with the
+   * most Localized Cache room counting free pool units, which are lent one by one as needed. When no
+   * directory has enough, the directory that could make enough room by excluding cached input asks
+   * {@code excluder} for a plan, the plan's blocks stop being accounted, and the reservation is tried
+   * there again.
+   */
+  public Reservation reserveLocalized(long bytes, InputExcluder excluder) {
+    requirePositive(bytes, "localized size");
+    Objects.requireNonNull(excluder, "excluder");
+    Volume best = null;
+    for (Volume v : volumes) {
+      if (v.localizedRoomWithPool() >= bytes && (best == null
+          || v.localizedRoomWithPool() > best.localizedRoomWithPool())) {
+        best = v;
+      }
+    }
+    if (best != null) {
+      best.grantLocalized(bytes);
+      return Reservation.granted(best.layout.dir(), List.of());
+    }
+    Volume candidate = null;
+    for (Volume v : volumes) {
+      long potential = v.localizedRoomWithPool() + v.lentToInput * v.layout.unitBytes();
+      if (potential >= bytes && (candidate == null || potential > candidate.localizedRoomWithPool()
+          + candidate.lentToInput * candidate.layout.unitBytes())) {
+        candidate = v;
+      }
+    }
+    if (candidate == null) {
+      return Reservation.denied(List.of());
+    }
+    EvictionPlan plan = excluder.planExclusion(candidate.layout.dir(),
+        bytes - candidate.localizedRoomWithPool());
+    List<BlockKey> excluded = new ArrayList<>();
+    for (BlockKey block : plan.blocks()) {
+      if (releaseInput(block)) {
+        excluded.add(block);
+      }
+    }
+    if (candidate.localizedRoomWithPool() < bytes) {
+      return Reservation.denied(excluded);
+    }
+    candidate.grantLocalized(bytes);
+    return Reservation.granted(candidate.layout.dir(), excluded);
+  }
+
+  /**
+   * Releases localized bytes of one directory (files deleted, a grant shrunk to what was written, or
+   * an application finished). If the Localized Cache's used ratio is then below the guard value, the
+   * pool units lent to it that hold no localized data return to the pool.
+   *
+   * @throws IllegalArgumentException if the directory is unknown or holds fewer localized bytes
+   */
+  public void releaseLocalized(String dir, long bytes) {
+    Volume v = volume(dir);
+    if (bytes < 0 || bytes > v.localizedUsed) {
+      throw new IllegalArgumentException("Cannot release " + bytes + " localized bytes of " + dir
+          + ": it holds " + v.localizedUsed);
+    }
+    v.localizedUsed -= bytes;
+    long ownAndLent = v.layout.localizedCacheCapacity()
+        + v.lentToLocalized * v.layout.unitBytes();
+    if (v.lentToLocalized > 0 && v.localizedUsed < guard * ownAndLent) {
+      v.lentToLocalized = v.unitsFor(v.localizedUsed - v.layout.localizedCacheCapacity());
+    }
+  }
+
+  /** The node's figures: the sum over its directories. */
+  public SpaceSnapshot snapshot() {
+    SpaceSnapshot sum = SpaceSnapshot.EMPTY;
+    for (Volume v : volumes) {
+      sum = sum.plus(v.snapshot());
+    }
+    return sum;
+  }
+
+  /**
+   * One directory's figures.
+   *
+   * @throws IllegalArgumentException if the directory is not one of the node's SSD directories
+   */
+  public SpaceSnapshot snapshot(String dir) {
+    return volume(dir).snapshot();
+  }
+
+  private Volume volume(String dir) {
+    Volume v = byDir.get(dir);
+    if (v == null) {
+      throw new IllegalArgumentException("Not an SSD directory of this node: " + dir
+          + " (known: " + byDir.keySet() + ")");
+    }
+    return v;
+  }
+
+  private static void requirePositive(long bytes, String what) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("The " + what + " must be positive: " + bytes);
+    }
+  }
+
+  /** An input block's reservation. */
+  private record InputEntry(Volume volume, long bytes) {
+  }
+
+  /** One directory's mutable accounting. */
+  private static final class Volume {
+    final SsdVolume layout;
+    long inputUsed;
+    long localizedUsed;
+    int lentToInput;
+    int lentToLocalized;
+
+    Volume(SsdVolume layout) {
+      this.layout = layout;
+    }
+
+    int freeUnits() {
+      return layout.poolUnits() - lentToInput - lentToLocalized;
+    }
+
+    /** The number of units that cover {@code bytes} (none for zero or less). */
+    int unitsFor(long bytes) {
+      return bytes <= 0 ? 0 : (int) ((bytes + layout.unitBytes() - 1) / layout.unitBytes());
+    }
+
+    long inputRoomWithPool() {
+      return layout.inputCacheCapacity() + (long) (lentToInput + freeUnits()) * layout.unitBytes()
+          - inputUsed;
+    }
+
+    long localizedRoomWithPool() {
+      return layout.localizedCacheCapacity()
+          + (long) (lentToLocalized + freeUnits()) * layout.unitBytes() - localizedUsed;
+    }
+
+    /** Adds localized bytes the caller checked fit, lending the units they need. */
+    void grantLocalized(long bytes) {
+      localizedUsed += bytes;
+      lentToLocalized = Math.max(lentToLocalized,
+          unitsFor(localizedUsed - layout.localizedCacheCapacity()));
+    }
+
+    SpaceSnapshot snapshot() {
+      long unit = layout.unitBytes();
+      return new SpaceSnapshot(layout.capacity(), layout.inputCacheCapacity(), inputUsed,
+          layout.poolUnits() * unit, lentToInput * unit, lentToLocalized * unit,
+          layout.localizedCacheCapacity(), localizedUsed);
+    }
+  }
+}

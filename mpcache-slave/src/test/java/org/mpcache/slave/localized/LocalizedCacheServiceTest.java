@@ -1,0 +1,130 @@
+package org.mpcache.slave.localized;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.EvictionPlan;
+import org.mpcache.slave.space.SpaceSnapshot;
+import org.mpcache.slave.space.SsdVolume;
+
+class LocalizedCacheServiceTest {
+  private static final String APP = "application_1_0001";
+  private final Object lock = new Object();
+  private final List<BlockKey> deleted = new ArrayList<>();
+  private DynamicSpaceTuner tuner;
+  private LocalizedCache cache;
+  private LocalizedCacheService service;
+  private LocalizedProtocolClientSideTranslatorPB client;
+
+  @BeforeEach
+  void start() throws IOException {
+    // 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200.
+    tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
+    cache = new LocalizedCache(tuner, lock,
+        (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll);
+    Configuration conf = new Configuration(false);
+    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
+    service = new LocalizedCacheService(cache);
+    service.init(conf);
+    service.start();
+    client = new LocalizedProtocolClientSideTranslatorPB(service.getAddress(), conf);
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    service.stop();
+  }
+
+  @Test
+  void requestSpace_overRpc_grantsAndAccounts() throws IOException {
+    LocalizedGrant g = client.requestSpace(APP, "c1", "attempt_1_0001_m_000000_0", 300);
+    assertTrue(g.isGranted());
+    assertEquals("/ssd", g.dir());
+    SpaceSnapshot s = cache.snapshot();
+    assertEquals(300, s.localizedCacheUsed());
+    assertEquals(100, s.poolLentToLocalized());
+  }
+
+  @Test
+  void containerFinished_releasesAllButRetained() throws IOException {
+    client.requestSpace(APP, "c1", "attempt_m0", 300);
+    client.requestSpace(APP, "c1", "attempt_m0", 200);
+    client.requestSpace(APP, "c2", "attempt_r0", 100);
+    client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 120);
+    assertEquals(220, cache.snapshot().localizedCacheUsed());
+    client.containerFinished("c1");
+    client.containerFinished("c2");
+    assertEquals(120, cache.snapshot().localizedCacheUsed());
+    assertEquals(120, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void applicationFinished_usageReturnsToZeroAndLentUnitsReturn() throws IOException {
+    client.requestSpace(APP, "c1", "attempt_m0", 500);
+    client.requestSpace("application_1_0002", "c9", "attempt_other", 50);
+    client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 450);
+    assertEquals(400, cache.snapshot().poolLentToLocalized());
+    client.applicationFinished(APP);
+    SpaceSnapshot s = cache.snapshot();
+    assertEquals(50, s.localizedCacheUsed());
+    assertEquals(0, s.poolLentToLocalized());
+    assertEquals(0, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void requestSpace_ssdFull_isDenied() throws IOException {
+    assertTrue(client.requestSpace(APP, "c1", "a1", 600).isGranted());
+    LocalizedGrant g = client.requestSpace(APP, "c1", "a1", 1);
+    assertFalse(g.isGranted());
+    assertTrue(g.denyReason().contains("No room"), g.denyReason());
+  }
+
+  @Test
+  void requestSpace_poolHoldsInput_deletesExcludedBlocksBeforeGranting() throws IOException {
+    synchronized (lock) {
+      tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
+    }
+    assertTrue(client.requestSpace(APP, "c1", "a1", 300).isGranted());
+    assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);
+    assertEquals(0, cache.snapshot().inputCacheUsed());
+  }
+
+  @Test
+  void badRequests_failWithClearErrors() {
+    IOException e = assertThrows(IOException.class, () -> client.requestSpace(APP, "c1", "a1", 0));
+    assertTrue(e.getMessage().contains("must be positive"), e.getMessage());
+    e = assertThrows(IOException.class,
+        () -> client.reportRetained(APP, "c1", "a1", "/ssd", 10));
+    assertTrue(e.getMessage().contains("holds no grant"), e.getMessage());
+  }
+
+  @Test
+  void ssdLayout_capacityCountMismatch_namesTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.set(LocalizedConfigKeys.SSD_DIRS_KEY, "/a,/b,/c");
+    conf.set(LocalizedConfigKeys.SSD_CAPACITY_KEY, "1g,2g");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains(LocalizedConfigKeys.SSD_CAPACITY_KEY), e.getMessage());
+    conf.set(LocalizedConfigKeys.SSD_CAPACITY_KEY, "1g");
+    conf.set(LocalizedConfigKeys.SPACE_UNIT_KEY, "64m");
+    List<SsdVolume> layout = LocalizedConfigKeys.ssdLayout(conf);
+    assertEquals(3, layout.size());
+    assertEquals(1L << 30, layout.get(2).capacity());
+    assertEquals(64L << 20, layout.get(2).unitBytes());
+  }
+}

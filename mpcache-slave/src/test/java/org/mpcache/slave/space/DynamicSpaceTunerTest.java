@@ -1,0 +1,256 @@
+package org.mpcache.slave.space;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+
+class DynamicSpaceTunerTest {
+  private static final long UNIT = 100;
+
+  /** 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200. */
+  private static SsdVolume volume(String dir) {
+    return SsdVolume.split(dir, 1000, UNIT, 0.4, 0.2);
+  }
+
+  private static DynamicSpaceTuner tuner(String... dirs) {
+    List<SsdVolume> layout = new ArrayList<>();
+    for (String d : dirs) {
+      layout.add(volume(d));
+    }
+    return new DynamicSpaceTuner(layout, DynamicSpaceTuner.DEFAULT_GUARD);
+  }
+
+  private static BlockKey block(long id) {
+    return new BlockKey("BP-1", id, 1);
+  }
+
+  @Test
+  void split_partsAddUpToCapacity() {
+    SsdVolume v = SsdVolume.split("/ssd", 1050, UNIT, 0.4, 0.2);
+    assertEquals(210, v.localizedCacheCapacity());
+    assertEquals(4, v.poolUnits());
+    assertEquals(440, v.inputCacheCapacity());
+    assertEquals(1050, v.inputCacheCapacity() + v.poolUnits() * UNIT + v.localizedCacheCapacity());
+  }
+
+  @Test
+  void split_badFractions_namesThem() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SsdVolume.split("/ssd", 1000, UNIT, 0.7, 0.5));
+    assertTrue(e.getMessage().contains("0.7") && e.getMessage().contains("0.5"), e.getMessage());
+  }
+
+  @Test
+  void reserveInput_inputCacheFull_lendsFreePoolUnits() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertEquals(0, t.snapshot().poolLentToInput());
+    assertTrue(t.reserveInput(block(2), 150).reserved());
+    assertEquals(200, t.snapshot().poolLentToInput());
+    assertEquals(550, t.snapshot().inputCacheUsed());
+  }
+
+  @Test
+  void reserveInput_poolExhausted_isDenied() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 800).reserved());
+    Reservation r = t.reserveInput(block(2), 1);
+    assertFalse(r.reserved());
+    assertNull(r.dir());
+    assertEquals(800, t.snapshot().inputCacheUsed());
+  }
+
+  @Test
+  void releaseInput_blocksFitWithoutLentUnits_unitsReturn() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveInput(block(1), 400);
+    t.reserveInput(block(2), 250);
+    assertEquals(300, t.snapshot().poolLentToInput());
+    assertTrue(t.releaseInput(block(1)));
+    assertEquals(0, t.snapshot().poolLentToInput());
+    assertFalse(t.releaseInput(block(1)));
+  }
+
+  @Test
+  void reserveInput_twice_isRefused() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveInput(block(1), 10);
+    assertThrows(IllegalStateException.class, () -> t.reserveInput(block(1), 10));
+  }
+
+  @Test
+  void reserveLocalized_outgrowsLocalizedCache_lendsUnitsOneByOne() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveLocalized(200, InputExcluder.NEVER).reserved());
+    assertEquals(0, t.snapshot().poolLentToLocalized());
+    assertTrue(t.reserveLocalized(1, InputExcluder.NEVER).reserved());
+    assertEquals(100, t.snapshot().poolLentToLocalized());
+    assertTrue(t.reserveLocalized(150, InputExcluder.NEVER).reserved());
+    assertEquals(200, t.snapshot().poolLentToLocalized());
+    assertTrue(t.reserveLocalized(50, InputExcluder.NEVER).reserved());
+    assertEquals(300, t.snapshot().poolLentToLocalized());
+  }
+
+  @Test
+  void reserveLocalized_poolExhausted_excludesCachedInput() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveInput(block(1), 400);
+    t.reserveInput(block(2), 200);
+    t.reserveInput(block(3), 200);
+    assertEquals(400, t.snapshot().poolLentToInput());
+    List<String> asked = new ArrayList<>();
+    InputExcluder arbitrator = (dir, wanted) -> {
+      asked.add(dir + ":" + wanted);
+      return new EvictionPlan(List.of(block(2), block(3), block(99)));
+    };
+    Reservation r = t.reserveLocalized(350, arbitrator);
+    assertTrue(r.reserved());
+    assertEquals("/ssd", r.dir());
+    assertEquals(List.of("/ssd:150"), asked);
+    assertEquals(List.of(block(2), block(3)), r.excluded());
+    SpaceSnapshot s = t.snapshot();
+    assertEquals(400, s.inputCacheUsed());
+    assertEquals(0, s.poolLentToInput());
+    assertEquals(200, s.poolLentToLocalized());
+    assertEquals(350, s.localizedCacheUsed());
+    assertNull(t.inputDir(block(2)));
+  }
+
+  @Test
+  void reserveLocalized_exclusionNotEnough_isDeniedButReportsExcluded() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveInput(block(1), 400);
+    t.reserveInput(block(2), 200);
+    t.reserveInput(block(3), 200);
+    Reservation r = t.reserveLocalized(500,
+        (dir, wanted) -> new EvictionPlan(List.of(block(2))));
+    assertFalse(r.reserved());
+    assertEquals(List.of(block(2)), r.excluded());
+    assertEquals(0, t.snapshot().localizedCacheUsed());
+  }
+
+  @Test
+  void reserveLocalized_moreThanExcludableInput_doesNotAskTheExcluder() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveInput(block(1), 500);
+    Reservation r = t.reserveLocalized(601, (dir, wanted) -> {
+      throw new AssertionError("asked for a hopeless exclusion");
+    });
+    assertFalse(r.reserved());
+    assertTrue(r.excluded().isEmpty());
+  }
+
+  @Test
+  void releaseLocalized_belowGuard_withdrawsLentUnits() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveLocalized(500, InputExcluder.NEVER);
+    assertEquals(300, t.snapshot().poolLentToLocalized());
+    t.releaseLocalized("/ssd", 200);
+    // 300 used of 500: ratio 0.6 is above the guard, the units stay lent.
+    assertEquals(300, t.snapshot().poolLentToLocalized());
+    t.releaseLocalized("/ssd", 60);
+    // 240 used of 500: below the guard; one unit still holds data beyond the own 200 bytes.
+    assertEquals(100, t.snapshot().poolLentToLocalized());
+    t.releaseLocalized("/ssd", 240);
+    assertEquals(0, t.snapshot().poolLentToLocalized());
+    assertEquals(0, t.snapshot().localizedCacheUsed());
+  }
+
+  @Test
+  void releaseLocalized_customGuard_isHonoured() {
+    DynamicSpaceTuner t = new DynamicSpaceTuner(List.of(volume("/ssd")), 0.9);
+    t.reserveLocalized(500, InputExcluder.NEVER);
+    t.releaseLocalized("/ssd", 100);
+    assertEquals(200, t.snapshot().poolLentToLocalized());
+  }
+
+  @Test
+  void releaseLocalized_moreThanHeld_namesDirAndAmounts() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.reserveLocalized(10, InputExcluder.NEVER);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> t.releaseLocalized("/ssd", 11));
+    assertTrue(e.getMessage().contains("/ssd") && e.getMessage().contains("10"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> t.releaseLocalized("/other", 1));
+  }
+
+  @Test
+  void reserve_severalDirs_spreadsAndFallsOverToTheOtherDir() {
+    DynamicSpaceTuner t = tuner("/ssd1", "/ssd2");
+    assertEquals("/ssd1", t.reserveLocalized(300, InputExcluder.NEVER).dir());
+    assertEquals("/ssd2", t.reserveLocalized(300, InputExcluder.NEVER).dir());
+    assertEquals("/ssd1", t.reserveInput(block(1), 700).dir());
+    // The pool of /ssd1 is now lent out entirely, so the next grant goes to /ssd2.
+    assertEquals("/ssd2", t.reserveLocalized(250, InputExcluder.NEVER).dir());
+    assertEquals(550, t.snapshot("/ssd2").localizedCacheUsed());
+    SpaceSnapshot node = t.snapshot();
+    assertEquals(2000, node.capacity());
+    assertEquals(850, node.localizedCacheUsed());
+    assertEquals(t.snapshot("/ssd1").plus(t.snapshot("/ssd2")), node);
+  }
+
+  @Test
+  void tuner_duplicateDir_isRejected() {
+    assertThrows(IllegalArgumentException.class,
+        () -> new DynamicSpaceTuner(List.of(volume("/a"), volume("/a")), 0.5));
+    assertThrows(IllegalArgumentException.class,
+        () -> new DynamicSpaceTuner(List.of(volume("/a")), 0));
+  }
+
+  @Test
+  void anySequence_capacityNeverExceeded() {
+    DynamicSpaceTuner t = tuner("/ssd1", "/ssd2");
+    Random random = new Random(42);
+    List<BlockKey> cached = new ArrayList<>();
+    List<long[]> localized = new ArrayList<>();
+    List<String> localizedDirs = new ArrayList<>();
+    long nextBlock = 0;
+    for (int step = 0; step < 20_000; step++) {
+      switch (random.nextInt(4)) {
+        case 0 -> {
+          BlockKey b = block(nextBlock++);
+          if (t.reserveInput(b, 1 + random.nextInt(150)).reserved()) {
+            cached.add(b);
+          }
+        }
+        case 1 -> {
+          if (!cached.isEmpty()) {
+            t.releaseInput(cached.remove(random.nextInt(cached.size())));
+          }
+        }
+        case 2 -> {
+          long bytes = 1 + random.nextInt(250);
+          Reservation r = t.reserveLocalized(bytes, (dir, wanted) -> new EvictionPlan(
+              cached.isEmpty() ? List.of() : List.of(cached.get(0))));
+          cached.removeAll(r.excluded());
+          if (r.reserved()) {
+            localized.add(new long[] {bytes});
+            localizedDirs.add(r.dir());
+          }
+        }
+        default -> {
+          if (!localized.isEmpty()) {
+            int i = random.nextInt(localized.size());
+            t.releaseLocalized(localizedDirs.remove(i), localized.remove(i)[0]);
+          }
+        }
+      }
+      for (String dir : List.of("/ssd1", "/ssd2")) {
+        SpaceSnapshot s = t.snapshot(dir);
+        assertTrue(s.inputCacheUsed() <= s.inputCacheCapacity() + s.poolLentToInput(), s::toString);
+        assertTrue(s.localizedCacheUsed() <= s.localizedCacheCapacity() + s.poolLentToLocalized(),
+            s::toString);
+        assertTrue(s.poolFree() >= 0, s::toString);
+        assertTrue(s.inputCacheUsed() + s.localizedCacheUsed() <= s.capacity(), s::toString);
+      }
+    }
+  }
+}

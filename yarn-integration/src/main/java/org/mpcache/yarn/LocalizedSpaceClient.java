@@ -1,0 +1,167 @@
+package org.mpcache.yarn;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedProtocol;
+import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task attempt's view of the SSD Localized Cache: asks the slave for room before each localized
+ * file is written and says where the file goes (the attempt's application directory on the granted
+ * SSD), or nothing, in which case the caller writes to the task's HDD dirs. A task never fails
+ * because of the cache: a denial, a slave that is down or a call that times out all mean "HDD", and
+ * after the first failed call the attempt stops asking. Thread-safe: MapTask's spill thread and the
+ * reduce's fetchers and mergers call it concurrently.
+ */
+final class LocalizedSpaceClient {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalizedSpaceClient.class);
+
+  private final LocalizedProtocol slave;
+  private final String applicationId;
+  private final String containerId;
+  private final String attemptId;
+  private final double estimateFactor;
+  private final List<String> ssdRoots;
+  private final List<String> ssdAppDirs;
+  private volatile boolean unavailable;
+
+  LocalizedSpaceClient(LocalizedProtocol slave, String applicationId, String containerId,
+      String attemptId, double estimateFactor, List<String> ssdRoots, List<String> ssdAppDirs) {
+    this.slave = slave;
+    this.applicationId = applicationId;
+    this.containerId = containerId;
+    this.attemptId = attemptId;
+    this.estimateFactor = estimateFactor;
+    this.ssdRoots = List.copyOf(ssdRoots);
+    this.ssdAppDirs = List.copyOf(ssdAppDirs);
+    this.unavailable = slave == null || ssdAppDirs.isEmpty();
+  }
+
+  /**
+   * The client of the task running in this JVM, from the container's environment and {@code conf}.
+   * Also sets {@link YarnIntegrationConfigKeys#HDD_LOCAL_DIRS_KEY} in {@code conf} to the task's
+   * local dirs that are not on the SSD. Without a container id (not under YARN) or a slave address
+   * the client never grants.
+   */
+  static LocalizedSpaceClient forTask(Configuration conf, Map<String, String> env) {
+    String[] localDirs = conf.getTrimmedStrings(MRConfig.LOCAL_DIR);
+    NodeLocalizedInfo info = nodeInfo(conf, env);
+    List<String> ssdAppDirs = new ArrayList<>();
+    List<String> hddDirs = new ArrayList<>();
+    for (String dir : localDirs) {
+      (underAny(dir, info.ssdDirs()) != null ? ssdAppDirs : hddDirs).add(dir);
+    }
+    conf.setStrings(YarnIntegrationConfigKeys.HDD_LOCAL_DIRS_KEY,
+        (hddDirs.isEmpty() ? Arrays.asList(localDirs) : hddDirs).toArray(new String[0]));
+    double factor = conf.getDouble(YarnIntegrationConfigKeys.ESTIMATE_FACTOR_KEY,
+        YarnIntegrationConfigKeys.ESTIMATE_FACTOR_DEFAULT);
+    if (!(factor >= 1.0)) {
+      throw new IllegalArgumentException(YarnIntegrationConfigKeys.ESTIMATE_FACTOR_KEY + " is "
+          + factor + ": set a factor of at least 1, e.g. "
+          + YarnIntegrationConfigKeys.ESTIMATE_FACTOR_DEFAULT);
+    }
+    String container = env.get(ApplicationConstants.Environment.CONTAINER_ID.name());
+    String attempt = conf.get(MRJobConfig.TASK_ATTEMPT_ID);
+    LocalizedProtocol slave = null;
+    String appId = null;
+    if (container != null && attempt != null && !ssdAppDirs.isEmpty()) {
+      appId = ContainerId.fromString(container).getApplicationAttemptId().getApplicationId()
+          .toString();
+      try {
+        slave = new LocalizedProtocolClientSideTranslatorPB(
+            NetUtils.createSocketAddr(info.address()), LocalizedRpc.clientConf(conf));
+      } catch (IOException | IllegalArgumentException e) {
+        LOG.warn("No SSD Localized Cache for {}: cannot reach the slave at {}: {}", attempt,
+            info.address(), e.toString());
+      }
+    }
+    return new LocalizedSpaceClient(slave, appId, container, attempt, factor, info.ssdDirs(),
+        ssdAppDirs);
+  }
+
+  private static NodeLocalizedInfo nodeInfo(Configuration conf, Map<String, String> env) {
+    String published = env.get(NodeLocalizedInfo.ENV_VARIABLE);
+    if (published != null) {
+      return NodeLocalizedInfo.fromEnvironmentValue(published);
+    }
+    return new NodeLocalizedInfo(conf.getTrimmed(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY,
+        YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_DEFAULT),
+        Arrays.asList(conf.getTrimmedStrings(YarnIntegrationConfigKeys.SSD_DIRS_KEY)));
+  }
+
+  /** The root in {@code roots} that {@code dir} lies under, or {@code null}. */
+  private static String underAny(String dir, List<String> roots) {
+    String d = new Path(dir).toUri().getPath();
+    for (String root : roots) {
+      String r = new Path(root).toUri().getPath();
+      if (d.equals(r) || d.startsWith(r.endsWith("/") ? r : r + "/")) {
+        return root;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Where a localized file of about {@code size} bytes goes on the SSD, {@code relativePath} inside
+   * the attempt's application directory there; {@code null} when it goes to the HDDs.
+   */
+  Path place(String relativePath, long size) {
+    if (unavailable || size < 0) {
+      return null;
+    }
+    long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor));
+    LocalizedGrant grant;
+    try {
+      grant = slave.requestSpace(applicationId, containerId, attemptId, bytes);
+    } catch (IOException e) {
+      unavailable = true;
+      LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
+          attemptId, e.toString());
+      return null;
+    }
+    if (!grant.isGranted()) {
+      LOG.info("SSD room for {} bytes of {} denied: {}", bytes, relativePath, grant.denyReason());
+      return null;
+    }
+    for (String appDir : ssdAppDirs) {
+      if (underAny(appDir, List.of(grant.dir())) != null) {
+        return new Path(appDir, relativePath);
+      }
+    }
+    // A misconfigured node: the slave's SSD dir is not a NodeManager local dir. The unused grant
+    // ends with the container.
+    LOG.warn("Granted SSD dir {} is not among the local dirs {} of {}", grant.dir(), ssdAppDirs,
+        attemptId);
+    return null;
+  }
+
+  /**
+   * Declares that {@code file}, of {@code bytes} bytes, stays on the SSD after this attempt ends (a
+   * map's final output). Does nothing for files on the HDDs.
+   */
+  void reportRetained(Path file, long bytes) {
+    String root = underAny(file.toUri().getPath(), ssdRoots);
+    if (unavailable || root == null) {
+      return;
+    }
+    try {
+      slave.reportRetained(applicationId, containerId, attemptId, root, bytes);
+    } catch (IOException e) {
+      LOG.warn("Could not report the {} bytes {} keeps on the SSD: {}", bytes, attemptId,
+          e.toString());
+    }
+  }
+}

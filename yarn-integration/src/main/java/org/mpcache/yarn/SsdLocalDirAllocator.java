@@ -1,0 +1,34 @@
+package org.mpcache.yarn;
+
+import java.io.IOException;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.LocalDirAllocator;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A {@link LocalDirAllocator} that puts each file on the SSD when the slave grants room for it, and
+ * otherwise on the task's HDD local dirs ({@link YarnIntegrationConfigKeys#HDD_LOCAL_DIRS_KEY}, which
+ * {@link LocalizedSpaceClient#forTask} sets). Used for map spills and outputs through
+ * {@link SsdMapOutputFile} and for the reduce's on-disk merges through {@link SsdShuffle}. Thread-safe,
+ * as the client and Hadoop's allocator are.
+ */
+public class SsdLocalDirAllocator extends LocalDirAllocator {
+  private final LocalizedSpaceClient ssd;
+
+  SsdLocalDirAllocator(LocalizedSpaceClient ssd) {
+    super(YarnIntegrationConfigKeys.HDD_LOCAL_DIRS_KEY);
+    this.ssd = Objects.requireNonNull(ssd, "ssd");
+  }
+
+  @Override
+  public Path getLocalPathForWrite(String pathStr, long size, Configuration conf,
+      boolean checkWrite) throws IOException {
+    Path onSsd = ssd.place(pathStr, size);
+    return onSsd != null ? onSsd : super.getLocalPathForWrite(pathStr, size, conf, checkWrite);
+  }
+
+  LocalizedSpaceClient client() {
+    return ssd;
+  }
+}

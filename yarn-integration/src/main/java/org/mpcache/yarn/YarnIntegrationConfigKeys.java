@@ -1,0 +1,46 @@
+package org.mpcache.yarn;
+
+/**
+ * Configuration keys of mpCache's YARN integration, as KEY/DEFAULT pairs: what the NodeManager's
+ * auxiliary service (yarn-site) and the map and reduce tasks (mapred-site or the job) read. Every key
+ * is described in {@code docs/operations.md}. Holds no state; thread-safe.
+ */
+public final class YarnIntegrationConfigKeys {
+
+  /** The name the auxiliary service is registered under in {@code yarn.nodemanager.aux-services}. */
+  public static final String AUX_SERVICE_NAME = "mpcache_localized";
+
+  /**
+   * Where the slave beside this NodeManager serves {@code LocalizedProtocol} (host:port). Read by
+   * the auxiliary service, which publishes it to the node's containers; tasks read it from the job
+   * only when the auxiliary service is not configured.
+   */
+  public static final String LOCALIZED_ADDRESS_KEY = "mpcache.localized.address";
+  public static final String LOCALIZED_ADDRESS_DEFAULT = "127.0.0.1:50031";
+
+  /**
+   * The node's SSD directories: the same key, with the same value, as the slave reads. Each must be
+   * one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
+   */
+  public static final String SSD_DIRS_KEY = "mpcache.slave.ssd.dirs";
+
+  /**
+   * The factor a task applies to MapTask's and the merger's size estimates before it asks for SSD
+   * room; above 1 so that the estimate errs high (IFile adds record lengths and checksums).
+   */
+  public static final String ESTIMATE_FACTOR_KEY = "mpcache.localized.estimate.factor";
+  public static final double ESTIMATE_FACTOR_DEFAULT = 1.25;
+
+  /** The connect and call timeout of the calls to the slave; on timeout the task uses its HDDs. */
+  public static final String RPC_TIMEOUT_MS_KEY = "mpcache.localized.rpc.timeout.ms";
+  public static final int RPC_TIMEOUT_MS_DEFAULT = 3000;
+
+  /**
+   * Set by the tasks themselves: the task's local dirs that are not on the SSD, for the allocator
+   * that places what the slave did not grant.
+   */
+  public static final String HDD_LOCAL_DIRS_KEY = "mpcache.localized.hdd.local.dirs";
+
+  private YarnIntegrationConfigKeys() {
+  }
+}
