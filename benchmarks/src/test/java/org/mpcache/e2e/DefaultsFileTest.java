@@ -14,6 +14,8 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.yarn.YarnIntegrationConfigKeys;
 
 /**
  * Every property in mpcache-default.xml is a key some module declares (none is stale), and the
@@ -24,7 +26,8 @@ class DefaultsFileTest {
   void defaultsFile_describesOnlyDeclaredKeys() throws Exception {
     Set<String> declared = new TreeSet<>();
     for (Class<?> c : new Class<?>[] {MpCacheConfigKeys.class, MasterConfigKeys.class,
-        SlaveConfigKeys.class, ClientConfigKeys.class}) {
+        SlaveConfigKeys.class, ClientConfigKeys.class, LocalizedConfigKeys.class,
+        YarnIntegrationConfigKeys.class}) {
       declared.addAll(ConfigKeysChecker.keysOf(c));
     }
     assertEquals(declared, new TreeSet<>(ConfigKeysChecker.defaults().keySet()));
