@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.ConfigKeysChecker;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.benchmarks.puma.PumaConfigKeys;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.slave.SlaveConfigKeys;
@@ -27,7 +28,7 @@ class DefaultsFileTest {
     Set<String> declared = new TreeSet<>();
     for (Class<?> c : new Class<?>[] {MpCacheConfigKeys.class, MasterConfigKeys.class,
         SlaveConfigKeys.class, ClientConfigKeys.class, LocalizedConfigKeys.class,
-        YarnIntegrationConfigKeys.class}) {
+        YarnIntegrationConfigKeys.class, PumaConfigKeys.class}) {
       declared.addAll(ConfigKeysChecker.keysOf(c));
     }
     assertEquals(declared, new TreeSet<>(ConfigKeysChecker.defaults().keySet()));

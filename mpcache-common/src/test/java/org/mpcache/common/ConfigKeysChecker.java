@@ -65,6 +65,7 @@ public final class ConfigKeysChecker {
     for (Field f : keys.getDeclaredFields()) {
       if (f.getName().endsWith("_KEY") && Modifier.isStatic(f.getModifiers())
           && f.getType() == String.class) {
+        f.setAccessible(true);
         out.add((String) f.get(null));
       }
     }
@@ -82,6 +83,7 @@ public final class ConfigKeysChecker {
           || f.getType() != String.class) {
         continue;
       }
+      f.setAccessible(true);
       String key = (String) f.get(null);
       Property p = xml.get(key);
       if (p == null) {
@@ -95,6 +97,7 @@ public final class ConfigKeysChecker {
       String expected = "";
       try {
         Field d = keys.getDeclaredField(base + "_DEFAULT");
+        d.setAccessible(true);
         expected = String.valueOf(d.get(null));
       } catch (NoSuchFieldException none) {
         expected = "";

@@ -3,7 +3,8 @@ package org.mpcache.benchmarks.datagen;
 /**
  * A bijection on {@code [0, n)} that spreads popularity ranks over identifiers, so that the most
  * active user or the best-connected node is not simply id 0. It is {@code (rank * a + b) mod n} with
- * {@code a} coprime to {@code n}.
+ * {@code a} coprime to {@code n} and near {@code 0.618 n}, so that consecutive ranks land far
+ * apart (Fibonacci hashing).
  *
  * <p>Immutable and thread-safe.
  */
@@ -18,7 +19,7 @@ public final class IdScrambler {
       throw new IllegalArgumentException("n must be positive: " + n);
     }
     this.n = n;
-    long a = 1_000_003L % n;
+    long a = Math.max(1, (long) (n * 0.6180339887498949));
     while (gcd(a, n) != 1) {
       a++;
     }

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Word {@code r} (its popularity rank) is spelled in a bijective base of 80 consonant-vowel
  * syllables, so frequent words are short (two letters for the 80 most frequent, four for the next
- * 6,400, six beyond), as in natural language. A word is drawn from the host's topic list with
+ * 6,400, six beyond), as in natural language; within each length, ranks are scrambled onto
+ * spellings so that popular words do not all share their first letters. A word is drawn from the host's topic list with
  * probability {@link #TOPIC_PROBABILITY}, otherwise from the global Zipf law; topic words give each
  * host its own frequent terms, which is what term-vector looks for. Hosts are named
  * {@code h<number>.wiki.example}.
@@ -76,6 +77,7 @@ public final class WikiCorpusModel {
       block *= SYLLABLES;
       length++;
     }
+    remaining = new IdScrambler((int) block, length).id((int) remaining);
     byte[] word = new byte[2 * length];
     for (int i = length - 1; i >= 0; i--) {
       int syllable = (int) (remaining % SYLLABLES);

@@ -8,8 +8,8 @@ public final class PumaConfigKeys {
   /** Java regular expression grep counts the matches of. */
   public static final String GREP_PATTERN_KEY = "mpcache.puma.grep.pattern";
   /**
-   * Matches words starting with "vuv", about 0.1% of the words of generated text, spread over
-   * about a thousand distinct words.
+   * Matches words starting with "vuv": in generated text about 0.03% of the words, a few dozen
+   * distinct ones (measured on 100 MB with seed 42: 5,322 matches of 77 words).
    */
   public static final String GREP_PATTERN_DEFAULT = "\\bvuv[a-z]*";
 
