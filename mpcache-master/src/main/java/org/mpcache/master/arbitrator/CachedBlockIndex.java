@@ -48,6 +48,7 @@ final class CachedBlockIndex {
     }
     dataset.firstBlock = b;
     dataset.bytesPerSlave.add(slave, bytes);
+    dataset.cachedBytes(bytes);
     size++;
     return b;
   }
@@ -79,6 +80,7 @@ final class CachedBlockIndex {
     b.prevInDataset = null;
     b.nextInDataset = null;
     b.dataset.bytesPerSlave.add(b.slave, -b.bytes);
+    b.dataset.cachedBytes(-b.bytes);
     size--;
   }
 

@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -28,10 +29,13 @@ import org.mpcache.common.BlockKey;
  *       rule there; on a large cluster the literal rule would evict datasets uselessly. A victim is
  *       evicted from every slave: the requester's blocks come back in the decision, the others go
  *       to To_Del. The dataset being served is never its own victim.
- *   <li>A dataset not yet in the main cache passes {@link #refuseAdmission} before any victim is
- *       evicted; a block of a dataset already cached is admitted whenever victims exist
- *       ({@code ADMITTED_DATASET_CACHED}), because a partly cached input speeds up no job and the
- *       dataset already paid its admission.
+ *   <li>Admission is a dataset decision: every block of a dataset not yet in the main cache
+ *       passes {@link #refuseAdmission} first, which may weigh the whole dataset against the
+ *       cluster's room ({@link #reclaimableBytes}) and the datasets it would displace
+ *       ({@link #lowestCovering}). Once a block is admitted the dataset is in the main cache, and
+ *       its further blocks are admitted whenever victims exist ({@code ADMITTED_DATASET_CACHED}),
+ *       because a partly cached input speeds up no job and the dataset already paid its
+ *       admission.
  *   <li>Admitted blocks count as cached from the moment they are admitted (the slave reserves the
  *       space first); a fill that fails comes back through {@link #onRemoved}.
  * </ul>
@@ -48,6 +52,8 @@ public abstract class DatasetCachePolicy implements CachePolicy {
   private final AuxiliaryCache auxiliary;
   private final Map<String, DatasetEntry> datasets = new HashMap<>();
   private final TreeSet<DatasetEntry> queue = new TreeSet<>(DatasetCachePolicy::compare);
+  private long[] lastFree = new long[16];
+  private long knownFree;
   private long datasetAccesses;
   private long entries;
 
@@ -73,14 +79,37 @@ public abstract class DatasetCachePolicy implements CachePolicy {
   }
 
   /**
-   * Whether a dataset not in the main cache may displace {@code victims}: null to admit, or the
-   * reason to refuse. Admits by default.
+   * Whether a block of a dataset not in the main cache may be cached: null to admit, or the reason
+   * to refuse. Admits by default.
    *
    * @param stamp the incoming dataset's stamp, already updated for the current access
    */
-  protected CacheDecision.Reason refuseAdmission(BlockAccess access, AccessStamp stamp,
-      List<DatasetEntry> victims) {
+  protected CacheDecision.Reason refuseAdmission(BlockAccess access, AccessStamp stamp) {
     return null;
+  }
+
+  /**
+   * An estimate of the bytes the cluster could take without evicting anything more: the free
+   * bytes each slave last reported, adjusted by every plan since, plus the To_Del bytes. Slaves
+   * that never asked count 0, so the estimate errs low.
+   */
+  protected final long reclaimableBytes() {
+    return knownFree + toDel.totalBytes();
+  }
+
+  /**
+   * The lowest-ranked datasets, in eviction order, whose cached bytes over all slaves first reach
+   * {@code bytes}; all datasets if together they hold less.
+   */
+  protected final List<DatasetEntry> lowestCovering(long bytes) {
+    List<DatasetEntry> victims = new ArrayList<>();
+    long covered = 0;
+    for (Iterator<DatasetEntry> it = queue.iterator(); it.hasNext() && covered < bytes; ) {
+      DatasetEntry v = it.next();
+      victims.add(v);
+      covered += v.cachedBytes();
+    }
+    return victims;
   }
 
   /** The dataset-access counter: how many dataset accesses the policy has seen. */
@@ -107,6 +136,7 @@ public abstract class DatasetCachePolicy implements CachePolicy {
   @Override
   public CacheDecision onMiss(BlockAccess access, long slaveFreeBytes) {
     int slave = slaves.indexOf(access.slaveId());
+    setFree(slave, slaveFreeBytes);
     DatasetEntry d = datasets.get(access.datasetId());
     AccessStamp stamp = recordAccess(access, d);
     boolean wasCached = d != null;
@@ -115,6 +145,12 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       d.countBlockAccess();
       reposition(d);
       return CacheDecision.admit(CacheDecision.Reason.ADMITTED_DATASET_CACHED, List.of());
+    }
+    if (!wasCached) {
+      CacheDecision.Reason refusal = refuseAdmission(access, stamp);
+      if (refusal != null) {
+        return CacheDecision.reject(refusal);
+      }
     }
     long need = access.blockBytes();
     if (slaveFreeBytes >= need) {
@@ -128,14 +164,8 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       if (victims == null) {
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
-      if (!wasCached) {
-        CacheDecision.Reason refusal = refuseAdmission(access, stamp, victims);
-        if (refusal != null) {
-          return CacheDecision.reject(refusal);
-        }
-      }
     }
-    List<BlockKey> evict = new ArrayList<>(toDel.take(slave));
+    List<BlockKey> evict = new ArrayList<>(takePending(slave));
     for (DatasetEntry victim : victims) {
       evict(victim, slave, evict);
     }
@@ -159,9 +189,10 @@ public abstract class DatasetCachePolicy implements CachePolicy {
     if (slave < 0) {
       return;
     }
-    toDel.remove(slave, block);
+    addFree(slave, toDel.remove(slave, block));
     CachedBlock b = index.find(slave, block);
     if (b != null) {
+      addFree(slave, b.bytes);
       forget(b);
     }
   }
@@ -173,13 +204,14 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       return;
     }
     toDel.take(slave);
+    setFree(slave, 0);
     index.forEachOnSlave(slave, this::forget);
   }
 
   @Override
   public List<BlockKey> pendingEvictions(String slaveId) {
     int slave = slaves.find(slaveId);
-    return slave < 0 ? List.of() : toDel.take(slave);
+    return slave < 0 ? List.of() : takePending(slave);
   }
 
   /** The dataset's current priority, or empty when it is not in the main cache. */
@@ -238,6 +270,7 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       CachedBlock next = b.nextInDataset;
       if (b.slave == slave) {
         evict.add(b.key());
+        addFree(slave, b.bytes);
       } else {
         toDel.add(b.slave, b.key(), b.bytes);
       }
@@ -255,8 +288,27 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       d.size(access.datasetBlocks());
     }
     index.add(slave, access.block(), access.blockBytes(), d);
+    addFree(slave, -access.blockBytes());
     d.countBlockAccess();
     reposition(d);
+  }
+
+  /** The slave's pending evictions, whose bytes it will have free once it carries them out. */
+  private List<BlockKey> takePending(int slave) {
+    addFree(slave, toDel.bytes(slave));
+    return toDel.take(slave);
+  }
+
+  private void setFree(int slave, long bytes) {
+    if (slave >= lastFree.length) {
+      lastFree = Arrays.copyOf(lastFree, Math.max(slave + 1, lastFree.length * 2));
+    }
+    knownFree += bytes - lastFree[slave];
+    lastFree[slave] = bytes;
+  }
+
+  private void addFree(int slave, long delta) {
+    setFree(slave, (slave < lastFree.length ? lastFree[slave] : 0) + delta);
   }
 
   private void forget(CachedBlock b) {

@@ -15,6 +15,7 @@ public final class DatasetEntry {
   private int size;
   private long blocksAccess;
   private int distinctCached;
+  private long cachedBytes;
   final SlaveTally bytesPerSlave = new SlaveTally();
   CachedBlock firstBlock;
   int tier;
@@ -60,6 +61,15 @@ public final class DatasetEntry {
 
   void distinctCached(int delta) {
     distinctCached += delta;
+  }
+
+  /** Bytes of the dataset cached over all slaves, copies included. */
+  public long cachedBytes() {
+    return cachedBytes;
+  }
+
+  void cachedBytes(long delta) {
+    cachedBytes += delta;
   }
 
   /** Whether every block of the dataset is cached (the all-or-nothing condition). */

@@ -1,7 +1,5 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.List;
-
 /**
  * mpCache's Replace Arbitrator policy (paper Section 2.2): admission control through the auxiliary
  * cache, and a Greedy-Dual priority queue of datasets with
@@ -10,13 +8,15 @@ import java.util.List;
  * {@code Full} is {@link PolicyParameters#fullBonus()} while every block of the dataset is cached
  * (lines 26-30).
  *
- * <p>Admission (for a dataset not yet in the main cache and only when victims are needed): the
+ * <p>Admission, for a dataset not yet in the main cache: if the cluster has room for the whole
+ * dataset ({@code Size * blockBytes <= }{@link #reclaimableBytes()}) it is admitted. Otherwise the
  * dataset must have been accessed before and still be in the auxiliary cache (and, if
  * {@link PolicyParameters#auxiliaryMaxAgeMillis()} is set, that earlier access must be recent
  * enough), and {@code 1 / (Size_i * Delta_i)} must exceed the sum of {@code 1 / (Size_j * Delta_j)}
- * over the victims. {@code Delta_i} is the number of dataset accesses between the incoming
- * dataset's previous and current access; {@code Delta_j} the number since victim j's last access
- * (at least 1).
+ * over the candidate victims: the lowest-priority datasets that together hold the missing room
+ * ({@link #lowestCovering}). {@code Delta_i} is the number of dataset accesses between the
+ * incoming dataset's previous and current access; {@code Delta_j} the number since victim j's
+ * last access (at least 1).
  *
  * <p>The same class, built by {@link #gdsf}, is the GDSF baseline: no Full bonus and no admission
  * control, so that the comparison isolates exactly those two additions.
@@ -71,9 +71,12 @@ public final class MpCachePolicy extends DatasetCachePolicy {
   }
 
   @Override
-  protected CacheDecision.Reason refuseAdmission(BlockAccess access, AccessStamp stamp,
-      List<DatasetEntry> victims) {
+  protected CacheDecision.Reason refuseAdmission(BlockAccess access, AccessStamp stamp) {
     if (!admissionControl) {
+      return null;
+    }
+    long deficit = (long) access.datasetBlocks() * access.blockBytes() - reclaimableBytes();
+    if (deficit <= 0) {
       return null;
     }
     boolean remembered = stamp.previousStamp() != AccessStamp.NONE
@@ -84,7 +87,7 @@ public final class MpCachePolicy extends DatasetCachePolicy {
     double gain = 1.0 / ((double) access.datasetBlocks()
         * (stamp.lastStamp() - stamp.previousStamp()));
     double loss = 0;
-    for (DatasetEntry v : victims) {
+    for (DatasetEntry v : lowestCovering(deficit)) {
       long delta = Math.max(1, datasetAccesses() - v.stamp().lastStamp());
       loss += 1.0 / ((double) v.size() * delta);
     }

@@ -19,6 +19,7 @@ final class PendingEvictions {
 
   private List<Pending>[] blocks = newLists(16);
   private long[] bytes = new long[16];
+  private long totalBytes;
 
   void add(int slave, BlockKey key, long blockBytes) {
     ensure(slave);
@@ -27,6 +28,12 @@ final class PendingEvictions {
     }
     blocks[slave].add(new Pending(key, blockBytes));
     bytes[slave] += blockBytes;
+    totalBytes += blockBytes;
+  }
+
+  /** Pending bytes over all slaves. */
+  long totalBytes() {
+    return totalBytes;
   }
 
   long bytes(int slave) {
@@ -40,6 +47,7 @@ final class PendingEvictions {
     }
     List<Pending> taken = blocks[slave];
     blocks[slave] = null;
+    totalBytes -= bytes[slave];
     bytes[slave] = 0;
     List<BlockKey> keys = new ArrayList<>(taken.size());
     for (Pending p : taken) {
@@ -50,19 +58,23 @@ final class PendingEvictions {
 
   /**
    * Forgets a pending block the slave dropped by itself, so its bytes stop counting as
-   * reclaimable. O(pending blocks of the slave).
+   * reclaimable; returns those bytes (0 if the block was not pending). O(pending blocks of the
+   * slave).
    */
-  void remove(int slave, BlockKey key) {
+  long remove(int slave, BlockKey key) {
     if (slave >= blocks.length || blocks[slave] == null) {
-      return;
+      return 0;
     }
     List<Pending> list = blocks[slave];
     for (int i = 0; i < list.size(); i++) {
       if (list.get(i).key().equals(key)) {
-        bytes[slave] -= list.remove(i).bytes();
-        return;
+        long b = list.remove(i).bytes();
+        bytes[slave] -= b;
+        totalBytes -= b;
+        return b;
       }
     }
+    return 0;
   }
 
   private void ensure(int slave) {

@@ -11,8 +11,10 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code fullBonus} (default {@value #DEFAULT_FULL_BONUS}): the {@code Full} term of the
  *       paper's Equation 2, added to the priority of a dataset whose every block is cached. One unit
- *       equals the frequency term of a one-block dataset read once, so the default makes a complete
- *       dataset outrank any incomplete one that has not been read again. Used by "mpcache".
+ *       equals the frequency term {@code Fr/Size} of a one-block dataset read once; the frequency
+ *       terms of the PUMA datasets lie between about 1e-3 and 1. The default is small on purpose:
+ *       larger bonuses make every complete dataset outrank the frequency order, and measured on
+ *       the paper's mix they lower the effective hit ratio (docs/policy.md). Used by "mpcache".
  *   <li>{@code auxiliaryCacheDatasets} (default {@value #DEFAULT_AUXILIARY_CACHE_DATASETS}): how
  *       many dataset identities the auxiliary cache of the admission control remembers (LRU). Every
  *       dataset policy uses it to recognise repeated dataset accesses; "mpcache" also admits by it.
@@ -25,7 +27,7 @@ import java.util.Objects;
  * <p>Immutable and thread-safe.
  */
 public final class PolicyParameters {
-  public static final double DEFAULT_FULL_BONUS = 1.0;
+  public static final double DEFAULT_FULL_BONUS = 0.001;
   public static final int DEFAULT_AUXILIARY_CACHE_DATASETS = 1024;
   public static final long DEFAULT_AUXILIARY_MAX_AGE_MILLIS = 0;
   public static final int DEFAULT_FREQUENCY_HALF_LIFE = 1000;

@@ -90,7 +90,7 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_toDelHoldsNode_returnsItsBlocksWithoutNewVictim() {
-    policy.onMiss(access("s1", "a", 0, 2, "j1"), 1);
+    policy.onMiss(access("s1", "a", 0, 2, "j1"), 2); // room for all of a: admitted on sight
     policy.onMiss(access("s2", "a", 1, 2, "j1"), 1);
     policy.onMiss(access("s1", "c", 0, 1, "j2"), 0);
     policy.onMiss(access("s1", "c", 0, 1, "j3"), 0); // evicts a: a/1 now in To_Del for s2
@@ -119,8 +119,28 @@ class MpCachePolicyTest {
   }
 
   @Test
+  void onMiss_clusterHasRoomForWholeDataset_admitsUnseenDataset() {
+    policy.onMiss(access("s2", "a", 0, 1, "j1"), 3); // s2 reports 3 free, 2 left after a
+    CacheDecision d = policy.onMiss(access("s1", "c", 0, 3, "j2"), 1); // 1 + 2 >= 3 blocks of c
+    assertEquals(Reason.ADMITTED_FREE_SPACE, d.reason());
+  }
+
+  @Test
+  void onMiss_victimsOfWholeDatasetOutweighGain_rejected() {
+    policy.onMiss(access("s1", "a", 0, 1, "j1"), 2); // access 1
+    policy.onMiss(access("s1", "b", 0, 1, "j2"), 1); // access 2
+    policy.onMiss(access("s1", "c", 0, 2, "j3"), 0); // access 3: rejected, remembered
+    // Access 4 of c (2 blocks, no room): gain 1/(2*(4-3)) = 1/2. Room for both blocks needs a and
+    // b: 1/(1*(4-1)) + 1/(1*(4-2)) = 5/6. One block alone would only displace a (1/3).
+    CacheDecision d = policy.onMiss(access("s1", "c", 0, 2, "j4"), 0);
+    assertEquals(Reason.REJECTED_NOT_PROFITABLE, d.reason());
+    assertTrue(policy.isCached("a"));
+    assertTrue(policy.isCached("b"));
+  }
+
+  @Test
   void onMiss_datasetAlreadyCached_admittedWithoutAdmissionControl() {
-    policy.onMiss(access("s1", "a", 0, 2, "j1"), 1);
+    policy.onMiss(access("s1", "a", 0, 2, "j1"), 2); // room for all of a: admitted on sight
     policy.onMiss(access("s2", "b", 0, 1, "j2"), 1);
     assertEquals(0.25, priority("a"), EPS);
     assertEquals(11, priority("b"), EPS);
@@ -134,7 +154,7 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_onlyOwnDatasetOnSlave_rejectedAndKept() {
-    policy.onMiss(access("s1", "a", 0, 2, "j1"), 1);
+    policy.onMiss(access("s1", "a", 0, 2, "j1"), 2);
     CacheDecision d = policy.onMiss(access("s1", "a", 1, 2, "j1"), 0);
     assertEquals(Reason.REJECTED_TOO_LARGE, d.reason());
     assertTrue(policy.isCached("a"));
@@ -198,7 +218,7 @@ class MpCachePolicyTest {
 
   @Test
   void onSlaveLost_forgetsItsBlocksAndEmptyDatasets() {
-    policy.onMiss(access("s1", "a", 0, 2, "j1"), 1);
+    policy.onMiss(access("s1", "a", 0, 2, "j1"), 2);
     policy.onMiss(access("s2", "a", 1, 2, "j1"), 1);
     policy.onMiss(access("s2", "b", 0, 1, "j2"), 1);
     policy.onSlaveLost("s2");

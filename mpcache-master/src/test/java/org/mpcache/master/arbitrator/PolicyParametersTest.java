@@ -11,7 +11,7 @@ class PolicyParametersTest {
   @Test
   void defaults_matchDocumentedValues() {
     PolicyParameters p = PolicyParameters.defaults();
-    assertEquals(1.0, p.fullBonus());
+    assertEquals(0.001, p.fullBonus());
     assertEquals(1024, p.auxiliaryCacheDatasets());
     assertEquals(0, p.auxiliaryMaxAgeMillis());
     assertEquals(1000, p.frequencyHalfLifeAccesses());

@@ -17,7 +17,7 @@ import net.jqwik.api.constraints.IntRange;
  * {@link CachePolicies#names()} lists. {@link ClusterHarness} fails a trace on the spot when a
  * slave would overfill or is told to evict a block it does not hold.
  */
-class CachePolicyProperties {
+class CachePolicyPropertiesTest {
 
   @Provide
   Arbitrary<String> policies() {
