@@ -20,8 +20,12 @@ import org.mpcache.common.BlockKey;
 final class SimulatedCluster {
   static final String BLOCK_POOL = "BP-sim";
 
-  /** A dataset's HDFS layout: its ordinal names its blocks. */
-  record Layout(int ordinal, String datasetId, int blocks, long blockBytes, long lastBlockBytes) {
+  /**
+   * A dataset's HDFS layout. Block ids are handed out sequentially, dataset after dataset, as the
+   * NameNode does, so that the block keys hash as they would on a real cluster.
+   */
+  record Layout(long firstBlockId, String datasetId, int blocks, long blockBytes,
+      long lastBlockBytes) {
     long bytesOf(int index) {
       return index == blocks - 1 ? lastBlockBytes : blockBytes;
     }
@@ -36,7 +40,8 @@ final class SimulatedCluster {
   private final List<Set<Long>> cached = new ArrayList<>();
   private final long[] used;
   private final Map<String, Layout> layouts = new HashMap<>();
-  private final List<Layout> byOrdinal = new ArrayList<>();
+  private final List<Layout> byFirstId = new ArrayList<>();
+  private long nextBlockId = 1L << 30;
 
   SimulatedCluster(int nodes, int replicas, long blockBytes, long capacityBytes, long seed) {
     if (nodes < 1 || replicas < 1 || replicas > nodes || blockBytes < 1 || capacityBytes < 0) {
@@ -73,24 +78,37 @@ final class SimulatedCluster {
     Layout l = layouts.get(datasetId);
     if (l == null) {
       int blocks = (int) ((inputBytes + blockBytes - 1) / blockBytes);
-      l = new Layout(byOrdinal.size(), datasetId, blocks, blockBytes,
+      l = new Layout(nextBlockId, datasetId, blocks, blockBytes,
           inputBytes - (blocks - 1) * blockBytes);
+      nextBlockId += blocks;
       layouts.put(datasetId, l);
-      byOrdinal.add(l);
+      byFirstId.add(l);
     }
     return l;
   }
 
   static long blockId(Layout l, int index) {
-    return ((long) l.ordinal() << 24) | index;
+    return l.firstBlockId() + index;
   }
 
   static BlockKey key(long blockId) {
     return new BlockKey(BLOCK_POOL, blockId, 1);
   }
 
+  /** The size of a block, found by binary search over the layouts. */
   long bytesOf(long blockId) {
-    return byOrdinal.get((int) (blockId >>> 24)).bytesOf((int) (blockId & 0xFFFFFF));
+    int lo = 0;
+    int hi = byFirstId.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (byFirstId.get(mid).firstBlockId() <= blockId) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    Layout l = byFirstId.get(lo);
+    return l.bytesOf((int) (blockId - l.firstBlockId()));
   }
 
   /**

@@ -50,6 +50,7 @@ public final class Simulator {
     long ssdTotal = 0;
     double seconds = 0;
     double uncachedSeconds = 0;
+    double speedupSum = 0;
     for (int j = 0; j < jobs.size(); j++) {
       SimJob job = jobs.get(j);
       SimulatedCluster.Layout layout = cluster.layout(job.datasetId(), job.inputBytes());
@@ -73,12 +74,15 @@ public final class Simulator {
         fullJobs += jobHits == layout.blocks() ? 1 : 0;
         hddTotal += hdd;
         ssdTotal += ssd;
-        seconds += cost.jobSeconds(job, hdd, ssd);
-        uncachedSeconds += cost.jobSeconds(job, hdd + ssd, 0);
+        double t = cost.jobSeconds(job, hdd, ssd);
+        double uncached = cost.jobSeconds(job, hdd + ssd, 0);
+        seconds += t;
+        uncachedSeconds += uncached;
+        speedupSum += uncached / t;
       }
     }
     return new SimResult(policy.name(), capacityBytes, accesses, hits, measuredJobs, fullJobs,
-        hddTotal, ssdTotal, seconds, uncachedSeconds);
+        hddTotal, ssdTotal, seconds, uncachedSeconds, speedupSum);
   }
 
   /** One map task's read; true on a cache hit. */

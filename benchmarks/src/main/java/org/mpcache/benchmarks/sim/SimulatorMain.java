@@ -26,7 +26,7 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  * brackets): {@code --nodes [7] --jobs [3000] --warmup [jobs/10] --zipf [1.0] --seed [42]
  * --cache-gb [5,10,20,40,80,160] --policies [every name, then clairvoyant] --trace FILE
  * --out [target/sim] --block-mb [128] --replicas [3] --hdd-mbps [30] --ssd-mbps [90]
- * --cores [16] --full-bonus [1.0] --aux-datasets [1024] --plots [true]}. See docs/simulator.md.
+ * --cores [16] --full-bonus [0.001] --aux-datasets [1024] --plots [true]}. See docs/simulator.md.
  */
 public final class SimulatorMain {
   private static final long GB = 1L << 30;
@@ -48,8 +48,10 @@ public final class SimulatorMain {
         Double.parseDouble(flags.getOrDefault("ssd-mbps", "90")), 117,
         Integer.parseInt(flags.getOrDefault("cores", "16")), 20);
     PolicyParameters params = PolicyParameters.builder()
-        .fullBonus(Double.parseDouble(flags.getOrDefault("full-bonus", "1.0")))
-        .auxiliaryCacheDatasets(Integer.parseInt(flags.getOrDefault("aux-datasets", "1024")))
+        .fullBonus(Double.parseDouble(flags.getOrDefault("full-bonus",
+            String.valueOf(PolicyParameters.DEFAULT_FULL_BONUS))))
+        .auxiliaryCacheDatasets(Integer.parseInt(flags.getOrDefault("aux-datasets",
+            String.valueOf(PolicyParameters.DEFAULT_AUXILIARY_CACHE_DATASETS))))
         .build();
     List<SimJob> trace = flags.containsKey("trace") ? TraceCsv.read(Path.of(flags.get("trace")))
         : PumaWorkload.generate(jobs, zipf, seed);
@@ -90,7 +92,8 @@ public final class SimulatorMain {
           SimResult::effectiveHitRatio);
       plot(results, policies, out.resolve("block-hit-ratio.png"), "Block hit ratio",
           SimResult::blockHitRatio);
-      plot(results, policies, out.resolve("speedup.png"), "Estimated speedup", SimResult::speedup);
+      plot(results, policies, out.resolve("speedup.png"), "Estimated mean job speedup",
+          SimResult::speedup);
     }
     o.println("Wrote " + out.toAbsolutePath());
   }
@@ -110,12 +113,13 @@ public final class SimulatorMain {
     List<String> lines = new ArrayList<>();
     lines.add("policy,cache_gb_per_node,block_accesses,block_hits,block_hit_ratio,jobs,"
         + "fully_cached_jobs,effective_hit_ratio,hdd_bytes,ssd_bytes,job_seconds,"
-        + "uncached_job_seconds,speedup");
+        + "uncached_job_seconds,mean_job_speedup,total_time_speedup");
     for (SimResult r : results) {
-      lines.add(String.format(Locale.ROOT, "%s,%d,%d,%d,%.6f,%d,%d,%.6f,%d,%d,%.1f,%.1f,%.6f",
+      lines.add(String.format(Locale.ROOT, "%s,%d,%d,%d,%.6f,%d,%d,%.6f,%d,%d,%.1f,%.1f,%.6f,%.6f",
           r.policy(), r.cacheBytesPerNode() / GB, r.blockAccesses(), r.blockHits(),
           r.blockHitRatio(), r.jobs(), r.fullyCachedJobs(), r.effectiveHitRatio(), r.hddBytes(),
-          r.ssdBytes(), r.jobSeconds(), r.uncachedJobSeconds(), r.speedup()));
+          r.ssdBytes(), r.jobSeconds(), r.uncachedJobSeconds(), r.speedup(),
+          r.totalTimeSpeedup()));
     }
     Files.write(file, lines, StandardCharsets.UTF_8);
   }

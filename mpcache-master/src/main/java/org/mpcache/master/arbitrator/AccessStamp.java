@@ -18,6 +18,8 @@ public final class AccessStamp {
   private long lastTimeMillis;
   private long previousTimeMillis;
   private double logAgedCount = Double.NEGATIVE_INFINITY;
+  private long verdictStamp = NONE;
+  private CacheDecision.Reason verdict;
 
   AccessStamp() {
   }
@@ -33,6 +35,21 @@ public final class AccessStamp {
     lastJobId = jobId;
     lastStamp = stamp;
     lastTimeMillis = timeMillis;
+  }
+
+  /** Whether an admission verdict was reached for the latest access (decided once per access). */
+  boolean hasVerdict() {
+    return verdictStamp == lastStamp;
+  }
+
+  /** The verdict for the latest access: null to admit, else the reason to refuse. */
+  CacheDecision.Reason verdict() {
+    return verdict;
+  }
+
+  void verdict(CacheDecision.Reason reason) {
+    verdictStamp = lastStamp;
+    verdict = reason;
   }
 
   /** The dataset-access counter value of the latest access. */

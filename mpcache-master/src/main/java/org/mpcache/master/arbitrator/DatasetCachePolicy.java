@@ -29,8 +29,10 @@ import org.mpcache.common.BlockKey;
  *       rule there; on a large cluster the literal rule would evict datasets uselessly. A victim is
  *       evicted from every slave: the requester's blocks come back in the decision, the others go
  *       to To_Del. The dataset being served is never its own victim.
- *   <li>Admission is a dataset decision: every block of a dataset not yet in the main cache
- *       passes {@link #refuseAdmission} first, which may weigh the whole dataset against the
+ *   <li>Admission is a dataset decision, taken once per dataset access: the first block a new
+ *       access misses of a dataset not yet in the main cache goes through
+ *       {@link #refuseAdmission}, and the verdict holds for the access's further blocks. It may
+ *       weigh the whole dataset against the
  *       cluster's room ({@link #reclaimableBytes}) and the datasets it would displace
  *       ({@link #lowestCovering}). Once a block is admitted the dataset is in the main cache, and
  *       its further blocks are admitted whenever victims exist ({@code ADMITTED_DATASET_CACHED}),
@@ -147,7 +149,10 @@ public abstract class DatasetCachePolicy implements CachePolicy {
       return CacheDecision.admit(CacheDecision.Reason.ADMITTED_DATASET_CACHED, List.of());
     }
     if (!wasCached) {
-      CacheDecision.Reason refusal = refuseAdmission(access, stamp);
+      if (!stamp.hasVerdict()) {
+        stamp.verdict(refuseAdmission(access, stamp));
+      }
+      CacheDecision.Reason refusal = stamp.verdict();
       if (refusal != null) {
         return CacheDecision.reject(refusal);
       }
