@@ -61,14 +61,6 @@ final class SimulatedCluster {
     }
   }
 
-  int nodes() {
-    return nodes;
-  }
-
-  int replicas() {
-    return replicas;
-  }
-
   String slaveId(int node) {
     return slaveIds[node];
   }

@@ -34,8 +34,4 @@ final class AuxiliaryCache {
   void touch(String datasetId, AccessStamp stamp) {
     entries.put(datasetId, stamp);
   }
-
-  int size() {
-    return entries.size();
-  }
 }

@@ -149,12 +149,6 @@ public final class SpaceHistory {
     return n;
   }
 
-  /** The recorded usage for a type and bucket, or null. */
-  public Usage usage(String jobType, int bucket) {
-    NavigableMap<Integer, Usage> buckets = byType.get(jobType);
-    return buckets == null ? null : buckets.get(bucket);
-  }
-
   /** Receives the entries of {@link #forEach}. */
   interface Visitor {
     void visit(String jobType, int bucket, Usage usage);
