@@ -7,8 +7,9 @@ import java.util.Comparator;
  * NSDI 2012) at dataset granularity: victims are taken first from incomplete datasets (not every
  * block cached), the one with the largest wave-width first, and only then from complete datasets by
  * the same rule; ties go to the least recently accessed. A dataset's wave-width is its number of
- * blocks (one map task per block), so evicting the widest frees the most space for the jobs whose
- * completion time a complete cache shortens most. Datasets are evicted whole from every slave.
+ * blocks (one map task per block): a narrow job's tasks all run in one wave, so a complete cache
+ * shortens it most, while a wide dataset takes the most space for the least gain in completion
+ * time. Datasets are evicted whole from every slave.
  * Pure and deterministic; not thread-safe.
  */
 final class LifePolicy extends DatasetEvictionPolicy {
