@@ -33,6 +33,12 @@ class CachePolicyPropertiesTest {
     return Arbitraries.of(CachePolicies.names());
   }
 
+  @Provide
+  Arbitrary<String> baselines() {
+    return Arbitraries.of(CachePolicies.LRU, CachePolicies.LFU, CachePolicies.GDSF,
+        CachePolicies.LFU_F, CachePolicies.LIFE);
+  }
+
   /** A slave of the model: its capacity and the blocks it holds. */
   private static final class ModelSlave {
     final long capacity;
@@ -123,7 +129,7 @@ class CachePolicyPropertiesTest {
     return decisions;
   }
 
-  @Property(tries = 60)
+  @Property(tries = 140)
   void capacityNeverExceededAndEvictionsAreWholeDatasets(@ForAll("policies") String policy,
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int slaves,
       @ForAll @IntRange(min = 1, max = 12) int capacityBlocks) {
@@ -135,6 +141,14 @@ class CachePolicyPropertiesTest {
     String all = String.join("\n", replay(CachePolicies.MPCACHE, seed, 2, 4, 300));
     assertTrue(all.contains("evict="), "no eviction happened, so the invariants were not tested");
     assertTrue(all.contains("REJECTED_"), "admission control never rejected");
+  }
+
+  @Property(tries = 20)
+  void smallCachesExerciseReplacementInEveryBaseline(@ForAll("baselines") String policy,
+      @ForAll long seed) {
+    String all = String.join("\n", replay(policy, seed, 2, 4, 300));
+    assertTrue(all.contains("ADMITTED_BY_REPLACEMENT") && all.contains("evict="),
+        policy + " never replaced anything, so the invariants were not tested");
   }
 
   @Property(tries = 20)
