@@ -123,7 +123,10 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
     if (id == null) {
       return;
     }
-    Dataset d = dataset(id, a.datasetId().equals(id) ? a.datasetBlocks() : 1);
+    Dataset d = datasets.get(id);
+    if (id.equals(a.datasetId())) {
+      d.size = Math.max(d.size, a.datasetBlocks());
+    }
     noteAccess(d, a);
     afterRequest(d);
   }
