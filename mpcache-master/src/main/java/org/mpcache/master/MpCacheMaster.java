@@ -1,8 +1,13 @@
 package org.mpcache.master;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.ConfigChecks;
@@ -15,6 +20,8 @@ import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
+import org.mpcache.master.admin.MasterRefresher;
+import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.PolicyParameters;
@@ -24,6 +31,9 @@ import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
 import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.DatasetCatalog;
+import org.mpcache.master.status.MasterStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +50,10 @@ public class MpCacheMaster extends CompositeService {
   private SlaveRegistry registry;
   private ReplaceArbitrator arbitrator;
   private RpcServerService rpcServer;
+  private MasterStatus status;
+  private MasterRefresher refresher;
+  @GuardedBy("this")
+  private FileSystem fileSystem;
 
   public MpCacheMaster() {
     super(MpCacheMaster.class.getSimpleName());
@@ -66,16 +80,25 @@ public class MpCacheMaster extends CompositeService {
 
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
-    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry);
+    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
+        new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
+        Time::now);
+    refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs);
+    refresher.start();
+    status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
+    PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
-            new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now)))
+            new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now)))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             new ClientMasterHandler(registry)))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
-            new AdminHandler(registry, arbitrator, monotonic)));
+            new AdminHandler(status, registry, arbitrator, prefetch, refresher)));
     addService(rpcServer);
-    addService(new SlaveMonitor(registry, expiryMs, arbitrator::onSlaveLost));
+    addService(new SlaveMonitor(registry, expiryMs, id -> {
+      arbitrator.onSlaveLost(id);
+      prefetch.forget(id);
+    }));
     super.serviceInit(conf);
   }
 
@@ -100,6 +123,33 @@ public class MpCacheMaster extends CompositeService {
     super.serviceStart();
     LOG.info("mpCache master serving on {} with policy {}", rpcServer.getAddress(),
         arbitrator.policyName());
+  }
+
+  /**
+   * The master's HDFS client, opened when the first prefetch needs it: plain HDFS (never through
+   * the cache), on {@code fs.defaultFS}.
+   */
+  private synchronized FileSystem fileSystem() throws IOException {
+    if (fileSystem == null) {
+      Configuration c = new Configuration(getConfig());
+      c.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+      fileSystem = FileSystem.newInstance(FileSystem.getDefaultUri(c), c);
+    }
+    return fileSystem;
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    super.serviceStop();
+    synchronized (this) {
+      IOUtils.closeStream(fileSystem);
+      fileSystem = null;
+    }
+  }
+
+  /** The master's status queries (cluster report, datasets, explain), for the web UI. */
+  public MasterStatus getStatus() {
+    return status;
   }
 
   /** The RPC address the master listens on. */

@@ -18,6 +18,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
- * evictions), block and hit reports, and replace requests. Requests from a slave the master does
- * not know (it expired, or the master restarted) are answered with {@code reregister}.
+ * evictions and prefetch commands), block and hit reports, and replace requests. Requests from a
+ * slave the master does not know (it expired, or the master restarted) are answered with
+ * {@code reregister}.
  *
  * <p>Thread-safe: it holds no state of its own.
  */
@@ -37,13 +39,15 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
 
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
+  private final PrefetchPlanner prefetch;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
 
   public SlaveMasterHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      long heartbeatIntervalMs, LongSupplier wallClock) {
+      PrefetchPlanner prefetch, long heartbeatIntervalMs, LongSupplier wallClock) {
     this.registry = registry;
     this.arbitrator = arbitrator;
+    this.prefetch = prefetch;
     this.heartbeatIntervalMs = heartbeatIntervalMs;
     this.wallClock = wallClock;
   }
@@ -71,7 +75,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
     return HeartbeatResponseProto.newBuilder()
-        .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId()))).build();
+        .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))
+        .addAllPrefetch(prefetch.take(req.getSlaveId())).build();
   }
 
   @Override
@@ -105,7 +110,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
           .setReregister(true).build();
     }
     CacheDecision d = arbitrator.onReplaceRequest(
-        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes());
+        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes(),
+        req.getForce());
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
   }
