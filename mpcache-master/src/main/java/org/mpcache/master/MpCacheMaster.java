@@ -22,10 +22,12 @@ import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.metrics.MasterMetrics;
 import org.mpcache.master.registry.SlaveMonitor;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
@@ -52,6 +54,9 @@ public class MpCacheMaster extends CompositeService {
   private RpcServerService rpcServer;
   private MasterStatus status;
   private MasterRefresher refresher;
+  private MasterMetrics metrics;
+  /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
+  private volatile MasterMetrics rpcTimer;
   @GuardedBy("this")
   private FileSystem fileSystem;
 
@@ -89,17 +94,29 @@ public class MpCacheMaster extends CompositeService {
     PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
-            new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now)))
+            timed(SlaveMasterProtocolPB.class,
+                new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
-            new ClientMasterHandler(registry)))
+            timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
-            new AdminHandler(status, registry, arbitrator, prefetch, refresher)));
+            timed(AdminProtocolPB.class,
+                new AdminHandler(status, registry, arbitrator, prefetch, refresher))));
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
       prefetch.forget(id);
     }));
     super.serviceInit(conf);
+  }
+
+  /** A protocol implementation whose calls are timed into the metrics once they exist. */
+  private <T> T timed(Class<T> protocol, T handler) {
+    return MetricsSupport.timed(protocol, handler, (method, ms) -> {
+      MasterMetrics m = rpcTimer;
+      if (m != null) {
+        m.rpc(method, ms);
+      }
+    });
   }
 
   /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
@@ -121,6 +138,9 @@ public class MpCacheMaster extends CompositeService {
   @Override
   protected void serviceStart() throws Exception {
     super.serviceStart();
+    metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator);
+    metrics.register();
+    rpcTimer = metrics;
     LOG.info("mpCache master serving on {} with policy {}", rpcServer.getAddress(),
         arbitrator.policyName());
   }
@@ -140,11 +160,20 @@ public class MpCacheMaster extends CompositeService {
 
   @Override
   protected void serviceStop() throws Exception {
+    if (metrics != null) {
+      rpcTimer = null;
+      metrics.unregister();
+    }
     super.serviceStop();
     synchronized (this) {
       IOUtils.closeStream(fileSystem);
       fileSystem = null;
     }
+  }
+
+  /** The master's metrics source (null before start). */
+  public MasterMetrics getMetrics() {
+    return metrics;
   }
 
   /** The master's status queries (cluster report, datasets, explain), for the web UI. */

@@ -75,6 +75,15 @@ public final class MiniMpCacheCluster implements Closeable {
       return this;
     }
 
+    /**
+     * Adds a configuration file every daemon and client reads; the master reads it again on
+     * {@code mpcache admin refresh}. Values set with {@link #set} take precedence.
+     */
+    public Builder addResource(File file) {
+      conf.addResource(new Path(file.toURI()));
+      return this;
+    }
+
     /** Sets a configuration value for every daemon and client of the cluster. */
     public Builder set(String key, String value) {
       conf.set(key, value);

@@ -33,8 +33,8 @@ import org.mpcache.master.status.ArbitratorStats;
 
 /**
  * Plans {@code mpcache admin prefetch}: it lists the blocks of an HDFS file or directory, gives
- * each block not yet cached to a serving slave (the one beside a DataNode holding a replica when
- * there is one, else the one with fewest commands so far) and queues a
+ * each block not yet cached to a serving slave (one beside a DataNode holding a replica when there
+ * is one, the one given fewest blocks so far) and queues a
  * {@link PrefetchCommandProto} for it. The slave receives its commands with its next heartbeat
  * (as a DataNode receives its cache commands), asks the Replace Arbitrator as for any miss
  * (unless forced), reads the block from HDFS itself and caches it.
@@ -160,17 +160,21 @@ public final class PrefetchPlanner {
     return r.setQueued(queuedNow).build();
   }
 
-  /** The slave beside a replica, else the serving slave given fewest blocks by this plan. */
+  /**
+   * Of the slaves beside a replica (all serving slaves when none is), the one given fewest blocks
+   * by this plan: local reads, spread evenly.
+   */
   private static String choose(LocatedBlock lb, Map<String, String> slaveByDatanode,
       List<String> serving, Map<String, List<PrefetchCommandProto>> plan) {
+    List<String> local = new ArrayList<>();
     for (DatanodeInfo dn : lb.getLocations()) {
       String s = slaveByDatanode.get(dn.getXferAddr());
       if (s != null) {
-        return s;
+        local.add(s);
       }
     }
     String best = null;
-    for (String s : serving) {
+    for (String s : local.isEmpty() ? serving : local) {
       if (best == null || plan.getOrDefault(s, List.of()).size()
           < plan.getOrDefault(best, List.of()).size()) {
         best = s;
