@@ -55,6 +55,8 @@ class AdminCliTest {
   private static final File BASE = new File("target/e2e/admin-cli");
   private static final File EXCLUDES = new File(BASE, "excludes");
   private static final File SITE = new File(BASE, "refresh-site.xml");
+  /** Every run's command line, exit code and output, the source of docs/admin.md's examples. */
+  private static final File TRANSCRIPT = new File(BASE, "transcript.txt");
   private static MiniMpCacheCluster cluster;
 
   /** What one CLI run printed and returned. */
@@ -82,6 +84,7 @@ class AdminCliTest {
   @BeforeAll
   static void start() throws IOException {
     Files.createDirectories(BASE.toPath());
+    Files.deleteIfExists(TRANSCRIPT.toPath());
     Files.writeString(EXCLUDES.toPath(), "# no slave excluded\n");
     writeSite(100);
     cluster = new MiniMpCacheCluster.Builder(BASE).blockSize(BLOCK).slaveCapacity(4L * BLOCK)
@@ -112,8 +115,12 @@ class AdminCliTest {
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       code = ToolRunner.run(conf, new MpCacheAdmin(o, e), args);
     }
-    return new Result(code, out.toString(StandardCharsets.UTF_8),
+    Result r = new Result(code, out.toString(StandardCharsets.UTF_8),
         err.toString(StandardCharsets.UTF_8));
+    Files.writeString(TRANSCRIPT.toPath(), "$ mpcache admin " + String.join(" ", args) + "\n"
+        + r.out + r.err + "[exit " + code + "]\n\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    return r;
   }
 
   private static Result run(String... args) throws Exception {
@@ -174,14 +181,34 @@ class AdminCliTest {
     }
   }
 
-  private static JsonNode dataset(String path) throws Exception {
-    JsonNode all = ok("datasets", "-path", path, "-json").json().get("datasets");
-    for (JsonNode d : all) {
+  private static void awaitDataset(String path, String what,
+      java.util.function.Predicate<JsonNode> done) throws IOException {
+    await(what, () -> {
+      try {
+        JsonNode d = findDataset(path);
+        return d != null && done.test(d);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+  }
+
+  /** The dataset named by {@code path} as datasets -json lists it, or null. */
+  private static JsonNode findDataset(String path) throws Exception {
+    for (JsonNode d : ok("datasets", "-path", path, "-json").json().get("datasets")) {
       if (new Path(d.get("datasetId").asText()).toUri().getPath().equals(path)) {
         return d;
       }
     }
-    throw new AssertionError("no dataset " + path + " in " + all);
+    return null;
+  }
+
+  private static JsonNode dataset(String path) throws Exception {
+    JsonNode d = findDataset(path);
+    if (d == null) {
+      throw new AssertionError("no dataset " + path);
+    }
+    return d;
   }
 
   @Test
@@ -208,13 +235,8 @@ class AdminCliTest {
     Path f = new Path("/cli/a");
     write(f, 3, 1);
     readThroughCache(f);
-    await("the master counts 3 cached blocks of /cli", () -> {
-      try {
-        return dataset("/cli").get("cachedBlocks").asInt() == 3;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    awaitDataset("/cli", "the master counts 3 cached blocks of /cli",
+        d -> d.get("cachedBlocks").asInt() == 3);
     SlaveCountersProto before = cluster.totals();
     readThroughCache(f);
     assertEquals(3, cluster.totals().getHits() - before.getHits());
@@ -281,14 +303,8 @@ class AdminCliTest {
     write(fresh, 2, 4);
     JsonNode refused = ok("prefetch", "/fresh", "-json").json();
     assertEquals(2, refused.get("queued").asInt());
-    await("both refusals are recorded", () -> {
-      try {
-        JsonNode d = dataset("/fresh");
-        return d.has("verdicts") && d.get("verdicts").get(0).get("count").asInt() == 2;
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    awaitDataset("/fresh", "both refusals are recorded",
+        d -> d.has("verdicts") && d.get("verdicts").get(0).get("count").asInt() == 2);
     assertEquals(0, cachedAnywhere(keys(fresh)));
     assertThat(ok("explain", "/fresh").out).contains("REJECTED_NOT_IN_AUXILIARY_CACHE");
 

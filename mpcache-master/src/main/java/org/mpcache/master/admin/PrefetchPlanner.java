@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.SlaveRendezvous;
 import org.mpcache.common.proto.AdminProtos.PrefetchResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveBlocksProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
@@ -33,8 +34,8 @@ import org.mpcache.master.status.ArbitratorStats;
 
 /**
  * Plans {@code mpcache admin prefetch}: it lists the blocks of an HDFS file or directory, gives
- * each block not yet cached to a serving slave (one beside a DataNode holding a replica when there
- * is one, the one given fewest blocks so far) and queues a
+ * each block not yet cached to a serving slave (of those beside a DataNode holding a replica, the
+ * one readers will ask; else the one given fewest blocks so far) and queues a
  * {@link PrefetchCommandProto} for it. The slave receives its commands with its next heartbeat
  * (as a DataNode receives its cache commands), asks the Replace Arbitrator as for any miss
  * (unless forced), reads the block from HDFS itself and caches it.
@@ -161,20 +162,26 @@ public final class PrefetchPlanner {
   }
 
   /**
-   * Of the slaves beside a replica (all serving slaves when none is), the one given fewest blocks
-   * by this plan: local reads, spread evenly.
+   * Of the slaves beside a replica, the one readers will ask (the rendezvous winner, as the
+   * client's {@code SlaveSelector} chooses); with none beside a replica, the serving slave given
+   * fewest blocks by this plan.
    */
   private static String choose(LocatedBlock lb, Map<String, String> slaveByDatanode,
       List<String> serving, Map<String, List<PrefetchCommandProto>> plan) {
-    List<String> local = new ArrayList<>();
+    String beside = null;
+    long id = lb.getBlock().getBlockId();
     for (DatanodeInfo dn : lb.getLocations()) {
       String s = slaveByDatanode.get(dn.getXferAddr());
-      if (s != null) {
-        local.add(s);
+      if (s != null && (beside == null
+          || SlaveRendezvous.score(id, s) > SlaveRendezvous.score(id, beside))) {
+        beside = s;
       }
     }
+    if (beside != null) {
+      return beside;
+    }
     String best = null;
-    for (String s : local.isEmpty() ? serving : local) {
+    for (String s : serving) {
       if (best == null || plan.getOrDefault(s, List.of()).size()
           < plan.getOrDefault(best, List.of()).size()) {
         best = s;
