@@ -296,9 +296,15 @@ class AdminCliTest {
   @Test
   @Order(5)
   void prefetch_isSubjectToAdmissionUnlessForced() throws Exception {
+    // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up.
     Path big = new Path("/big/f");
-    write(big, 8, 3);
-    ok("prefetch", "/big", "-wait", "60");
+    write(big, 24, 3);
+    ok("prefetch", "/big");
+    await("every slave's Input Cache is full", () -> cluster.slaves().stream()
+        .allMatch(s -> s.getStore().space().freeBytes() < BLOCK));
+    Result partly = run("prefetch", "/big", "-wait", "1");
+    assertEquals(2, partly.code, partly::toString);
+    assertThat(partly.err).contains("only 8 of 24 block(s)").contains("explain /big");
     Path fresh = new Path("/fresh/f");
     write(fresh, 2, 4);
     JsonNode refused = ok("prefetch", "/fresh", "-json").json();

@@ -57,6 +57,9 @@ final class AdminClient implements AutoCloseable {
 
   /** What went wrong, for the operator. */
   String describe(IOException e) {
+    if (e instanceof CommandFailedException) {
+      return e.getMessage();
+    }
     if (e instanceof RemoteException) {
       return "the master at " + address + " refused: " + ((RemoteException) e).getMessage();
     }
