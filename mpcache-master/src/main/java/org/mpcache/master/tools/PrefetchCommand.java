@@ -1,6 +1,7 @@
 package org.mpcache.master.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.util.List;
