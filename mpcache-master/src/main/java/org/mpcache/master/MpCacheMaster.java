@@ -17,6 +17,7 @@ import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
 import org.mpcache.common.proto.SlaveMasterProtos.SlaveMasterService;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
@@ -93,6 +94,7 @@ public class MpCacheMaster extends CompositeService {
     status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
     PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
+        .terse(RequestRefusedException.class)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now))))
