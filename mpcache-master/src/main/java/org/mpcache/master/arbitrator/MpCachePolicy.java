@@ -2,12 +2,10 @@ package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
@@ -36,27 +34,13 @@ import org.mpcache.common.BlockKey;
  */
 final class MpCachePolicy implements CachePolicy {
 
-  /** One block the policy tracks: its dataset, size, and where it is cached or filling. */
-  private static final class BlockState {
-    final DatasetState dataset;
-    final long bytes;
-    final Set<String> cachedOn = new HashSet<>(2);
-    final Set<String> fillingOn = new HashSet<>(2);
-
-    BlockState(DatasetState dataset, long bytes) {
-      this.dataset = dataset;
-      this.bytes = bytes;
-    }
-  }
-
   private final PolicyParameters params;
   private final Map<String, DatasetState> datasets = new HashMap<>();
-  private final Map<BlockKey, BlockState> blocks = new HashMap<>();
+  /** Where each dataset's blocks are cached or filling, and To_Del. */
+  private final DatasetPlacement placement = new DatasetPlacement();
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
-  /** To_Del: per slave, blocks of evicted datasets it has not been told to drop, with sizes. */
-  private final Map<String, LinkedHashMap<BlockKey, Long>> toDel = new HashMap<>();
   private double clock;
   private long accessSeq;
 
@@ -118,7 +102,7 @@ final class MpCachePolicy implements CachePolicy {
       String gone = eldest.next();
       eldest.remove();
       DatasetState g = datasets.get(gone);
-      if (g != null && g.blocks.isEmpty()) {
+      if (g != null && !placement.holds(gone)) {
         datasets.remove(gone);
       }
     }
@@ -136,20 +120,21 @@ final class MpCachePolicy implements CachePolicy {
     if (newClockBase) {
       d.clockBase = clock;
     }
-    d.full = !d.blocks.isEmpty() && d.cachedBlocks >= d.size;
+    boolean holds = placement.holds(d.id);
+    d.full = holds && placement.cachedBlocks(d.id) >= d.size;
     d.priority = d.computePriority(params.fullBonus());
-    if (queued || !d.blocks.isEmpty()) {
+    if (queued || holds) {
       queue.add(d);
     }
   }
 
   @Override
   public void onHit(BlockAccess a) {
-    BlockState b = blocks.get(a.block());
-    if (b == null) {
+    String id = placement.datasetOf(a.block());
+    if (id == null) {
       return;
     }
-    DatasetState d = b.dataset;
+    DatasetState d = datasets.get(id);
     noteAccess(d, a);
     reprioritize(d, () -> d.blocksAccess++, true);
   }
@@ -170,10 +155,7 @@ final class MpCachePolicy implements CachePolicy {
     }
     CacheDecision.Reason reason = inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
         : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
-    long pending = 0;
-    for (long bytes : toDel.getOrDefault(slave, new LinkedHashMap<>()).values()) {
-      pending += bytes;
-    }
+    long pending = placement.pendingBytes(slave);
     if (pending < need) {
       List<DatasetState> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
@@ -205,13 +187,7 @@ final class MpCachePolicy implements CachePolicy {
       if (v == keep) {
         continue;
       }
-      long here = 0;
-      for (BlockKey k : v.blocks) {
-        BlockState b = blocks.get(k);
-        if (b.cachedOn.contains(slave)) {
-          here += b.bytes;
-        }
-      }
+      long here = placement.bytesOn(v.id, slave);
       if (here > 0) {
         victims.add(v);
         freed += here;
@@ -237,14 +213,7 @@ final class MpCachePolicy implements CachePolicy {
   private void evict(DatasetState v) {
     queue.remove(v);
     clock = v.priority;
-    for (BlockKey k : v.blocks) {
-      BlockState b = blocks.remove(k);
-      for (String s : b.cachedOn) {
-        toDel.computeIfAbsent(s, x -> new LinkedHashMap<>()).put(k, b.bytes);
-      }
-    }
-    v.blocks.clear();
-    v.cachedBlocks = 0;
+    placement.evict(v.id);
     v.blocksAccess = 0;
     v.full = false;
     if (!auxiliary.containsKey(v.id)) {
@@ -255,75 +224,46 @@ final class MpCachePolicy implements CachePolicy {
   /** Lines 8 and 25-31: the block joins its dataset, Blocks_Access grows, Pr is recomputed. */
   private void admit(DatasetState d, BlockAccess a) {
     reprioritize(d, () -> {
-      BlockState b = blocks.computeIfAbsent(a.block(), k -> new BlockState(d, a.blockBytes()));
-      b.fillingOn.add(a.slaveId());
-      d.blocks.add(a.block());
+      placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
       d.blocksAccess++;
     }, true);
   }
 
   @Override
   public void onCached(String slaveId, BlockKey block) {
-    BlockState b = blocks.get(block);
-    if (b == null || !b.fillingOn.remove(slaveId)) {
-      if (b == null || !b.cachedOn.contains(slaveId)) {
-        toDel.computeIfAbsent(slaveId, x -> new LinkedHashMap<>()).put(block, 0L);
-      }
-      return;
+    String id = placement.datasetOf(block);
+    placement.cached(slaveId, block);
+    if (id != null) {
+      reprioritize(datasets.get(id), () -> { }, false);
     }
-    DatasetState d = b.dataset;
-    reprioritize(d, () -> {
-      if (b.cachedOn.isEmpty()) {
-        d.cachedBlocks++;
-      }
-      b.cachedOn.add(slaveId);
-    }, false);
   }
 
   @Override
   public void onRemoved(String slaveId, BlockKey block) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.get(slaveId);
-    if (pending != null) {
-      pending.remove(block);
+    String id = placement.removed(slaveId, block);
+    if (id != null) {
+      afterRemoval(datasets.get(id));
     }
-    BlockState b = blocks.get(block);
-    if (b == null || !b.cachedOn.contains(slaveId) && !b.fillingOn.contains(slaveId)) {
-      return;
+  }
+
+  @Override
+  public void onSlaveLost(String slaveId) {
+    for (String id : placement.slaveLost(slaveId)) {
+      afterRemoval(datasets.get(id));
     }
-    DatasetState d = b.dataset;
-    reprioritize(d, () -> {
-      b.fillingOn.remove(slaveId);
-      if (b.cachedOn.remove(slaveId) && b.cachedOn.isEmpty()) {
-        d.cachedBlocks--;
-      }
-      if (b.cachedOn.isEmpty() && b.fillingOn.isEmpty()) {
-        blocks.remove(block);
-        d.blocks.remove(block);
-      }
-    }, false);
-    if (d.blocks.isEmpty()) {
+  }
+
+  /** A dataset lost blocks: Full and Pr are recomputed; an emptied one leaves the main cache. */
+  private void afterRemoval(DatasetState d) {
+    reprioritize(d, () -> { }, false);
+    if (!placement.holds(d.id)) {
       queue.remove(d);
       d.blocksAccess = 0;
     }
   }
 
   @Override
-  public void onSlaveLost(String slaveId) {
-    toDel.remove(slaveId);
-    List<BlockKey> held = new ArrayList<>();
-    for (Map.Entry<BlockKey, BlockState> e : blocks.entrySet()) {
-      if (e.getValue().cachedOn.contains(slaveId) || e.getValue().fillingOn.contains(slaveId)) {
-        held.add(e.getKey());
-      }
-    }
-    for (BlockKey k : held) {
-      onRemoved(slaveId, k);
-    }
-  }
-
-  @Override
   public List<BlockKey> pendingEvictions(String slaveId) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.remove(slaveId);
-    return pending == null ? List.of() : new ArrayList<>(pending.keySet());
+    return placement.takePending(slaveId);
   }
 }
