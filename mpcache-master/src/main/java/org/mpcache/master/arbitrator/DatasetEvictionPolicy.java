@@ -78,12 +78,16 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
     }
   }
 
-  /** Forgets every dataset that holds no blocks and is not worth remembering. */
-  final void forgetIdle() {
+  /**
+   * Forgets every dataset that holds no blocks and is not worth remembering, except {@code current},
+   * the dataset whose request is being handled: it may be about to get its first block, and a
+   * dataset with blocks must stay tracked for as long as it has them.
+   */
+  final void forgetIdle(Dataset current) {
     Iterator<Dataset> it = datasets.values().iterator();
     while (it.hasNext()) {
       Dataset d = it.next();
-      if (!placement.holds(d.id) && !remembers(d)) {
+      if (d != current && !placement.holds(d.id) && !remembers(d)) {
         it.remove();
       }
     }
@@ -123,10 +127,7 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
     if (id == null) {
       return;
     }
-    Dataset d = datasets.get(id);
-    if (id.equals(a.datasetId())) {
-      d.size = Math.max(d.size, a.datasetBlocks());
-    }
+    Dataset d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
     noteAccess(d, a);
     afterRequest(d);
   }

@@ -33,7 +33,7 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
       for (Dataset each : datasets.values()) {
         each.accesses /= 2;
       }
-      forgetIdle();
+      forgetIdle(d);
     }
   }
 

@@ -136,6 +136,35 @@ class DatasetEvictionPolicyTest {
   }
 
   @Test
+  void lfuF_datasetFirstAccessedAtAnAgingStepIsKeptForItsBlocks() {
+    LfuFPolicy lfuF = new LfuFPolicy();
+    // Accesses 1-99: X.
+    cache(lfuF, "s1", 1, "X", 1, "jX1");
+    for (int i = 2; i < LfuFPolicy.AGING_PERIOD; i++) {
+      lfuF.onHit(access("s1", 1, "X", 1, "jX" + i));
+    }
+    // Access 100 is N's first: aging halves its count of 1 to 0 before its block is placed; N
+    // must still be tracked, since a block of it is being cached.
+    cache(lfuF, "s1", 2, "N", 2, "jN1");
+    assertTrue(lfuF.tracks("N"), "a dataset with a block being cached was forgotten");
+    // A later hit on that block and a replacement over it work on N's state.
+    lfuF.onHit(access("s1", 2, "N", 2, "jN2"));
+    assertEquals(1, lfuF.accessesOf("N"));
+    assertEquals(List.of(block(2)), replace(lfuF, "s1", 3, "Y", 1, "jY1"));
+  }
+
+  @Test
+  void hitOnABlockOfAnUntrackedDatasetIsIgnored() {
+    for (CachePolicy p : List.of(new GdsfPolicy(), new LfuFPolicy(), new LifePolicy())) {
+      // A slave reports a block the policy never admitted: it is queued for eviction, and a hit
+      // on it changes nothing.
+      p.onCached("s1", block(7));
+      p.onHit(access("s1", 7, "Q", 1, "jQ1"));
+      assertEquals(List.of(block(7)), p.pendingEvictions("s1"), p.name());
+    }
+  }
+
+  @Test
   void life_evictsIncompleteDatasetsFirstThenTheWidest() {
     LifePolicy life = new LifePolicy();
     cache(life, "s1", 1, "A", 4, "jA1");
