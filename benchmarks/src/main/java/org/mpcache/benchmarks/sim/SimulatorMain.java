@@ -30,6 +30,8 @@ public final class SimulatorMain {
   private List<Long> sizesGb = List.of(5L, 10L, 20L, 40L, 80L, 160L);
   private List<String> policies = names();
   private long seed = 1;
+  private double fullBonus = PolicyParameters.DEFAULT_FULL_BONUS;
+  private int auxiliary = PolicyParameters.DEFAULT_AUXILIARY_CAPACITY;
   private Path out = Paths.get("results", "sim");
 
   /** The online policies and the offline clairvoyant bound. */
@@ -67,6 +69,8 @@ public final class SimulatorMain {
           case "--scale": scale = Double.parseDouble(v); break;
           case "--nodes": nodes = Integer.parseInt(v); break;
           case "--seed": seed = Long.parseLong(v); break;
+          case "--full-bonus": fullBonus = Double.parseDouble(v); break;
+          case "--auxiliary": auxiliary = Integer.parseInt(v); break;
           case "--out": out = Paths.get(v); break;
           case "--policies": policies = Arrays.asList(v.split(",")); break;
           case "--sizes-gb":
@@ -108,7 +112,7 @@ public final class SimulatorMain {
         ClusterSimulator.Config c = new ClusterSimulator.Config(nodes, gb << 30, 128L << 20, 3,
             150e6, 500e6, 0.79);
         SimResult r = new ClusterSimulator(c).run(p.equals(ClairvoyantPolicy.NAME)
-            ? new ClairvoyantPolicy(trace) : CachePolicies.create(p, PolicyParameters.defaults()),
+            ? new ClairvoyantPolicy(trace) : CachePolicies.create(p, new PolicyParameters(fullBonus, auxiliary)),
             trace);
         results.add(r);
         csv.add(r.csv());

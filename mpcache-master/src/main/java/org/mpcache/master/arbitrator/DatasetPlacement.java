@@ -4,93 +4,341 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.mpcache.common.BlockKey;
 
 /**
- * Where the blocks of each dataset are, for the policies that evict whole datasets: per block its
- * dataset, size and the slaves that cache it or are filling it; per dataset how many of its blocks
- * are cached somewhere; per slave the blocks of evicted datasets it has not been told to drop yet
- * (Algorithm 1's To_Del). A block belongs to the dataset it was first admitted for. Not
- * thread-safe: owned by one policy.
+ * Where the blocks of each dataset are, for the policies that evict whole datasets: per block copy
+ * (one block on one slave) its dataset, size and whether the slave has stored it or is still
+ * filling it; per dataset how many of its blocks are cached somewhere, how many bytes it holds in
+ * all and on each slave; per slave the blocks of evicted datasets it has not been told to drop yet
+ * (Algorithm 1's To_Del) and their bytes. A block belongs to the dataset it was first admitted
+ * for.
+ *
+ * <p>Layout, for the master's memory (docs/simulator.md reports the measured bytes per cached
+ * block): one {@link Copy} object per block copy, holding the block key's fields inline and
+ * threaded on two intrusive lists, its hash bucket and its dataset's block list, so a cached block
+ * costs one object and one table slot; slaves are numbered once and each dataset keeps its bytes per
+ * slave in a small open-addressed table, so that "does this dataset free room on that slave" is
+ * O(1) while choosing victims.
+ *
+ * <p>Not thread-safe: owned by one policy.
  */
 final class DatasetPlacement {
 
-  /** One tracked block. */
-  private static final class Placed {
-    final String datasetId;
+  /** One block on one slave, stored or being filled. */
+  private static final class Copy {
+    final String blockPoolId;
+    final long blockId;
+    final long generationStamp;
     final long bytes;
-    final Set<String> cachedOn = new HashSet<>(2);
-    final Set<String> fillingOn = new HashSet<>(2);
+    final int slave;
+    final Held dataset;
+    boolean filling = true;
+    Copy prevInDataset;
+    Copy nextInDataset;
+    Copy nextInBucket;
 
-    Placed(String datasetId, long bytes) {
-      this.datasetId = datasetId;
+    Copy(BlockKey key, long bytes, int slave, Held dataset) {
+      this.blockPoolId = key.getBlockPoolId();
+      this.blockId = key.getBlockId();
+      this.generationStamp = key.getGenerationStamp();
       this.bytes = bytes;
+      this.slave = slave;
+      this.dataset = dataset;
+    }
+
+    boolean is(BlockKey key) {
+      return blockId == key.getBlockId() && generationStamp == key.getGenerationStamp()
+          && blockPoolId.equals(key.getBlockPoolId());
+    }
+
+    boolean sameBlock(Copy o) {
+      return blockId == o.blockId && generationStamp == o.generationStamp
+          && blockPoolId.equals(o.blockPoolId);
+    }
+
+    BlockKey key() {
+      return new BlockKey(blockPoolId, blockId, generationStamp);
     }
   }
 
-  private final Map<BlockKey, Placed> blocks = new HashMap<>();
-  private final Map<String, Set<BlockKey>> byDataset = new HashMap<>();
-  private final Map<String, Integer> cachedBlocks = new HashMap<>();
-  private final Map<String, LinkedHashMap<BlockKey, Long>> toDel = new HashMap<>();
+  /** One dataset with at least one block copy. */
+  private static final class Held {
+    final String id;
+    Copy head;
+    Copy tail;
+    /** Distinct blocks with at least one stored copy. */
+    int cachedBlocks;
+    /** Bytes of stored copies over every slave. */
+    long storedBytes;
+    /** Bytes of stored copies on each slave: open addressing, key slave + 1, 0 = free slot. */
+    int[] slaveKeys = new int[4];
+    long[] slaveBytes = new long[4];
+    int slaveEntries;
 
-  /** A slave starts filling a block of a dataset. */
+    Held(String id) {
+      this.id = id;
+    }
+
+    long bytesOn(int slave) {
+      int mask = slaveKeys.length - 1;
+      for (int i = mix(slave) & mask; ; i = (i + 1) & mask) {
+        if (slaveKeys[i] == slave + 1) {
+          return slaveBytes[i];
+        }
+        if (slaveKeys[i] == 0) {
+          return 0;
+        }
+      }
+    }
+
+    void addStored(int slave, long delta) {
+      storedBytes += delta;
+      addBytes(slave, delta);
+    }
+
+    private void addBytes(int slave, long delta) {
+      int mask = slaveKeys.length - 1;
+      int i = mix(slave) & mask;
+      while (slaveKeys[i] != 0 && slaveKeys[i] != slave + 1) {
+        i = (i + 1) & mask;
+      }
+      if (slaveKeys[i] == 0) {
+        if (2 * (slaveEntries + 1) > slaveKeys.length) {
+          grow();
+          addBytes(slave, delta);
+          return;
+        }
+        slaveKeys[i] = slave + 1;
+        slaveEntries++;
+      }
+      slaveBytes[i] += delta;
+    }
+
+    /** Doubles the table, dropping slaves whose bytes fell back to 0. */
+    private void grow() {
+      int[] keys = slaveKeys;
+      long[] bytes = slaveBytes;
+      slaveKeys = new int[keys.length * 2];
+      slaveBytes = new long[keys.length * 2];
+      slaveEntries = 0;
+      for (int i = 0; i < keys.length; i++) {
+        if (keys[i] != 0 && bytes[i] != 0) {
+          addBytes(keys[i] - 1, bytes[i]);
+        }
+      }
+    }
+
+    private static int mix(int x) {
+      return (x * 0x9E3779B9) >>> 7;
+    }
+  }
+
+  /** A slave's To_Del: blocks in the order queued, and their bytes (0 when unknown). */
+  private static final class Pending {
+    final LinkedHashMap<BlockKey, Long> blocks = new LinkedHashMap<>();
+    long bytes;
+  }
+
+  private Copy[] table = new Copy[1 << 10];
+  private int copies;
+  private final Map<String, Held> datasets = new HashMap<>();
+  private final Map<String, Integer> slaveIndex = new HashMap<>();
+  private final List<String> slaveNames = new ArrayList<>();
+  private final Map<String, Pending> toDel = new HashMap<>();
+  private long pendingBytes;
+
+  private int slave(String slaveId) {
+    Integer i = slaveIndex.get(slaveId);
+    if (i == null) {
+      i = slaveNames.size();
+      slaveIndex.put(slaveId, i);
+      slaveNames.add(slaveId);
+    }
+    return i;
+  }
+
+  /** The bucket of a block: {@link BlockKey#hashCode()}'s value, spread. */
+  private int bucket(long blockId, long generationStamp) {
+    int h = Long.hashCode(blockId) * 31 + Long.hashCode(generationStamp);
+    return (h ^ (h >>> 16)) & (table.length - 1);
+  }
+
+  private int bucket(BlockKey key) {
+    return bucket(key.getBlockId(), key.getGenerationStamp());
+  }
+
+  private void removeFromBucket(Copy c) {
+    int b = bucket(c.blockId, c.generationStamp);
+    if (table[b] == c) {
+      table[b] = c.nextInBucket;
+    } else {
+      Copy p = table[b];
+      while (p.nextInBucket != c) {
+        p = p.nextInBucket;
+      }
+      p.nextInBucket = c.nextInBucket;
+    }
+    copies--;
+  }
+
+  /** The first copy of a block on any slave, or null. */
+  private Copy anyCopy(BlockKey key) {
+    for (Copy c = table[bucket(key)]; c != null; c = c.nextInBucket) {
+      if (c.is(key)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  private Copy copyOn(BlockKey key, int slave) {
+    for (Copy c = table[bucket(key)]; c != null; c = c.nextInBucket) {
+      if (c.slave == slave && c.is(key)) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Whether another copy of the same block is stored on some slave. */
+  private boolean storedElsewhere(Copy copy) {
+    for (Copy c = table[bucket(copy.blockId, copy.generationStamp)]; c != null;
+        c = c.nextInBucket) {
+      if (c != copy && !c.filling && c.sameBlock(copy)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void link(Copy c, BlockKey key) {
+    if (copies + 1 > table.length) {
+      Copy[] old = table;
+      table = new Copy[old.length * 2];
+      for (Copy head : old) {
+        for (Copy x = head; x != null; ) {
+          Copy next = x.nextInBucket;
+          int b = bucket(x.blockId, x.generationStamp);
+          x.nextInBucket = table[b];
+          table[b] = x;
+          x = next;
+        }
+      }
+    }
+    int b = bucket(key);
+    c.nextInBucket = table[b];
+    table[b] = c;
+    copies++;
+    Held d = c.dataset;
+    c.prevInDataset = d.tail;
+    if (d.tail == null) {
+      d.head = c;
+    } else {
+      d.tail.nextInDataset = c;
+    }
+    d.tail = c;
+  }
+
+  /** Takes a copy out of both lists and the tallies; forgets its dataset when it was the last. */
+  private void unlink(Copy c) {
+    removeFromBucket(c);
+    Held d = c.dataset;
+    if (c.prevInDataset == null) {
+      d.head = c.nextInDataset;
+    } else {
+      c.prevInDataset.nextInDataset = c.nextInDataset;
+    }
+    if (c.nextInDataset == null) {
+      d.tail = c.prevInDataset;
+    } else {
+      c.nextInDataset.prevInDataset = c.prevInDataset;
+    }
+    if (!c.filling) {
+      d.addStored(c.slave, -c.bytes);
+      if (!storedElsewhere(c)) {
+        d.cachedBlocks--;
+      }
+    }
+    if (d.head == null) {
+      datasets.remove(d.id);
+    }
+  }
+
+  private void queue(int slave, BlockKey key, long bytes) {
+    Pending p = toDel.computeIfAbsent(slaveNames.get(slave), x -> new Pending());
+    Long old = p.blocks.put(key, bytes);
+    long delta = bytes - (old == null ? 0 : old);
+    p.bytes += delta;
+    pendingBytes += delta;
+  }
+
+  /** A slave starts filling a block of a dataset (no-op when it already holds or fills it). */
   void fill(String datasetId, BlockKey block, long bytes, String slaveId) {
-    Placed p = blocks.computeIfAbsent(block, k -> new Placed(datasetId, bytes));
-    p.fillingOn.add(slaveId);
-    byDataset.computeIfAbsent(p.datasetId, k -> new LinkedHashSet<>()).add(block);
+    int s = slave(slaveId);
+    if (copyOn(block, s) != null) {
+      return;
+    }
+    Copy other = anyCopy(block);
+    Held d = other != null ? other.dataset : datasets.computeIfAbsent(datasetId, Held::new);
+    link(new Copy(block, bytes, s, d), block);
   }
 
   /** The dataset a tracked block belongs to, or null. */
   String datasetOf(BlockKey block) {
-    Placed p = blocks.get(block);
-    return p == null ? null : p.datasetId;
+    Copy c = anyCopy(block);
+    return c == null ? null : c.dataset.id;
   }
 
   /** Whether any block of the dataset is cached or being filled. */
   boolean holds(String datasetId) {
-    return byDataset.containsKey(datasetId);
+    return datasets.containsKey(datasetId);
   }
 
   /** The dataset's blocks cached on at least one slave. */
   int cachedBlocks(String datasetId) {
-    return cachedBlocks.getOrDefault(datasetId, 0);
+    Held d = datasets.get(datasetId);
+    return d == null ? 0 : d.cachedBlocks;
   }
 
-  /** The bytes of the dataset's blocks cached on a slave. */
+  /** The bytes of the dataset's blocks cached on a slave. O(1). */
   long bytesOn(String datasetId, String slaveId) {
-    long bytes = 0;
-    for (BlockKey k : byDataset.getOrDefault(datasetId, Set.of())) {
-      Placed p = blocks.get(k);
-      if (p.cachedOn.contains(slaveId)) {
-        bytes += p.bytes;
-      }
-    }
-    return bytes;
+    Held d = datasets.get(datasetId);
+    Integer s = slaveIndex.get(slaveId);
+    return d == null || s == null ? 0 : d.bytesOn(s);
+  }
+
+  /** The bytes of the dataset's stored copies, over every slave. O(1). */
+  long bytesHeld(String datasetId) {
+    Held d = datasets.get(datasetId);
+    return d == null ? 0 : d.storedBytes;
   }
 
   /**
    * A slave reports a block cached. A block that is not being filled there and not already cached
    * there (its dataset was evicted meanwhile) is queued for eviction on that slave.
    *
-   * @return the block's dataset, or null when the block is not tracked
+   * @return the block's dataset, or null when the block is not tracked there
    */
   String cached(String slaveId, BlockKey block) {
-    Placed p = blocks.get(block);
-    if (p == null || !p.fillingOn.remove(slaveId)) {
-      if (p == null || !p.cachedOn.contains(slaveId)) {
-        toDel.computeIfAbsent(slaveId, x -> new LinkedHashMap<>()).put(block, 0L);
-      }
+    int s = slave(slaveId);
+    Copy c = copyOn(block, s);
+    if (c == null) {
+      queue(s, block, 0);
       return null;
     }
-    if (p.cachedOn.isEmpty()) {
-      cachedBlocks.merge(p.datasetId, 1, Integer::sum);
+    if (!c.filling) {
+      return null;
     }
-    p.cachedOn.add(slaveId);
-    return p.datasetId;
+    c.filling = false;
+    c.dataset.addStored(s, c.bytes);
+    if (!storedElsewhere(c)) {
+      c.dataset.cachedBlocks++;
+    }
+    return c.dataset.id;
   }
 
   /**
@@ -99,28 +347,21 @@ final class DatasetPlacement {
    * @return the block's dataset when it was tracked on that slave, else null
    */
   String removed(String slaveId, BlockKey block) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.get(slaveId);
-    if (pending != null) {
-      pending.remove(block);
-    }
-    Placed p = blocks.get(block);
-    if (p == null || !p.cachedOn.contains(slaveId) && !p.fillingOn.contains(slaveId)) {
-      return null;
-    }
-    p.fillingOn.remove(slaveId);
-    if (p.cachedOn.remove(slaveId) && p.cachedOn.isEmpty()) {
-      cachedBlocks.merge(p.datasetId, -1, Integer::sum);
-    }
-    if (p.cachedOn.isEmpty() && p.fillingOn.isEmpty()) {
-      blocks.remove(block);
-      Set<BlockKey> of = byDataset.get(p.datasetId);
-      of.remove(block);
-      if (of.isEmpty()) {
-        byDataset.remove(p.datasetId);
-        cachedBlocks.remove(p.datasetId);
+    Pending p = toDel.get(slaveId);
+    if (p != null) {
+      Long bytes = p.blocks.remove(block);
+      if (bytes != null) {
+        p.bytes -= bytes;
+        pendingBytes -= bytes;
       }
     }
-    return p.datasetId;
+    Integer s = slaveIndex.get(slaveId);
+    Copy c = s == null ? null : copyOn(block, s);
+    if (c == null) {
+      return null;
+    }
+    unlink(c);
+    return c.dataset.id;
   }
 
   /**
@@ -129,16 +370,26 @@ final class DatasetPlacement {
    * @return the datasets that had blocks on it, in no particular order
    */
   Set<String> slaveLost(String slaveId) {
-    toDel.remove(slaveId);
-    List<BlockKey> held = new ArrayList<>();
-    for (Map.Entry<BlockKey, Placed> e : blocks.entrySet()) {
-      if (e.getValue().cachedOn.contains(slaveId) || e.getValue().fillingOn.contains(slaveId)) {
-        held.add(e.getKey());
-      }
+    Pending p = toDel.remove(slaveId);
+    if (p != null) {
+      pendingBytes -= p.bytes;
     }
     Set<String> affected = new HashSet<>();
-    for (BlockKey k : held) {
-      affected.add(removed(slaveId, k));
+    Integer s = slaveIndex.get(slaveId);
+    if (s == null) {
+      return affected;
+    }
+    List<Copy> held = new ArrayList<>();
+    for (Copy head : table) {
+      for (Copy c = head; c != null; c = c.nextInBucket) {
+        if (c.slave == s) {
+          held.add(c);
+        }
+      }
+    }
+    for (Copy c : held) {
+      unlink(c);
+      affected.add(c.dataset.id);
     }
     return affected;
   }
@@ -149,31 +400,36 @@ final class DatasetPlacement {
    * slave reports them cached).
    */
   void evict(String datasetId) {
-    Set<BlockKey> of = byDataset.remove(datasetId);
-    cachedBlocks.remove(datasetId);
-    if (of == null) {
+    Held d = datasets.remove(datasetId);
+    if (d == null) {
       return;
     }
-    for (BlockKey k : of) {
-      Placed p = blocks.remove(k);
-      for (String s : p.cachedOn) {
-        toDel.computeIfAbsent(s, x -> new LinkedHashMap<>()).put(k, p.bytes);
+    for (Copy c = d.head; c != null; c = c.nextInDataset) {
+      if (!c.filling) {
+        queue(c.slave, c.key(), c.bytes);
       }
+      removeFromBucket(c);
     }
   }
 
-  /** The bytes a slave frees by carrying out its pending evictions. */
+  /** The bytes a slave frees by carrying out its pending evictions. O(1). */
   long pendingBytes(String slaveId) {
-    long bytes = 0;
-    for (long b : toDel.getOrDefault(slaveId, new LinkedHashMap<>()).values()) {
-      bytes += b;
-    }
-    return bytes;
+    Pending p = toDel.get(slaveId);
+    return p == null ? 0 : p.bytes;
+  }
+
+  /** The bytes every slave frees by carrying out its pending evictions. O(1). */
+  long pendingBytes() {
+    return pendingBytes;
   }
 
   /** Takes a slave's pending evictions, in the order they were queued. */
   List<BlockKey> takePending(String slaveId) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.remove(slaveId);
-    return pending == null ? List.of() : new ArrayList<>(pending.keySet());
+    Pending p = toDel.remove(slaveId);
+    if (p == null) {
+      return List.of();
+    }
+    pendingBytes -= p.bytes;
+    return new ArrayList<>(p.blocks.keySet());
   }
 }

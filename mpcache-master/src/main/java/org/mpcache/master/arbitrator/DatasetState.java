@@ -31,6 +31,10 @@ final class DatasetState {
   /** Whether the dataset was in the auxiliary cache when its current access began. */
   boolean wasInAuxiliary;
   String lastJob;
+  /** The {@code lastAccessSeq} of the access whose admission verdict {@code verdict} holds. */
+  long verdictSeq;
+  /** The admission verdict of that access: null admitted, else why not. */
+  CacheDecision.Reason verdict;
 
   DatasetState(String id, int size) {
     this.id = id;

@@ -41,6 +41,10 @@ final class MpCachePolicy implements CachePolicy {
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
+  /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
+  private final Map<String, Long> slaveFree = new HashMap<>();
+  /** The sum of {@code slaveFree}. */
+  private long reportedFree;
   private double clock;
   private long accessSeq;
 
@@ -144,33 +148,86 @@ final class MpCachePolicy implements CachePolicy {
     DatasetState d = dataset(a);
     noteAccess(d, a);
     String slave = a.slaveId();
-    long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
+    long free = Math.max(0, slaveFreeBytes);
+    report(slave, free);
+    boolean inMain = queue.contains(d);
+    if (!inMain) {
+      CacheDecision.Reason refused = admission(d, a);
+      if (refused != null) {
+        return CacheDecision.reject(refused);
+      }
+    }
+    long need = a.blockBytes() - free;
     if (need <= 0) {
       admit(d, a);
+      report(slave, free - a.blockBytes());
       return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
     }
-    boolean inMain = queue.contains(d);
-    if (!inMain && !d.wasInAuxiliary) {
-      return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE);
-    }
-    CacheDecision.Reason reason = inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
-        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
     long pending = placement.pendingBytes(slave);
     if (pending < need) {
       List<DatasetState> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
-      if (!inMain && !profitable(d, victims)) {
-        return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_PROFITABLE);
-      }
       for (DatasetState v : victims) {
         evict(v);
       }
     }
-    List<BlockKey> evictHere = pendingEvictions(slave);
+    long freed = placement.pendingBytes(slave);
+    List<BlockKey> evictHere = placement.takePending(slave);
     admit(d, a);
-    return CacheDecision.admit(reason, evictHere);
+    report(slave, free + freed - a.blockBytes());
+    return CacheDecision.admit(inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
+        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evictHere);
+  }
+
+  /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
+  private void report(String slave, long free) {
+    Long old = slaveFree.put(slave, Math.max(0, free));
+    reportedFree += Math.max(0, free) - (old == null ? 0 : old);
+  }
+
+  /**
+   * The admission control (Section 2.2) for a dataset outside the main cache, decided once per
+   * dataset access (at its first missed block) and held for the rest of the access: admit when
+   * the cache's room holds the whole dataset; otherwise reject unless the dataset was in the
+   * auxiliary cache, and then admit only if {@code 1/(Size*Delta)} beats the sum over the
+   * lowest-priority datasets that would have to go to make room for all of it.
+   *
+   * @return null to admit, else why not
+   */
+  private CacheDecision.Reason admission(DatasetState d, BlockAccess a) {
+    if (d.verdictSeq != d.lastAccessSeq) {
+      d.verdictSeq = d.lastAccessSeq;
+      d.verdict = judge(d, a.blockBytes());
+    }
+    return d.verdict;
+  }
+
+  private CacheDecision.Reason judge(DatasetState d, long blockBytes) {
+    long missing = (long) (d.size - placement.cachedBlocks(d.id)) * blockBytes;
+    long deficit = missing - (reportedFree + placement.pendingBytes());
+    if (deficit <= 0) {
+      return null;
+    }
+    if (!d.wasInAuxiliary) {
+      return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
+    }
+    List<DatasetState> victims = new ArrayList<>();
+    long freed = 0;
+    for (DatasetState v : queue) {
+      if (freed >= deficit) {
+        break;
+      }
+      if (v != d) {
+        victims.add(v);
+        freed += placement.bytesHeld(v.id);
+      }
+    }
+    if (freed < deficit) {
+      return CacheDecision.Reason.REJECTED_TOO_LARGE;
+    }
+    return profitable(d, victims) ? null : CacheDecision.Reason.REJECTED_NOT_PROFITABLE;
   }
 
   /**
@@ -248,6 +305,8 @@ final class MpCachePolicy implements CachePolicy {
 
   @Override
   public void onSlaveLost(String slaveId) {
+    Long free = slaveFree.remove(slaveId);
+    reportedFree -= free == null ? 0 : free;
     for (String id : placement.slaveLost(slaveId)) {
       afterRemoval(datasets.get(id));
     }
