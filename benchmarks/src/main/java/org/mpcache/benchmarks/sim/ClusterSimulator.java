@@ -79,6 +79,7 @@ public final class ClusterSimulator {
     long ssdBytes = 0;
     double hadoop = 0;
     double cached = 0;
+    double speedups = 0;
     long time = 0;
     for (SimJob job : jobs) {
       Long first = firstBlockIds.get(job.dataset);
@@ -124,11 +125,14 @@ public final class ClusterSimulator {
       long ssd = Math.min(job.inputBytes, jobHits * config.blockBytes);
       hddBytes += job.inputBytes - ssd;
       ssdBytes += ssd;
-      hadoop += config.cost.jobSeconds(job, job.inputBytes, 0);
-      cached += config.cost.jobSeconds(job, job.inputBytes - ssd, ssd);
+      double plain = config.cost.jobSeconds(job, job.inputBytes, 0);
+      double withCache = config.cost.jobSeconds(job, job.inputBytes - ssd, ssd);
+      hadoop += plain;
+      cached += withCache;
+      speedups += plain / withCache;
     }
     return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
-        whole, hddBytes, ssdBytes, hadoop, cached);
+        whole, hddBytes, ssdBytes, hadoop, cached, speedups);
   }
 
   /**
