@@ -29,7 +29,7 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  * </ol>
  * Options: {@code --jobs N} (throughput trace, default 20000), {@code --policies a,b},
  * {@code --scale-jobs N} (100000), {@code --scale-nodes N} (1000), {@code --scale-gb N} (per
- * node, 5), {@code --blocks N} (1000000). Run it alone on the machine: the figures are wall-clock
+ * node, 1), {@code --blocks N} (1000000). Run it alone on the machine: the figures are wall-clock
  * and heap measurements. Not thread-safe.
  */
 public final class SimulatorBenchmark {
@@ -43,7 +43,7 @@ public final class SimulatorBenchmark {
     int jobs = 20_000;
     int scaleJobs = 100_000;
     int scaleNodes = 1_000;
-    long scaleGb = 5;
+    long scaleGb = 1;
     int blocks = 1_000_000;
     List<String> policies = CachePolicies.names();
     for (int i = 0; i + 1 < args.length; i += 2) {

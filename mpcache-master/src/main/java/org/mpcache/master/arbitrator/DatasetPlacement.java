@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,8 +22,8 @@ import org.mpcache.common.BlockKey;
  * block): one {@link Copy} object per block copy, holding the block key's fields inline and
  * threaded on two intrusive lists, its hash bucket and its dataset's block list, so a cached block
  * costs one object and one table slot; slaves are numbered once and each dataset keeps its bytes per
- * slave in a small open-addressed table, so that "does this dataset free room on that slave" is
- * O(1) while choosing victims.
+ * slave in two small sorted arrays, so that "does this dataset free room on that slave" is
+ * O(log slaves) while choosing victims.
  *
  * <p>Not thread-safe: owned by one policy.
  */
@@ -74,9 +75,13 @@ final class DatasetPlacement {
     int cachedBlocks;
     /** Bytes of stored copies over every slave. */
     long storedBytes;
-    /** Bytes of stored copies on each slave: open addressing, key slave + 1, 0 = free slot. */
-    int[] slaveKeys = new int[4];
-    long[] slaveBytes = new long[4];
+    /**
+     * Bytes of stored copies on each slave: slave numbers ascending in {@code slaveKeys[0..n)},
+     * their bytes beside them (kept when they fall to 0, dropped when the arrays must grow), so
+     * an entry costs about 12 bytes, not a map node's 40 or more.
+     */
+    int[] slaveKeys = new int[2];
+    long[] slaveBytes = new long[2];
     int slaveEntries;
 
     Held(String id) {
@@ -84,56 +89,45 @@ final class DatasetPlacement {
     }
 
     long bytesOn(int slave) {
-      int mask = slaveKeys.length - 1;
-      for (int i = mix(slave) & mask; ; i = (i + 1) & mask) {
-        if (slaveKeys[i] == slave + 1) {
-          return slaveBytes[i];
-        }
-        if (slaveKeys[i] == 0) {
-          return 0;
-        }
-      }
+      int i = Arrays.binarySearch(slaveKeys, 0, slaveEntries, slave);
+      return i >= 0 ? slaveBytes[i] : 0;
     }
 
     void addStored(int slave, long delta) {
       storedBytes += delta;
-      addBytes(slave, delta);
+      int i = Arrays.binarySearch(slaveKeys, 0, slaveEntries, slave);
+      if (i >= 0) {
+        slaveBytes[i] += delta;
+        return;
+      }
+      if (slaveEntries == slaveKeys.length) {
+        compact();
+        i = Arrays.binarySearch(slaveKeys, 0, slaveEntries, slave);
+      }
+      if (slaveEntries == slaveKeys.length) {
+        int size = slaveEntries * 3 / 2 + 1;
+        slaveKeys = Arrays.copyOf(slaveKeys, size);
+        slaveBytes = Arrays.copyOf(slaveBytes, size);
+      }
+      int at = -(i + 1);
+      System.arraycopy(slaveKeys, at, slaveKeys, at + 1, slaveEntries - at);
+      System.arraycopy(slaveBytes, at, slaveBytes, at + 1, slaveEntries - at);
+      slaveKeys[at] = slave;
+      slaveBytes[at] = delta;
+      slaveEntries++;
     }
 
-    private void addBytes(int slave, long delta) {
-      int mask = slaveKeys.length - 1;
-      int i = mix(slave) & mask;
-      while (slaveKeys[i] != 0 && slaveKeys[i] != slave + 1) {
-        i = (i + 1) & mask;
-      }
-      if (slaveKeys[i] == 0) {
-        if (2 * (slaveEntries + 1) > slaveKeys.length) {
-          grow();
-          addBytes(slave, delta);
-          return;
+    /** Drops the slaves whose bytes fell back to 0. */
+    private void compact() {
+      int n = 0;
+      for (int i = 0; i < slaveEntries; i++) {
+        if (slaveBytes[i] != 0) {
+          slaveKeys[n] = slaveKeys[i];
+          slaveBytes[n] = slaveBytes[i];
+          n++;
         }
-        slaveKeys[i] = slave + 1;
-        slaveEntries++;
       }
-      slaveBytes[i] += delta;
-    }
-
-    /** Doubles the table, dropping slaves whose bytes fell back to 0. */
-    private void grow() {
-      int[] keys = slaveKeys;
-      long[] bytes = slaveBytes;
-      slaveKeys = new int[keys.length * 2];
-      slaveBytes = new long[keys.length * 2];
-      slaveEntries = 0;
-      for (int i = 0; i < keys.length; i++) {
-        if (keys[i] != 0 && bytes[i] != 0) {
-          addBytes(keys[i] - 1, bytes[i]);
-        }
-      }
-    }
-
-    private static int mix(int x) {
-      return (x * 0x9E3779B9) >>> 7;
+      slaveEntries = n;
     }
   }
 
@@ -304,7 +298,7 @@ final class DatasetPlacement {
     return d == null ? 0 : d.cachedBlocks;
   }
 
-  /** The bytes of the dataset's blocks cached on a slave. O(1). */
+  /** The bytes of the dataset's blocks cached on a slave. O(log slaves). */
   long bytesOn(String datasetId, String slaveId) {
     Held d = datasets.get(datasetId);
     Integer s = slaveIndex.get(slaveId);
