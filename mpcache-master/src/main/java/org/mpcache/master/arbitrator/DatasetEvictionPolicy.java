@@ -175,19 +175,7 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
       }
     }
     candidates.sort(victimOrder().thenComparing(v -> v.id));
-    List<Dataset> victims = new ArrayList<>();
-    long freed = 0;
-    for (Dataset v : candidates) {
-      if (freed >= bytes) {
-        break;
-      }
-      long here = placement.bytesOn(v.id, slave);
-      if (here > 0) {
-        victims.add(v);
-        freed += here;
-      }
-    }
-    return freed >= bytes ? victims : null;
+    return DatasetPlacement.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
   @Override

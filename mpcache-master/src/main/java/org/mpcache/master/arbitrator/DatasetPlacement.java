@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -404,6 +405,28 @@ final class DatasetPlacement {
       }
       removeFromBucket(c);
     }
+  }
+
+  /**
+   * The first {@code candidates}, in their order and skipping {@code keep}, whose {@code bytes}
+   * (zero ones are skipped too) add up to at least {@code needed}; null when all of them do not.
+   * How every dataset policy picks its victims, given the order it evicts in.
+   */
+  static <T> List<T> covering(Iterable<T> candidates, T keep, long needed,
+      ToLongFunction<T> bytes) {
+    List<T> victims = new ArrayList<>();
+    long freed = 0;
+    for (T v : candidates) {
+      if (freed >= needed) {
+        break;
+      }
+      long b = v == keep ? 0 : bytes.applyAsLong(v);
+      if (b > 0) {
+        victims.add(v);
+        freed += b;
+      }
+    }
+    return freed >= needed ? victims : null;
   }
 
   /** The bytes a slave frees by carrying out its pending evictions. O(1). */

@@ -1,6 +1,5 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -18,13 +17,19 @@ import org.mpcache.common.BlockKey;
  * <ul>
  *   <li>A dataset access is the first request of a new job for the dataset (every request when
  *       the job is unknown); Delta counts dataset accesses cluster-wide.</li>
+ *   <li>Admission is decided once per dataset access, at its first missed block, for the whole
+ *       dataset: admitted when the cache's room (the free bytes slaves last reported, less what
+ *       was admitted since, plus every To_Del list) holds all its missing blocks; otherwise only
+ *       if it was in the auxiliary cache and {@code 1/(Size*Delta)} beats the sum over the
+ *       lowest-priority datasets that hold the bytes the room lacks.</li>
  *   <li>Every accessed dataset is remembered in the auxiliary cache (LRU); whether it "occurs" there
  *       is judged as of the start of its current access, so a job's own first block does not
  *       admit the rest.</li>
- *   <li>A dataset with blocks already in the main cache is admitted without the profitability
- *       test (completing a dataset is what all-or-nothing rewards); it still needs victims.</li>
- *   <li>Victims are chosen, and the test made, before anything is evicted: a request that cannot
- *       be satisfied evicts nothing. A dataset is never evicted to make room for itself.</li>
+ *   <li>A dataset with blocks already in the main cache skips admission control (completing a
+ *       dataset is what all-or-nothing rewards); it still needs victims.</li>
+ *   <li>Replacement victims are the lowest-priority datasets holding blocks on the requesting
+ *       slave, chosen before anything is evicted: a request that cannot be satisfied evicts
+ *       nothing. A dataset is never evicted to make room for itself.</li>
  *   <li>Pending To_Del blocks of the requesting slave are used first (Algorithm 1 line 12-13); if
  *       they do not free enough, further victims are chosen.</li>
  *   <li>A block reported cached for a dataset evicted meanwhile is queued for eviction.</li>
@@ -213,18 +218,9 @@ final class MpCachePolicy implements CachePolicy {
     if (!d.wasInAuxiliary) {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
-    List<DatasetState> victims = new ArrayList<>();
-    long freed = 0;
-    for (DatasetState v : queue) {
-      if (freed >= deficit) {
-        break;
-      }
-      if (v != d) {
-        victims.add(v);
-        freed += placement.bytesHeld(v.id);
-      }
-    }
-    if (freed < deficit) {
+    List<DatasetState> victims =
+        DatasetPlacement.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
+    if (victims == null) {
       return CacheDecision.Reason.REJECTED_TOO_LARGE;
     }
     return profitable(d, victims) ? null : CacheDecision.Reason.REJECTED_NOT_PROFITABLE;
@@ -235,22 +231,7 @@ final class MpCachePolicy implements CachePolicy {
    * least {@code bytes} there; null when all of them would not.
    */
   private List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
-    List<DatasetState> victims = new ArrayList<>();
-    long freed = 0;
-    for (DatasetState v : queue) {
-      if (freed >= bytes) {
-        break;
-      }
-      if (v == keep) {
-        continue;
-      }
-      long here = placement.bytesOn(v.id, slave);
-      if (here > 0) {
-        victims.add(v);
-        freed += here;
-      }
-    }
-    return freed >= bytes ? victims : null;
+    return DatasetPlacement.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
   /**
