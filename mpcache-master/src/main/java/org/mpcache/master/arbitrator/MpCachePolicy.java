@@ -47,7 +47,7 @@ final class MpCachePolicy implements CachePolicy {
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
-  private final Map<String, Long> slaveFree = new HashMap<>();
+  private final Map<String, long[]> slaveFree = new HashMap<>();
   /** The sum of {@code slaveFree}. */
   private long reportedFree;
   private double clock;
@@ -88,7 +88,8 @@ final class MpCachePolicy implements CachePolicy {
     DatasetState d = datasets.computeIfAbsent(a.datasetId(),
         id -> new DatasetState(id, a.datasetBlocks()));
     if (a.datasetBlocks() > d.size) {
-      reprioritize(d, () -> d.size = a.datasetBlocks(), false);
+      d.size = a.datasetBlocks();
+      reprioritize(d, false);
     }
     return d;
   }
@@ -118,14 +119,14 @@ final class MpCachePolicy implements CachePolicy {
   }
 
   /**
-   * Changes a dataset and recomputes its priority, keeping the queue ordered.
+   * Recomputes a dataset's priority after a change to its terms, keeping the queue ordered (the
+   * queue's key, {@code priority}, changes only here, while the dataset is out of the queue).
    *
    * @param newClockBase whether the priority takes the current Clock (an access) or keeps the
    *     Clock of its last access (a change of size or of the Full flag)
    */
-  private void reprioritize(DatasetState d, Runnable change, boolean newClockBase) {
+  private void reprioritize(DatasetState d, boolean newClockBase) {
     boolean queued = queue.remove(d);
-    change.run();
     if (newClockBase) {
       d.clockBase = clock;
     }
@@ -145,7 +146,8 @@ final class MpCachePolicy implements CachePolicy {
     }
     DatasetState d = datasets.get(id);
     noteAccess(d, a);
-    reprioritize(d, () -> d.blocksAccess++, true);
+    d.blocksAccess++;
+    reprioritize(d, true);
   }
 
   @Override
@@ -188,8 +190,9 @@ final class MpCachePolicy implements CachePolicy {
 
   /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
   private void report(String slave, long free) {
-    Long old = slaveFree.put(slave, Math.max(0, free));
-    reportedFree += Math.max(0, free) - (old == null ? 0 : old);
+    long[] held = slaveFree.computeIfAbsent(slave, s -> new long[1]);
+    reportedFree += Math.max(0, free) - held[0];
+    held[0] = Math.max(0, free);
   }
 
   /**
@@ -261,10 +264,9 @@ final class MpCachePolicy implements CachePolicy {
 
   /** Lines 8 and 25-31: the block joins its dataset, Blocks_Access grows, Pr is recomputed. */
   private void admit(DatasetState d, BlockAccess a) {
-    reprioritize(d, () -> {
-      placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
-      d.blocksAccess++;
-    }, true);
+    placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
+    d.blocksAccess++;
+    reprioritize(d, true);
   }
 
   @Override
@@ -272,7 +274,7 @@ final class MpCachePolicy implements CachePolicy {
     String id = placement.datasetOf(block);
     placement.cached(slaveId, block);
     if (id != null) {
-      reprioritize(datasets.get(id), () -> { }, false);
+      reprioritize(datasets.get(id), false);
     }
   }
 
@@ -286,8 +288,8 @@ final class MpCachePolicy implements CachePolicy {
 
   @Override
   public void onSlaveLost(String slaveId) {
-    Long free = slaveFree.remove(slaveId);
-    reportedFree -= free == null ? 0 : free;
+    long[] free = slaveFree.remove(slaveId);
+    reportedFree -= free == null ? 0 : free[0];
     for (String id : placement.slaveLost(slaveId)) {
       afterRemoval(datasets.get(id));
     }
@@ -295,7 +297,7 @@ final class MpCachePolicy implements CachePolicy {
 
   /** A dataset lost blocks: Full and Pr are recomputed; an emptied one leaves the main cache. */
   private void afterRemoval(DatasetState d) {
-    reprioritize(d, () -> { }, false);
+    reprioritize(d, false);
     if (!placement.holds(d.id)) {
       queue.remove(d);
       d.blocksAccess = 0;
