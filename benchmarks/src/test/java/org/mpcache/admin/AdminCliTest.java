@@ -296,10 +296,11 @@ class AdminCliTest {
   @Test
   @Order(5)
   void prefetch_isSubjectToAdmissionUnlessForced() throws Exception {
-    // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up.
+    // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up
+    // (forced: admission control would refuse a new dataset larger than the room).
     Path big = new Path("/big/f");
     write(big, 24, 3);
-    ok("prefetch", "/big");
+    ok("prefetch", "/big", "-force");
     await("every slave's Input Cache is full", () -> cluster.slaves().stream()
         .allMatch(s -> s.getStore().space().freeBytes() < BLOCK));
     Result partly = run("prefetch", "/big", "-wait", "1");
