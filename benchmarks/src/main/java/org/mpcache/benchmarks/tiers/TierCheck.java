@@ -20,18 +20,18 @@ import org.mpcache.common.MpCacheConfiguration;
  * mpcache-default.xml, mpcache-site.xml and {@code -D key=value} options.
  *
  * <p>Usage: {@code TierCheck [-D mpcache.tiers.KEY=VALUE ...] [--dir DIR] [--nodes N]
- * [--file-mb N] [--random-seconds S] [--readers N] [--out DIR]}. Exit status 0 when measured,
+ * [--seconds S] [--readers N] [--out DIR]}: each measured phase lasts about S seconds at
+ * the configured limits (default 2). Exit status 0 when measured,
  * 1 on a usage error, 2 when setup, measurement or teardown failed.
  */
 public final class TierCheck extends Configured implements Tool {
   static final String USAGE = "Usage: TierCheck [-D mpcache.tiers.KEY=VALUE ...] [--dir DIR] "
-      + "[--nodes N] [--file-mb N] [--random-seconds S] [--readers N] [--out DIR]";
+      + "[--nodes N] [--seconds S] [--readers N] [--out DIR]";
 
   private final PrintStream out;
   private Path dir = Paths.get(System.getProperty("java.io.tmpdir"), "mpcache-tiercheck");
   private int nodes = 2;
-  private long fileMb = 256;
-  private double randomSeconds = 2;
+  private double seconds = 2;
   private int readers = 4;
   private Path resultDir;
 
@@ -63,7 +63,7 @@ public final class TierCheck extends Configured implements Tool {
     try {
       tiers.start();
       out.print(tiers.describe());
-      TierReport report = new TierMeasurement(fileMb << 20, randomSeconds, readers)
+      TierReport report = new TierMeasurement(seconds, readers)
           .measure(tiers, List.of());
       out.println();
       out.print(report);
@@ -101,8 +101,7 @@ public final class TierCheck extends Configured implements Tool {
         switch (a.get(i)) {
           case "--dir": dir = Paths.get(v); break;
           case "--nodes": nodes = Integer.parseInt(v); break;
-          case "--file-mb": fileMb = Long.parseLong(v); break;
-          case "--random-seconds": randomSeconds = Double.parseDouble(v); break;
+          case "--seconds": seconds = Double.parseDouble(v); break;
           case "--readers": readers = Integer.parseInt(v); break;
           case "--out": resultDir = Paths.get(v); break;
           default: throw new IllegalArgumentException("Unknown option " + a.get(i));
@@ -111,9 +110,8 @@ public final class TierCheck extends Configured implements Tool {
         throw new IllegalArgumentException("Not a number for " + a.get(i) + ": " + v);
       }
     }
-    if (nodes < 1 || fileMb < readers || readers < 1 || !(randomSeconds > 0)) {
-      throw new IllegalArgumentException("Need --nodes >= 1, --readers >= 1, --file-mb >= "
-          + "--readers and --random-seconds > 0");
+    if (nodes < 1 || readers < 1 || !(seconds > 0)) {
+      throw new IllegalArgumentException("Need --nodes >= 1, --readers >= 1 and --seconds > 0");
     }
   }
 }

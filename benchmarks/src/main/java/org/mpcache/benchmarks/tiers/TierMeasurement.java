@@ -30,27 +30,32 @@ public final class TierMeasurement {
   private static final int CHUNK = 1 << 20;
   private static final int PAGE = 4096;
 
-  private final long fileBytes;
-  private final double randomSeconds;
+  private final double phaseSeconds;
   private final int readers;
 
   /**
-   * @param fileBytes size of the sequentially written and read file; the parallel readers read
-   *     {@code fileBytes / readers} each. At least 1 MiB per reader.
-   * @param randomSeconds how long the random-read phase runs
+   * @param phaseSeconds about how long each phase should take at the configured limits: each
+   *     tier's file holds {@code phaseSeconds} of its read bandwidth (at least 1 MiB per reader,
+   *     at most a quarter of the device). Longer phases dilute the throttle's first-slice burst.
    * @param readers concurrent readers of the parallel phase, at least 1
    */
-  public TierMeasurement(long fileBytes, double randomSeconds, int readers) {
-    if (readers < 1 || fileBytes < (long) readers * CHUNK) {
-      throw new IllegalArgumentException("need at least one reader and 1 MiB per reader, got "
-          + readers + " readers of " + fileBytes + " bytes");
+  public TierMeasurement(double phaseSeconds, int readers) {
+    if (readers < 1) {
+      throw new IllegalArgumentException("need at least one reader, got " + readers);
     }
-    if (!(randomSeconds > 0)) {
-      throw new IllegalArgumentException("random phase must last > 0 s, got " + randomSeconds);
+    if (!(phaseSeconds > 0)) {
+      throw new IllegalArgumentException("phases must last > 0 s, got " + phaseSeconds);
     }
-    this.fileBytes = fileBytes / CHUNK * CHUNK;
-    this.randomSeconds = randomSeconds;
+    this.phaseSeconds = phaseSeconds;
     this.readers = readers;
+  }
+
+  /** The size of the sequential file for a device: whole MiB, a multiple of the readers. */
+  long fileBytes(TierSpec.Device limits) {
+    long want = (long) (limits.readBytesPerSec() * phaseSeconds);
+    long unit = (long) readers * CHUNK;
+    long bytes = Math.min(want, limits.sizeBytes() / 4) / unit * unit;
+    return Math.max(unit, bytes);
   }
 
   /** Measures the HDD and SSD of the given nodes (all when {@code nodes} is empty). */
@@ -70,6 +75,7 @@ public final class TierMeasurement {
   /** Measures one directory; {@code limits} are reported beside the figures. */
   TierFigures measure(int node, String tier, Path dir, boolean throttled, TierSpec.Device limits)
       throws IOException {
+    long fileBytes = fileBytes(limits);
     Path scratch = Files.createDirectories(dir.resolve(".tier-measurement"));
     Path seq = scratch.resolve("seq");
     List<Path> parts = new ArrayList<>();
@@ -85,10 +91,10 @@ public final class TierMeasurement {
       cold &= PageCache.drop().dropped();
       double read = mibps(fileBytes, time(() -> read(seq)));
       cold &= PageCache.drop().dropped();
-      long[] random = randomReads(seq);
+      long[] random = randomReads(seq, fileBytes);
       double seconds = random[1] / 1e9;
       cold &= PageCache.drop().dropped();
-      double parallel = mibps(fileBytes / readers * readers, time(() -> readAll(parts)));
+      double parallel = mibps(fileBytes, time(() -> readAll(parts)));
       return new TierFigures(node, tier, dir.toString(), throttled, cold, fileBytes >> 20,
           limits, write, read, random[0] / seconds, seconds * 1000 / random[0], readers,
           parallel);
@@ -169,13 +175,13 @@ public final class TierMeasurement {
   }
 
   /** Random page-aligned 4 KiB reads for the configured time; returns {reads, nanoseconds}. */
-  private long[] randomReads(Path file) throws IOException {
+  private long[] randomReads(Path file, long fileBytes) throws IOException {
     ByteBuffer buf = ByteBuffer.allocateDirect(PAGE);
     SplittableRandom rnd = new SplittableRandom(42);
     long pages = fileBytes / PAGE;
     long reads = 0;
     long start = System.nanoTime();
-    long end = start + (long) (randomSeconds * 1e9);
+    long end = start + (long) (phaseSeconds * 1e9);
     long now;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       do {
