@@ -144,6 +144,7 @@ final class KernelLeftovers {
           done.add("unmounted " + m);
         }
         Shell.run("losetup", "-d", a.device);
+        stale.remove(a.majMin);
         done.add("detached " + a.device + " (" + a.backFile + (a.deleted ? DELETED : "") + ")");
         if (!a.deleted) {
           Files.deleteIfExists(Paths.get(a.backFile));

@@ -1,0 +1,61 @@
+package org.mpcache.benchmarks.tiers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The user-space mechanism really slows HDFS reads: a DataNode started with the configuration
+ * {@link StorageTiers#configure} fills serves a file no faster than the HDD read bandwidth.
+ * Starts a MiniDFSCluster (run under the mini-cluster lock).
+ */
+class UserspaceTiersDataNodeTest {
+  @TempDir
+  java.nio.file.Path dir;
+
+  @Test
+  void configure_userspace_dataNodeReadsAtHddBandwidth() throws Exception {
+    Configuration tierConf = new Configuration(false);
+    tierConf.set(TierConfigKeys.MECHANISM_KEY, "userspace");
+    tierConf.set(TierConfigKeys.HDD_READ_BPS_KEY, "16m");
+    long bytes = 32L << 20;
+    try (StorageTiers tiers = new StorageTiers(dir, 1, MechanismDecisionTest.NOT_ROOT)) {
+      tiers.init(tierConf);
+      tiers.start();
+      Configuration conf = new HdfsConfiguration();
+      tiers.configure(conf);
+      try (MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf,
+          tiers.node(0).hddDir().resolve("dfs").toFile()).numDataNodes(1).build()) {
+        dfs.waitActive();
+        FileSystem fs = dfs.getFileSystem();
+        Path file = new Path("/throttled");
+        byte[] chunk = new byte[1 << 20];
+        try (OutputStream out = fs.create(file)) {
+          for (long done = 0; done < bytes; done += chunk.length) {
+            out.write(chunk);
+          }
+        }
+        long start = System.nanoTime();
+        long read = 0;
+        try (InputStream in = fs.open(file)) {
+          int n;
+          while ((n = in.read(chunk)) > 0) {
+            read += n;
+          }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(read).isEqualTo(bytes);
+        // 32 MiB at 16 MiB/s: 2 s; the throttle's first period may run ahead a little
+        assertThat(seconds).as("read time of 32 MiB at 16 MiB/s").isGreaterThan(1.4);
+      }
+    }
+  }
+}
