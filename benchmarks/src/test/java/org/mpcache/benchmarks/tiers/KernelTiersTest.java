@@ -62,6 +62,8 @@ class KernelTiersTest {
           .contains(" " + node.ssdDir().getParent() + " ");
 
       TierReport report = new TierMeasurement(1.0, 4).measure(tiers, List.of(0));
+      System.out.println(report);
+      assertThat(report.summary()).startsWith("tiers kernel, cold: HDD ");
       TierFigures hdd = report.rows().get(0);
       TierFigures ssd = report.rows().get(1);
       assertThat(hdd.cold()).as("page cache dropped").isTrue();

@@ -52,6 +52,8 @@ class UserspaceTiersDataNodeTest {
           }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("read %d MiB through the throttled DataNode in %.2f s%n", read >> 20,
+            seconds);
         assertThat(read).isEqualTo(bytes);
         // 32 MiB at 16 MiB/s: 2 s; the throttle's first period may run ahead a little
         assertThat(seconds).as("read time of 32 MiB at 16 MiB/s").isGreaterThan(1.4);
