@@ -78,16 +78,11 @@ public class StorageTiers extends AbstractService {
   @Override
   protected void serviceStart() throws Exception {
     Files.createDirectories(workDir);
-    if (host.kernelObstacles().isEmpty()) {
-      leftoversCleaned = KernelLeftovers.clean(imagesDir());
-      for (String line : leftoversCleaned) {
-        LOG.warn("Removed a leftover of an earlier run: {}", line);
-      }
-    }
     shutdownHook = new Thread(this::stop, "storage-tiers-teardown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     if (decision.mechanism() == TierMechanism.KERNEL) {
       try {
+        removeLeftovers();
         nodes = startKernel();
       } catch (IOException e) {
         tearDownDevices();
@@ -100,12 +95,26 @@ public class StorageTiers extends AbstractService {
         decision = MechanismDecision.fallback("auto: kernel setup failed (" + e.getMessage()
             + ")");
       }
+    } else if (host.kernelObstacles().isEmpty()) {
+      // a crashed kernel run may have left mounts in the directories about to be emptied
+      try {
+        removeLeftovers();
+      } catch (IOException e) {
+        LOG.warn("Cannot remove leftovers of an earlier kernel run", e);
+      }
     }
     if (decision.mechanism() != TierMechanism.KERNEL) {
       nodes = startPlain();
     }
     LOG.info("Storage tiers up for {} nodes: {}", nodeCount, decision);
     super.serviceStart();
+  }
+
+  private void removeLeftovers() throws IOException {
+    leftoversCleaned = KernelLeftovers.clean(imagesDir());
+    for (String line : leftoversCleaned) {
+      LOG.warn("Removed a leftover of an earlier run: {}", line);
+    }
   }
 
   private List<NodeTiers> startKernel() throws IOException {

@@ -1,6 +1,7 @@
 package org.mpcache.benchmarks.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -79,6 +80,11 @@ class KernelTiersTest {
     }
     assertThat(tiers.getFailureCause()).isNull();
 
+    assertNothingLeft(numbers);
+  }
+
+  /** Nothing of this test's tier set is attached, mounted or throttled any more. */
+  private void assertNothingLeft(List<String> numbers) throws IOException {
     String losetup = Shell.run("losetup", "--list", "--noheadings", "--raw", "--output",
         "NAME,MAJ:MIN,BACK-FILE");
     assertThat(losetup).doesNotContain(dir.toString());
@@ -96,6 +102,33 @@ class KernelTiersTest {
           assertThat(rules).as(f).doesNotContain(n);
         }
       }
+    }
+  }
+
+  @Test
+  void start_failsHalfway_undoesWhatItDidOrFallsBack() throws Exception {
+    HostProbe host = HostProbe.probe();
+    assumeTrue(host.kernelObstacles().isEmpty(),
+        "kernel tiers not allowed here: " + host.kernelObstacles());
+    Configuration conf = new Configuration(false);
+    conf.set(TierConfigKeys.HDD_SIZE_KEY, "256m");
+    // larger than ext4's largest file: node 0's HDD is set up, then its SSD image fails
+    conf.set(TierConfigKeys.SSD_SIZE_KEY, "100t");
+    conf.set(TierConfigKeys.MECHANISM_KEY, "kernel");
+    StorageTiers strict = new StorageTiers(dir, 1, host);
+    strict.init(conf);
+    assertThatThrownBy(strict::start).hasMessageContaining("Cannot set up kernel storage tiers")
+        .hasMessageContaining(TierConfigKeys.MECHANISM_KEY);
+    assertNothingLeft(List.of());
+
+    conf.set(TierConfigKeys.MECHANISM_KEY, "auto");
+    try (StorageTiers lenient = new StorageTiers(dir, 1, host)) {
+      lenient.init(conf);
+      lenient.start();
+      assertThat(lenient.mechanism()).isEqualTo(TierMechanism.USERSPACE);
+      assertThat(lenient.decision().reason()).contains("kernel setup failed");
+      assertThat(lenient.node(0).hddDir()).isDirectory();
+      assertNothingLeft(List.of());
     }
   }
 
