@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Use: {@code tiers = new StorageTiers(dir, n); tiers.init(conf); tiers.start();} then {@link
  * #nodes()}, {@link #configure} on the cluster's configuration, {@link #dropCaches()} before every
- * measured job, and {@code tiers.stop()} (or try-with-resources: a service is Closeable).
+ * measured job, and {@code tiers.stop()} (or try-with-resources: a service is Closeable) after the
+ * cluster has stopped: a device still in use is only detached lazily, when its last file closes.
  *
  * <p>Thread-safety: the lifecycle methods are serialized by {@link AbstractService}; the getters
  * may be called from any thread after start.
