@@ -1,11 +1,8 @@
 package org.mpcache.benchmarks.tiers;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -28,16 +25,12 @@ class KernelTiersDataNodeTest {
 
   @AfterEach
   void removeLeftovers() throws IOException {
-    if (HostProbe.probe().kernelObstacles().isEmpty()) {
-      KernelLeftovers.clean(dir.resolve("images"));
-    }
+    TierTestSupport.removeKernelLeftovers(dir);
   }
 
   @Test
   void dataNodeOnHdd_coldReadAtHddBandwidth() throws Exception {
-    HostProbe host = HostProbe.probe();
-    assumeTrue(host.kernelObstacles().isEmpty(),
-        "kernel tiers not allowed here: " + host.kernelObstacles());
+    HostProbe host = TierTestSupport.assumeKernelAllowed();
     Configuration tierConf = new Configuration(false);
     tierConf.set(TierConfigKeys.MECHANISM_KEY, "kernel");
     tierConf.set(TierConfigKeys.HDD_READ_BPS_KEY, "32m");
@@ -58,15 +51,10 @@ class KernelTiersDataNodeTest {
         dfs.waitActive();
         FileSystem fs = dfs.getFileSystem();
         Path file = new Path("/on-hdd");
-        byte[] chunk = new byte[1 << 20];
-        try (OutputStream out = fs.create(file)) {
-          for (long done = 0; done < bytes; done += chunk.length) {
-            out.write(chunk);
-          }
-        }
+        TierTestSupport.write(fs, file, bytes);
         assertThat(tiers.dropCaches().dropped()).isTrue();
-        double cold = readSeconds(fs, file, chunk, bytes);
-        double warm = readSeconds(fs, file, chunk, bytes);
+        double cold = TierTestSupport.readSeconds(fs, file, bytes);
+        double warm = TierTestSupport.readSeconds(fs, file, bytes);
         System.out.printf("64 MiB from the 32 MiB/s HDD: cold %.2f s, then warm %.2f s%n", cold,
             warm);
         // 2 s at the limit; the throttle's 100 ms slices let it run ahead a little
@@ -75,19 +63,5 @@ class KernelTiersDataNodeTest {
         assertThat(warm).isLessThan(cold / 2);
       }
     }
-  }
-
-  private static double readSeconds(FileSystem fs, Path file, byte[] buf, long expected)
-      throws IOException {
-    long start = System.nanoTime();
-    long read = 0;
-    try (InputStream in = fs.open(file)) {
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        read += n;
-      }
-    }
-    assertThat(read).isEqualTo(expected);
-    return (System.nanoTime() - start) / 1e9;
   }
 }

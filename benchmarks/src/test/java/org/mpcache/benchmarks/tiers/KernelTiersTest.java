@@ -29,16 +29,12 @@ class KernelTiersTest {
   /** Whatever a failed assertion left attached is removed, so the temporary folder can go. */
   @AfterEach
   void removeLeftovers() throws IOException {
-    if (HostProbe.probe().kernelObstacles().isEmpty()) {
-      KernelLeftovers.clean(dir.resolve("images"));
-    }
+    TierTestSupport.removeKernelLeftovers(dir);
   }
 
   @Test
   void startMeasureStop_hddNearItsLimits_leftoversAndOwnDevicesGone() throws Exception {
-    HostProbe host = HostProbe.probe();
-    assumeTrue(host.kernelObstacles().isEmpty(),
-        "kernel tiers not allowed here: " + host.kernelObstacles());
+    HostProbe host = TierTestSupport.assumeKernelAllowed();
     Path leftoverMount = dir.resolve("leftover-mount");
     if (!crashLeftover(leftoverMount)) {
       assumeTrue(false, "this machine refuses to attach loop devices");
@@ -107,9 +103,7 @@ class KernelTiersTest {
 
   @Test
   void start_failsHalfway_undoesWhatItDidOrFallsBack() throws Exception {
-    HostProbe host = HostProbe.probe();
-    assumeTrue(host.kernelObstacles().isEmpty(),
-        "kernel tiers not allowed here: " + host.kernelObstacles());
+    HostProbe host = TierTestSupport.assumeKernelAllowed();
     Configuration conf = new Configuration(false);
     conf.set(TierConfigKeys.HDD_SIZE_KEY, "256m");
     // larger than ext4's largest file: node 0's HDD is set up, then its SSD image fails
