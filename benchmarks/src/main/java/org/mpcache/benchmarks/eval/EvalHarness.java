@@ -150,6 +150,11 @@ public final class EvalHarness {
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
         .set(MasterConfigKeys.POLICY_KEY,
             mode == EvalMode.PACMAN ? effectivePacmanPolicy() : MPCACHE_POLICY);
+    Configuration tierConf = new Configuration(false);
+    tiers.configure(tierConf);
+    for (Map.Entry<String, String> e : tierConf) {
+      b.set(e.getKey(), e.getValue());
+    }
     List<JobResult> results = new ArrayList<>();
     try (MiniMpCacheCluster cluster = b.build()) {
       generateInputs(cluster.plainFileSystem(), mix);
@@ -226,6 +231,12 @@ public final class EvalHarness {
       r = new PumaRun(false, List.of(), new Counters());
     }
     double seconds = (Time.monotonicNow() - start) / 1000.0;
+    for (Job j : r.jobs()) {
+      if (!j.isSuccessful()) {
+        listener.notice("job " + job.index() + " (" + job.benchmark().name() + ") failed in "
+            + run + ": " + j.getStatus().getFailureInfo());
+      }
+    }
     SlaveCountersProto after = cluster.totals();
     double[] phases = phaseSeconds(r.jobs());
     Counters c = r.counters();

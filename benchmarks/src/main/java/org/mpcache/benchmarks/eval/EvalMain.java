@@ -31,7 +31,7 @@ public final class EvalMain {
   String work = "target/eval-work";
   int classes = 4;
   double zipf = 1.0;
-  double mbPerClass = 8;
+  double mbPerClass = 16;
   long blockMb = 8;
   long cacheMb = 256;
   long memoryCacheMb = 128;
@@ -145,6 +145,7 @@ public final class EvalMain {
     }
     EvalReport report = new EvalReport(results, tiers.figures(), notices);
     List<Path> plots = report.write(outDir);
+    tiers.writeFigures(outDir);
     console.println();
     console.print(report.summary());
     console.println("\nResults in " + outDir.toAbsolutePath());
@@ -176,7 +177,7 @@ public final class EvalMain {
       System.exit(1);
     }
     int code = 0;
-    try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), System.out)) {
+    try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), main.nodes, System.out)) {
       main.run(System.out, System.console() != null, tiers);
     } catch (Exception e) {
       System.err.println("The evaluation failed: " + e);

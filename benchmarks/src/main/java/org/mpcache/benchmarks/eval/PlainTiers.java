@@ -2,11 +2,9 @@ package org.mpcache.benchmarks.eval;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.List;
 import org.apache.hadoop.fs.FileUtil;
+import org.mpcache.benchmarks.tiers.PageCache;
 
 /**
  * Tiers that are only directories: HDD and SSD directories under one base directory on whatever
@@ -18,7 +16,6 @@ import org.apache.hadoop.fs.FileUtil;
  */
 public final class PlainTiers implements TierLayout {
   private static final File SHM = new File("/dev/shm");
-  private static final File DROP_CACHES = new File("/proc/sys/vm/drop_caches");
 
   private final File base;
   private final File memoryBase;
@@ -30,9 +27,7 @@ public final class PlainTiers implements TierLayout {
    */
   public PlainTiers(File base, String reason) {
     this.base = base.getAbsoluteFile();
-    this.memoryBase = SHM.isDirectory() && SHM.canWrite()
-        ? new File(SHM, "mpcache-eval-" + ProcessHandle.current().pid())
-        : new File(this.base, "memory");
+    this.memoryBase = memoryBase(this.base);
     this.reason = reason;
   }
 
@@ -65,21 +60,19 @@ public final class PlainTiers implements TierLayout {
 
   @Override
   public boolean dropCaches() {
-    try {
-      new ProcessBuilder("sync").inheritIO().start().waitFor();
-      Files.write(Paths.get(DROP_CACHES.getPath()), "3\n".getBytes(StandardCharsets.US_ASCII));
-      return true;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return PageCache.drop().dropped();
   }
 
   @Override
   public void close() {
     FileUtil.fullyDelete(memoryBase);
+  }
+
+  /** A tmpfs directory for node memory caches where the machine has one, else one under base. */
+  static File memoryBase(File base) {
+    return SHM.isDirectory() && SHM.canWrite()
+        ? new File(SHM, "mpcache-eval-" + ProcessHandle.current().pid())
+        : new File(base, "memory");
   }
 
   static File mkdirs(File dir) throws IOException {

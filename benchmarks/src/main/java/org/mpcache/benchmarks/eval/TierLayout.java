@@ -2,7 +2,9 @@ package org.mpcache.benchmarks.eval;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Where the evaluation's storage tiers live on this machine, and what they measured: node
@@ -38,6 +40,14 @@ public interface TierLayout extends AutoCloseable {
    * come from the tiers; returns false if it could not.
    */
   boolean dropCaches();
+
+  /** Adds to the cluster's configuration what the tiers need there (a read throttle, say). */
+  default void configure(Configuration conf) {
+  }
+
+  /** Writes the measured figures as files into {@code dir} (nothing if there are none). */
+  default void writeFigures(Path dir) throws IOException {
+  }
 
   /** Releases the tiers (unmounts devices, deletes memory-backed directories). */
   @Override
