@@ -8,7 +8,9 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The evaluation's command line: runs the paper's job mix under each mode on an embedded cluster,
@@ -17,7 +19,7 @@ import java.util.Locale;
  * <p>Usage: {@code EvalMain [--full] [--jobs N] [--modes m1,m2,...] [--seed S] [--out DIR]
  * [--work DIR] [--classes N] [--zipf S] [--mb-per-class X] [--block-mb N] [--cache-mb N]
  * [--memory-cache-mb N] [--sweep-cache-mb a,b,...] [--nodes N] [--nm-memory-mb N]
- * [--pacman-policy lfu-f|life] [--reduces N] [--kmeans-iterations N]}. Without {@code --full}
+ * [--pacman-policy lfu-f|life] [--reduces N] [--kmeans-iterations N] [-D key=value ...]}. Without {@code --full}
  * it runs the short mix (about 15 minutes on 2 cores); {@code --full} selects the paper's 20 size
  * classes and a longer mix.
  */
@@ -41,6 +43,8 @@ public final class EvalMain {
   String pacmanPolicy = "lfu-f";
   int reduces = 1;
   int kmeansIterations = 2;
+  /** {@code -D key=value} settings, for the tiers ({@code mpcache.tiers.*}). */
+  final Map<String, String> settings = new LinkedHashMap<>();
 
   /** Parses {@code args}; throws IllegalArgumentException naming the bad argument. */
   void parse(String[] args) {
@@ -61,6 +65,13 @@ public final class EvalMain {
       String v = args[++i];
       try {
         switch (a) {
+          case "-D" -> {
+            int eq = v.indexOf('=');
+            if (eq <= 0) {
+              throw new IllegalArgumentException("-D needs key=value, got '" + v + "'");
+            }
+            settings.put(v.substring(0, eq), v.substring(eq + 1));
+          }
           case "--jobs" -> jobs = Integer.parseInt(v);
           case "--modes" -> {
             List<EvalMode> m = new ArrayList<>();
@@ -102,7 +113,7 @@ public final class EvalMain {
       + "all-ssd] [--seed S] [--out DIR] [--work DIR] [--classes N] [--zipf S] [--mb-per-class X]"
       + " [--block-mb N] [--cache-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] "
       + "[--nodes N] [--nm-memory-mb N] [--pacman-policy lfu-f|life] [--reduces N] "
-      + "[--kmeans-iterations N]";
+      + "[--kmeans-iterations N] [-D mpcache.tiers.KEY=VALUE ...]";
 
   /**
    * Runs the evaluation as parsed; writes results into the output directory.
@@ -177,7 +188,8 @@ public final class EvalMain {
       System.exit(1);
     }
     int code = 0;
-    try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), main.nodes, System.out)) {
+    try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), main.nodes,
+        main.settings, System.out)) {
       main.run(System.out, System.console() != null, tiers);
     } catch (Exception e) {
       System.err.println("The evaluation failed: " + e);

@@ -3,6 +3,7 @@ package org.mpcache.benchmarks.eval;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.mpcache.benchmarks.tiers.StorageTiers;
 import org.mpcache.benchmarks.tiers.TierMechanism;
@@ -18,11 +19,14 @@ public final class TierLayouts {
   }
 
   /**
-   * Opens and measures the tiers for {@code nodes} nodes under {@code base}, printing what it
+   * Opens and measures the tiers for {@code nodes} nodes under {@code base}, with
+   * {@code settings} over mpcache-site.xml's {@code mpcache.tiers.*} keys, printing what it
    * got, and a notice when the tiers are not emulated, to {@code console}.
    */
-  public static TierLayout open(File base, int nodes, PrintStream console) {
+  public static TierLayout open(File base, int nodes, Map<String, String> settings,
+      PrintStream console) {
     Configuration conf = MpCacheConfiguration.create();
+    settings.forEach(conf::set);
     StorageTiers tiers = new StorageTiers(base.toPath(), nodes);
     try {
       console.println("Setting up and measuring the storage tiers ...");

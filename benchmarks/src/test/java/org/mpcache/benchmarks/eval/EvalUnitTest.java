@@ -42,12 +42,16 @@ class EvalUnitTest {
         .hasMessageContaining("--bogus");
     assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--out"}))
         .hasMessageContaining("--out");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"-D", "novalue"}))
+        .hasMessageContaining("key=value").hasMessageContaining("novalue");
   }
 
   @Test
   void parse_full_thenOverride() {
     EvalMain m = new EvalMain();
-    m.parse(new String[] {"--full", "--jobs", "7", "--modes", "hadoop,pacman"});
+    m.parse(new String[] {"--full", "--jobs", "7", "--modes", "hadoop,pacman",
+        "-D", "mpcache.tiers.hdd.iops=8"});
+    assertThat(m.settings).containsEntry("mpcache.tiers.hdd.iops", "8");
     assertThat(m.classes).isEqualTo(20);
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
