@@ -3,8 +3,12 @@ package org.mpcache.benchmarks.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The mix, the command line and the report's arithmetic, without a cluster. */
 class EvalUnitTest {
@@ -74,6 +78,23 @@ class EvalUnitTest {
     assertThat(report.speedup("all-ssd", "hadoop")).isEmpty();
     assertThat(report.summary()).contains("1.50x").contains("1.13x").contains("failed")
         .contains("a notice").contains("2.09x").contains("1.79x");
+  }
+
+  @Test
+  void write_cacheSweep_drawsFigure5AndFigure3(@TempDir Path dir) throws Exception {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 0, 10, true), result("hadoop", 0, 1, 20, true),
+        result("mpcache", 16, 0, 10, true), result("mpcache", 16, 1, 20, true),
+        result("mpcache", 64, 0, 5, true), result("mpcache", 64, 1, 10, true));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of());
+    List<Path> plots = report.write(dir);
+    assertThat(plots).extracting(p -> p.getFileName().toString())
+        .containsExactly("fig3-map.png", "fig3-reduce.png", "fig5-speedup.png");
+    assertThat(ImageIO.read(dir.resolve("fig5-speedup.png").toFile()).getWidth()).isEqualTo(800);
+    assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(4)
+        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,2,2,") && l.contains(",2.0000,"));
+    // The summary compares against the largest cache of the sweep.
+    assertThat(report.summary()).containsPattern("over hadoop\\s+2\\.00x");
   }
 
   private static JobResult result(String mode, long mb, int index, double seconds, boolean ok) {
