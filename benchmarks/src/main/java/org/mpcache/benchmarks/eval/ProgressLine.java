@@ -44,7 +44,7 @@ final class ProgressLine implements EvalHarness.Listener, AutoCloseable {
 
   @Override
   public synchronized void runStarted(String run, int jobs) {
-    current = run + ": starting the cluster, generating inputs";
+    current = run + ": starting the cluster, generating inputs, warming up";
     show();
   }
 
