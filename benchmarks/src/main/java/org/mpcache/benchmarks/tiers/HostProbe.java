@@ -21,7 +21,7 @@ public final class HostProbe {
   static final Path LOOP_CONTROL = Paths.get("/dev/loop-control");
   static final Path DROP_CACHES = Paths.get("/proc/sys/vm/drop_caches");
   /** The commands the kernel mechanism runs. */
-  static final List<String> TOOLS = List.of("losetup", "mkfs.ext4", "mount", "umount", "lsblk");
+  static final List<String> TOOLS = List.of("losetup", "mkfs.ext4", "mount", "umount");
 
   private final boolean root;
   private final boolean loopControl;

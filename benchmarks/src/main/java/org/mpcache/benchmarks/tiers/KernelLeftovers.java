@@ -41,7 +41,10 @@ final class KernelLeftovers {
   private KernelLeftovers() {
   }
 
-  /** Parses losetup's raw list (no header); unescapes its \xHH sequences. */
+  /**
+   * Parses losetup's raw list (no header): fields separated by one space, spaces inside a field
+   * (its padding of MAJ:MIN, a space in a file name) escaped as \x20.
+   */
   static List<Attached> parseLosetup(String raw) {
     List<Attached> out = new ArrayList<>();
     for (String line : raw.split("\n")) {
@@ -49,12 +52,12 @@ final class KernelLeftovers {
       if (f.length < 3 || !f[0].startsWith("/dev/")) {
         continue;
       }
-      String back = unescape(f[2]);
+      String back = unescape(f[2]).trim();
       boolean deleted = back.endsWith(DELETED);
       if (deleted) {
         back = back.substring(0, back.length() - DELETED.length());
       }
-      out.add(new Attached(f[0], f[1], back, deleted));
+      out.add(new Attached(unescape(f[0]).trim(), unescape(f[1]).trim(), back, deleted));
     }
     return out;
   }
@@ -141,6 +144,7 @@ final class KernelLeftovers {
           done.add("unmounted " + m);
         }
         Shell.run("losetup", "-d", a.device);
+        stale.remove(a.majMin);
         done.add("detached " + a.device + " (" + a.backFile + (a.deleted ? DELETED : "") + ")");
         if (!a.deleted) {
           Files.deleteIfExists(Paths.get(a.backFile));

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One emulated device of the kernel mechanism: a sparse image file attached to a loop device
@@ -19,6 +21,7 @@ import java.util.List;
  * <p>Not thread-safe: one owner ({@link StorageTiers}) sets it up and tears it down.
  */
 final class LoopDevice implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LoopDevice.class);
   /** Loop devices' block major number. */
   static final int LOOP_MAJOR = 7;
   /** The throttle files of the v1 blkio controller, each holding "MAJ:MIN value" lines. */
@@ -135,6 +138,8 @@ final class LoopDevice implements AutoCloseable {
     try {
       Shell.run("umount", mountPoint);
     } catch (IOException busy) {
+      LOG.warn("{} is busy ({}): detaching it lazily; the device goes once its last file is "
+          + "closed. Stop the cluster before the tiers.", mountPoint, busy.getMessage());
       Shell.run("umount", "-l", mountPoint);
     }
   }

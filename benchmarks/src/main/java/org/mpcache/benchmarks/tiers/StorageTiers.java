@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Use: {@code tiers = new StorageTiers(dir, n); tiers.init(conf); tiers.start();} then {@link
  * #nodes()}, {@link #configure} on the cluster's configuration, {@link #dropCaches()} before every
- * measured job, and {@code tiers.stop()} (or try-with-resources: a service is Closeable).
+ * measured job, and {@code tiers.stop()} (or try-with-resources: a service is Closeable) after the
+ * cluster has stopped: a device still in use is only detached lazily, when its last file closes.
  *
  * <p>Thread-safety: the lifecycle methods are serialized by {@link AbstractService}; the getters
  * may be called from any thread after start.
@@ -78,16 +79,11 @@ public class StorageTiers extends AbstractService {
   @Override
   protected void serviceStart() throws Exception {
     Files.createDirectories(workDir);
-    if (host.kernelObstacles().isEmpty()) {
-      leftoversCleaned = KernelLeftovers.clean(imagesDir());
-      for (String line : leftoversCleaned) {
-        LOG.warn("Removed a leftover of an earlier run: {}", line);
-      }
-    }
     shutdownHook = new Thread(this::stop, "storage-tiers-teardown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     if (decision.mechanism() == TierMechanism.KERNEL) {
       try {
+        removeLeftovers();
         nodes = startKernel();
       } catch (IOException e) {
         tearDownDevices();
@@ -100,12 +96,26 @@ public class StorageTiers extends AbstractService {
         decision = MechanismDecision.fallback("auto: kernel setup failed (" + e.getMessage()
             + ")");
       }
+    } else if (host.kernelObstacles().isEmpty()) {
+      // a crashed kernel run may have left mounts in the directories about to be emptied
+      try {
+        removeLeftovers();
+      } catch (IOException e) {
+        LOG.warn("Cannot remove leftovers of an earlier kernel run", e);
+      }
     }
     if (decision.mechanism() != TierMechanism.KERNEL) {
       nodes = startPlain();
     }
     LOG.info("Storage tiers up for {} nodes: {}", nodeCount, decision);
     super.serviceStart();
+  }
+
+  private void removeLeftovers() throws IOException {
+    leftoversCleaned = KernelLeftovers.clean(imagesDir());
+    for (String line : leftoversCleaned) {
+      LOG.warn("Removed a leftover of an earlier run: {}", line);
+    }
   }
 
   private List<NodeTiers> startKernel() throws IOException {

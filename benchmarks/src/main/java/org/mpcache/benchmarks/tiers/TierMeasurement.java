@@ -22,7 +22,8 @@ import java.util.concurrent.Future;
  * readers, each reading its own file. The page cache is dropped before the write and before
  * every read phase; where that is not allowed the figures are marked warm (they then show the
  * page cache, not the device). Files are made in a scratch directory below each tier's directory
- * and deleted afterwards.
+ * and deleted afterwards. Measure while nothing else uses the tiers (before the cluster's jobs):
+ * the limits are shared, so a busy tier measures only what is left of it.
  *
  * <p>Immutable and thread-safe; one measurement at a time per directory.
  */

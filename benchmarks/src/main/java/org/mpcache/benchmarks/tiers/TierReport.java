@@ -32,6 +32,31 @@ public final class TierReport {
     return rows;
   }
 
+  /**
+   * One line for a result's header: the mechanism and, per tier, the mean over nodes of the
+   * sequential read bandwidth, the random 4 KiB IOPS and the sequential write bandwidth, e.g.
+   * {@code tiers kernel, cold: HDD 149 MiB/s read, 120 IOPS, 122 MiB/s write; SSD ...}.
+   */
+  public String summary() {
+    StringBuilder b = new StringBuilder("tiers ")
+        .append(mechanism().name().toLowerCase(Locale.ROOT))
+        .append(rows.stream().allMatch(TierFigures::cold) ? ", cold" : ", NOT cold");
+    String sep = ": ";
+    for (String tier : List.of("hdd", "ssd")) {
+      List<TierFigures> of = rows.stream().filter(r -> r.tier.equals(tier)).toList();
+      if (of.isEmpty()) {
+        continue;
+      }
+      b.append(sep).append(tier.toUpperCase(Locale.ROOT)).append(String.format(Locale.ROOT,
+          " %.0f MiB/s read, %.0f IOPS, %.0f MiB/s write",
+          of.stream().mapToDouble(TierFigures::seqReadMibps).average().orElse(0),
+          of.stream().mapToDouble(TierFigures::randIops).average().orElse(0),
+          of.stream().mapToDouble(TierFigures::seqWriteMibps).average().orElse(0)));
+      sep = "; ";
+    }
+    return b.toString();
+  }
+
   /** Header line and one line per row; the mechanism is a column so rows stand alone. */
   public String toCsv() {
     StringBuilder b = new StringBuilder("mechanism");

@@ -10,7 +10,7 @@ class KernelLeftoversTest {
   @Test
   void parseLosetup_rawList_devicesNumbersAndFiles() {
     List<KernelLeftovers.Attached> a = KernelLeftovers.parseLosetup(
-        "/dev/loop0 7:0 /tmp/run/images/mpcache-tier-node0-hdd.img\n"
+        "/dev/loop0 \\x20\\x207:0\\x20\\x20 /tmp/run/images/mpcache-tier-node0-hdd.img\n"
             + "/dev/loop1 7:1 /tmp/gone/images/mpcache-tier-node0-ssd.img\\x20(deleted)\n"
             + "/dev/loop2 7:2 /home/user/my\\x20disk.img\n"
             + "\n");

@@ -66,6 +66,8 @@ class TierMeasurementTest {
       assertThat(r.toJson()).contains("\"mechanism\": \"none\"")
           .contains("\"tier\": \"ssd\"").contains("\"limit_read_mibps\": 32.0");
       assertThat(r.toString()).contains("none (plain directories)").contains("hdd").contains("ssd");
+      assertThat(r.summary()).startsWith("tiers none").contains("HDD ").contains("; SSD ")
+          .contains("IOPS");
     }
   }
 }
