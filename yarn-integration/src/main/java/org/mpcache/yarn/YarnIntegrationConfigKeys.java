@@ -19,10 +19,10 @@ public final class YarnIntegrationConfigKeys {
   public static final String LOCALIZED_ADDRESS_DEFAULT = "127.0.0.1:50031";
 
   /**
-   * The node's SSD directories: the same key, with the same value, as the slave reads. Each must be
-   * one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
+   * The node's SSD directories: the slave's key, with the same value as the slave reads. Each must
+   * be one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
    */
-  public static final String SSD_DIRS_KEY = "mpcache.slave.ssd.dirs";
+  public static final String SSD_DIRS_KEY = "mpcache.slave.cache.dirs";
 
   /**
    * The factor a task applies to MapTask's and the merger's size estimates before it asks for SSD

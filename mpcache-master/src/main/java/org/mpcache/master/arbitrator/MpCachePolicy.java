@@ -192,6 +192,27 @@ final class MpCachePolicy implements CachePolicy {
   }
 
   /**
+   * Frees Input Cache space for localized data as a miss would (Algorithm 1 lines 12-21): the
+   * slave's pending To_Del blocks first, then whole lowest-priority datasets; nothing when that
+   * cannot free {@code bytes} on the slave.
+   */
+  @Override
+  public List<BlockKey> onReclaim(String slaveId, long bytes) {
+    long pending = 0;
+    for (long b : toDel.getOrDefault(slaveId, new LinkedHashMap<>()).values()) {
+      pending += b;
+    }
+    if (pending < bytes) {
+      List<DatasetState> victims = chooseVictims(slaveId, bytes - pending, null);
+      if (victims == null) {
+        return List.of();
+      }
+      victims.forEach(this::evict);
+    }
+    return pendingEvictions(slaveId);
+  }
+
+  /**
    * The lowest-priority datasets (not {@code keep}) whose blocks cached on {@code slave} free at
    * least {@code bytes} there; null when all of them would not.
    */
