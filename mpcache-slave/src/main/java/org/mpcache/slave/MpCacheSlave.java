@@ -112,7 +112,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster));
     // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
     localizedCache = new LocalizedCache(tuner, spaceLock,
-        new MasterInputExcluder(masterLink, tuner::inputDir, store::cachedLength, layout.size()),
+        new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength, layout.size()),
         cacheMaster::evict, (job, bytes) -> masterLink.reportFinishedJob(job.jobType(),
             job.inputBytes(), bytes));
     localizedService = new LocalizedCacheService(localizedCache);

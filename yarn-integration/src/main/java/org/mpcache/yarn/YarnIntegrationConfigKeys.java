@@ -31,6 +31,13 @@ public final class YarnIntegrationConfigKeys {
   public static final String ESTIMATE_FACTOR_KEY = "mpcache.localized.estimate.factor";
   public static final double ESTIMATE_FACTOR_DEFAULT = 1.25;
 
+  /**
+   * The job's type in the master's Dynamic Space Manager history, which predicts a job's localized
+   * space from earlier jobs of its type and input size. Empty: the job's name.
+   */
+  public static final String JOB_TYPE_KEY = "mpcache.localized.job.type";
+  public static final String JOB_TYPE_DEFAULT = "";
+
   /** The connect and call timeout of the calls to the slave; on timeout the task uses its HDDs. */
   public static final String RPC_TIMEOUT_MS_KEY = "mpcache.localized.rpc.timeout.ms";
   public static final int RPC_TIMEOUT_MS_DEFAULT = 3000;

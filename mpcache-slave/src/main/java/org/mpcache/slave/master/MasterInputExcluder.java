@@ -28,18 +28,25 @@ import org.slf4j.LoggerFactory;
 public final class MasterInputExcluder implements InputExcluder {
   private static final Logger LOG = LoggerFactory.getLogger(MasterInputExcluder.class);
 
-  private final MasterLink master;
+  /** The reclaim request to the master ({@link MasterLink#requestReclaim}). */
+  @FunctionalInterface
+  public interface Reclaimer {
+    /** This slave's blocks to evict so that {@code bytes} of its Input Cache are freed. */
+    List<BlockKey> reclaim(long bytes) throws IOException;
+  }
+
+  private final Reclaimer master;
   private final Function<BlockKey, String> dirOf;
   private final ToLongFunction<BlockKey> lengthOf;
   private final int maxRounds;
 
   /**
-   * @param master the link that carries the reclaim request
+   * @param master carries the reclaim request (the slave's {@code MasterLink::requestReclaim})
    * @param dirOf the SSD directory a cached block is in ({@code null} if none)
    * @param lengthOf a cached block's length (negative if it is not cached)
    * @param dirs how many SSD directories the node has: the most reclaim requests per plan
    */
-  public MasterInputExcluder(MasterLink master, Function<BlockKey, String> dirOf,
+  public MasterInputExcluder(Reclaimer master, Function<BlockKey, String> dirOf,
       ToLongFunction<BlockKey> lengthOf, int dirs) {
     this.master = Objects.requireNonNull(master, "master");
     this.dirOf = Objects.requireNonNull(dirOf, "dirOf");
@@ -57,7 +64,7 @@ public final class MasterInputExcluder implements InputExcluder {
     for (int round = 0; round < maxRounds && freedHere < bytesWanted; round++) {
       List<BlockKey> blocks;
       try {
-        blocks = master.requestReclaim(bytesWanted - freedHere);
+        blocks = master.reclaim(bytesWanted - freedHere);
       } catch (IOException e) {
         LOG.warn("Cannot ask the master which cached input to exclude: {}", e.getMessage());
         break;
