@@ -157,7 +157,7 @@ class LocalizedDataTest {
     } finally {
       cluster.restartSlave(0);
     }
-    assertEquals(0, cluster.slaves().get(1).getLocalizedCache().snapshot().localizedCacheUsed());
+    awaitLocalizedEmpty();
   }
 
   private static List<File> ssdDirs() {

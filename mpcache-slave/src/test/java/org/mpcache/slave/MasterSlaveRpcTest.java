@@ -92,7 +92,8 @@ class MasterSlaveRpcTest {
     master.stop();
   }
 
-  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+  /** Waits up to 10 s for {@code condition}; shared by this package's daemon tests. */
+  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
     long deadline = Time.monotonicNow() + 10_000;
     while (!condition.getAsBoolean()) {
       if (Time.monotonicNow() > deadline) {

@@ -2,6 +2,7 @@ package org.mpcache.slave;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.slave.MasterSlaveRpcTest.waitFor;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -9,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
-import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,16 +98,6 @@ class SlaveSpaceTest {
     RpcSupport.close(client);
     slave.stop();
     master.stop();
-  }
-
-  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
   }
 
   /** Caches one block of a dataset through the client protocol, as a reading task would. */
