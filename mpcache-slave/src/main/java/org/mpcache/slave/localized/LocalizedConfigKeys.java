@@ -40,7 +40,7 @@ public final class LocalizedConfigKeys {
    * service reach it at {@code mpcache.localized.address}.
    */
   public static final String LOCALIZED_BIND_ADDRESS_KEY = "mpcache.slave.localized.bind-address";
-  public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "0.0.0.0:50031";
+  public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "127.0.0.1:50031";
 
   /** RPC handler threads of the Localized Cache service. */
   public static final String LOCALIZED_HANDLER_COUNT_KEY = "mpcache.slave.localized.handler.count";
