@@ -27,7 +27,6 @@ import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
@@ -44,7 +43,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.mpcache.benchmarks.cluster.MiniMpCacheCluster;
 import org.mpcache.common.protocolPB.LocalizedJob;
-import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.space.SpaceSplit;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.space.SpaceSnapshot;
@@ -210,12 +208,7 @@ class LocalizedDataTest {
    * neither the cache nor the localized plug points.
    */
   private static String runSort(String name, boolean mpCache) throws Exception {
-    Configuration conf = cluster.conf();
-    if (!mpCache) {
-      conf.setBoolean(ClientConfigKeys.ENABLED_KEY, false);
-      conf.unset(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR);
-      conf.unset(MRConfig.SHUFFLE_CONSUMER_PLUGIN);
-    }
+    Configuration conf = mpCache ? cluster.conf() : cluster.plainHadoopConf();
     conf.setInt(MRJobConfig.IO_SORT_MB, 1);
     conf.setInt(MRJobConfig.IO_SORT_FACTOR, 2);
     conf.setFloat(MRJobConfig.SHUFFLE_MEMORY_LIMIT_PERCENT, 0f);

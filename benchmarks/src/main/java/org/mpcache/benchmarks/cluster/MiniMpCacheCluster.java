@@ -253,6 +253,19 @@ public final class MiniMpCacheCluster implements Closeable {
     return new Configuration(conf);
   }
 
+  /**
+   * A client configuration for plain Hadoop on the same cluster, the baseline to compare with:
+   * reads bypass the cache and jobs keep their localized data on the NodeManagers' dirs as Hadoop
+   * places it.
+   */
+  public Configuration plainHadoopConf() {
+    Configuration c = conf();
+    c.setBoolean(ClientConfigKeys.ENABLED_KEY, false);
+    c.unset(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR);
+    c.unset(MRConfig.SHUFFLE_CONSUMER_PLUGIN);
+    return c;
+  }
+
   /** A FileSystem reading through the cache. */
   public FileSystem fileSystem() throws IOException {
     return FileSystem.get(dfs.getURI(), conf());
