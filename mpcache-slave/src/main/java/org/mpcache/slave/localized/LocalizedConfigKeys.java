@@ -88,6 +88,11 @@ public final class LocalizedConfigKeys {
       if (capacities.length == 1) {
         capacity /= dirs.length;
       }
+      if (!Paths.get(dirs[i]).isAbsolute()) {
+        throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " lists '" + dirs[i]
+            + "', which is not an absolute path: give each SSD directory as an absolute path,"
+            + " exactly as in yarn.nodemanager.local-dirs");
+      }
       try {
         layout.add(SsdVolume.split(Paths.get(dirs[i]).toString(), capacity, unit, input,
             localized));

@@ -162,6 +162,9 @@ class LocalizedCacheServiceTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LocalizedConfigKeys.ssdLayout(conf));
     assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_DIRS_KEY), e.getMessage());
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "ssd");
+    e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains("not an absolute path"), e.getMessage());
     conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a");
     conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "lots");
     e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
