@@ -46,6 +46,8 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.master.space.SpaceSplit;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.space.SpaceSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Localized data on the SSD, end to end on MiniDFSCluster + MiniMRYarnCluster with mpCache (a real
@@ -59,6 +61,7 @@ import org.mpcache.slave.space.SpaceSnapshot;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(900)
 class LocalizedDataTest {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalizedDataTest.class);
   private static final long MB = 1024 * 1024;
   private static final int MAPS = 5;
   private static final File ROOT = new File("target/e2e/localized").getAbsoluteFile();
@@ -103,6 +106,9 @@ class LocalizedDataTest {
       assertTrue(w.maxLocalizedUsed() > 2 * MB, "the slaves accounted the localized data, beyond"
           + " a Localized Cache's own 2 MB: " + w.maxLocalizedUsed());
       assertTrue(w.maxLentToLocalized() > 0, "pool units were lent to the Localized Cache");
+      LOG.info("Sort on the SSD: peak localized bytes on one slave {}, peak pool bytes lent to"
+          + " the Localized Cache {}, {} distinct paths seen", w.maxLocalizedUsed(),
+          w.maxLentToLocalized(), seen.size());
     }
     assertTrue(cluster.totals().getHits() + cluster.totals().getMisses() > readsBefore,
         "the input was read through mpCache");
