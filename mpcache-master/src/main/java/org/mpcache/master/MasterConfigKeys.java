@@ -53,6 +53,21 @@ public final class MasterConfigKeys {
   public static final String SLAVES_EXCLUDE_FILE_KEY = "mpcache.master.slaves.exclude.file";
   public static final String SLAVES_EXCLUDE_FILE_DEFAULT = "";
 
+  /**
+   * The file where the Dynamic Space Manager keeps its history of localized space used per job type
+   * and input size, so that it survives a master restart. Empty: kept in memory only.
+   */
+  public static final String SPACE_HISTORY_FILE_KEY = "mpcache.master.space.history.file";
+  public static final String SPACE_HISTORY_FILE_DEFAULT = "";
+
+  /**
+   * The share of a slave's SSD the Dynamic Space Manager predicts as Localized Cache for a job type
+   * it has no history of, in [0, 1].
+   */
+  public static final String SPACE_DEFAULT_LOCALIZED_FRACTION_KEY =
+      "mpcache.master.space.default.localized.fraction";
+  public static final double SPACE_DEFAULT_LOCALIZED_FRACTION_DEFAULT = 0.2;
+
   private MasterConfigKeys() {
   }
 }

@@ -2,6 +2,7 @@ package org.mpcache.master;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Paths;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
@@ -37,12 +38,14 @@ import org.mpcache.master.rpc.SlaveMasterHandler;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
 import org.mpcache.master.status.MasterStatus;
+import org.mpcache.master.space.DynamicSpaceManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The mpCache master daemon, one per cluster: the Replace Arbitrator behind the slave, client and
- * admin RPC protocols, and the monitor that expires silent slaves.
+ * admin RPC protocols, the Dynamic Space Manager's history of localized space per job type (kept in
+ * {@code mpcache.master.space.history.file}), and the monitor that expires silent slaves.
  *
  * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
  * up), then the slave monitor (which only acts on registered slaves).
@@ -52,6 +55,7 @@ public class MpCacheMaster extends CompositeService {
 
   private SlaveRegistry registry;
   private ReplaceArbitrator arbitrator;
+  private DynamicSpaceManager spaceManager;
   private RpcServerService rpcServer;
   private MasterStatus status;
   private MasterRefresher refresher;
@@ -84,6 +88,7 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
         rpcAddress.getPort());
 
+    spaceManager = openSpaceManager(conf);
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
@@ -97,7 +102,8 @@ public class MpCacheMaster extends CompositeService {
         .terse(RequestRefusedException.class)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
-                new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now))))
+                new SlaveMasterHandler(registry, arbitrator, prefetch, spaceManager, heartbeatMs,
+                    Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
@@ -119,6 +125,24 @@ public class MpCacheMaster extends CompositeService {
         m.rpc(method, ms);
       }
     });
+  }
+
+  private static DynamicSpaceManager openSpaceManager(Configuration conf) throws Exception {
+    double fraction = conf.getDouble(MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_KEY,
+        MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_DEFAULT);
+    if (!(fraction >= 0 && fraction <= 1)) {
+      throw new IllegalArgumentException(MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_KEY
+          + " is " + fraction + ": set a share of the SSD in [0, 1], e.g. "
+          + MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_DEFAULT);
+    }
+    String file = conf.getTrimmed(MasterConfigKeys.SPACE_HISTORY_FILE_KEY,
+        MasterConfigKeys.SPACE_HISTORY_FILE_DEFAULT);
+    if (file.isEmpty()) {
+      LOG.info("{} is not set: the space history is kept in memory only",
+          MasterConfigKeys.SPACE_HISTORY_FILE_KEY);
+      return DynamicSpaceManager.inMemory(fraction);
+    }
+    return DynamicSpaceManager.open(Paths.get(file), fraction);
   }
 
   /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
@@ -186,6 +210,11 @@ public class MpCacheMaster extends CompositeService {
   /** The RPC address the master listens on. */
   public InetSocketAddress getRpcAddress() {
     return rpcServer.getAddress();
+  }
+
+  /** The Dynamic Space Manager: the history of localized space per job type and input size. */
+  public DynamicSpaceManager getSpaceManager() {
+    return spaceManager;
   }
 
   public SlaveRegistry getSlaveRegistry() {

@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -24,32 +23,52 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
+import org.mpcache.slave.localized.LocalizedCache;
+import org.mpcache.slave.localized.LocalizedCacheService;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.SpaceSnapshot;
+import org.mpcache.slave.space.SsdVolume;
+import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.FileBlockStore;
-import org.mpcache.slave.store.FixedInputCacheSpace;
+import org.mpcache.slave.store.InputCacheSpace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mpCache slave daemon, one per DataNode/NodeManager host: it keeps cached HDFS blocks on the
- * node's SSDs and serves them to the tasks that read them (the Cache Master), and reports to the
- * master.
+ * The mpCache slave daemon, one per DataNode/NodeManager host. It owns the node's SSD directories
+ * ({@code mpcache.slave.cache.dirs}), each split by the Dynamic Space Tuner into an Input Cache, a
+ * Dynamic Pool and a Localized Cache (paper Section 2.1). The Cache Master keeps cached HDFS blocks
+ * in the Input Cache and serves them to the tasks that read them; the Localized Cache service grants
+ * the node's map and reduce tasks SSD room for their localized data; the master link reports to the
+ * master, carries the split in every heartbeat, and asks the Replace Arbitrator which cached
+ * datasets to exclude when localized data needs room that input holds.
  *
  * <p>Services, in start order: the Cache Master (so fills can be reaped), the prefetcher (ready
  * before the first heartbeat can carry commands), the client RPC server (its port is part of the
- * slave's identity), then the master link (it registers with that port).
+ * slave's identity), the Localized Cache service (tasks and the NodeManager's auxiliary service
+ * call it), then the master link (it registers with that port).
+ *
+ * <p>Thread-safety: the services are; the tuner is guarded by {@code spaceLock}, which the Input
+ * Cache's space and the Localized Cache both take around every tuner call.
  */
 public class MpCacheSlave extends CompositeService implements MasterLink.SlaveState {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheSlave.class);
 
+  private final Object spaceLock = new Object();
+  private DynamicSpaceTuner tuner;
   private FileBlockStore store;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
   private RpcServerService rpcServer;
+  private LocalizedCache localizedCache;
+  private LocalizedCacheService localizedService;
   private MasterLink masterLink;
   private PrefetchService prefetcher;
   private SlaveMetrics metrics;
@@ -62,17 +81,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
-    Collection<String> dirNames = conf.getTrimmedStringCollection(SlaveConfigKeys.CACHE_DIRS_KEY);
-    if (dirNames.isEmpty()) {
-      throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " is not set: list the "
-          + "SSD directories for cached blocks, comma-separated, in mpcache-site.xml.");
-    }
-    List<Path> dirs = new ArrayList<>();
-    for (String d : dirNames) {
-      dirs.add(Paths.get(d));
-    }
-    long capacity = ConfigChecks.bytesAtLeast(conf, SlaveConfigKeys.CACHE_CAPACITY_KEY,
-        SlaveConfigKeys.CACHE_CAPACITY_DEFAULT, 0);
+    List<SsdVolume> layout = LocalizedConfigKeys.ssdLayout(conf);
+    double guard = LocalizedConfigKeys.guard(conf);
     int chunk = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_KEY,
         SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_DEFAULT, 512);
     long fillTimeout = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_TIMEOUT_MS_KEY,
@@ -94,7 +104,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     datanodeAddress = conf.getTrimmed(SlaveConfigKeys.DATANODE_ADDRESS_KEY,
         SlaveConfigKeys.DATANODE_ADDRESS_DEFAULT);
 
-    store = openStore(dirs, capacity, chunk);
+    tuner = new DynamicSpaceTuner(layout, guard);
+    List<Path> dirs = new ArrayList<>(layout.size());
+    for (SsdVolume v : layout) {
+      dirs.add(Paths.get(v.dir()));
+    }
+    store = openStore(dirs, new TunedInputCacheSpace(tuner, spaceLock), chunk);
     counters = new SlaveCounters();
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
     cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
@@ -104,9 +119,17 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
+    // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
+    localizedCache = new LocalizedCache(tuner, spaceLock,
+        new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,
+            layout.size()),
+        cacheMaster::evict, (job, bytes) -> masterLink.reportFinishedJob(job.jobType(),
+            job.inputBytes(), bytes));
+    localizedService = new LocalizedCacheService(localizedCache);
     addService(cacheMaster);
     addService(prefetcher);
     addService(rpcServer);
+    addService(localizedService);
     addService(masterLink);
     super.serviceInit(conf);
   }
@@ -122,9 +145,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   }
 
   /** Opens the block store; a seam for tests that inject faults. */
-  protected FileBlockStore openStore(List<Path> dirs, long capacity, int chunk)
+  protected FileBlockStore openStore(List<Path> dirs, InputCacheSpace space, int chunk)
       throws IOException {
-    return FileBlockStore.open(dirs, new FixedInputCacheSpace(capacity), chunk);
+    return FileBlockStore.open(dirs, space, chunk);
   }
 
   @Override
@@ -132,8 +155,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     super.serviceStart();
     metrics = new SlaveMetrics(rpcServer.getAddress().getPort(), this);
     metrics.register();
-    LOG.info("mpCache slave {} serving {} cached blocks ({} of {} bytes used)", info().getSlaveId(),
-        store.cachedBlocks().size(), store.space().usedBytes(), store.space().capacityBytes());
+    LOG.info("mpCache slave {} serving {} cached blocks; SSD split {}; Localized Cache on {}",
+        info().getSlaveId(), store.cachedBlocks().size(), localizedCache.snapshot(),
+        localizedService.getAddress());
   }
 
   @Override
@@ -169,11 +193,13 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   @Override
   public SpaceReportProto space() {
-    long cap = store.space().capacityBytes();
-    long used = store.space().usedBytes();
-    return SpaceReportProto.newBuilder().setCapacity(cap).setInputCacheCapacity(cap)
-        .setInputCacheUsed(used).setDynamicPoolCapacity(0).setPoolLentToInput(0)
-        .setPoolLentToLocalized(0).setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build();
+    SpaceSnapshot s = localizedCache.snapshot();
+    return SpaceReportProto.newBuilder().setCapacity(s.capacity())
+        .setInputCacheCapacity(s.inputCacheCapacity()).setInputCacheUsed(s.inputCacheUsed())
+        .setDynamicPoolCapacity(s.dynamicPoolCapacity()).setPoolLentToInput(s.poolLentToInput())
+        .setPoolLentToLocalized(s.poolLentToLocalized())
+        .setLocalizedCacheCapacity(s.localizedCacheCapacity())
+        .setLocalizedCacheUsed(s.localizedCacheUsed()).build();
   }
 
   @Override
@@ -210,6 +236,16 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   public MasterLink getMasterLink() {
     return masterLink;
+  }
+
+  /** The Localized Cache: its grants and the node's SSD split. */
+  public LocalizedCache getLocalizedCache() {
+    return localizedCache;
+  }
+
+  /** Where the Localized Cache service listens: the NodeManager's {@code mpcache.localized.address}. */
+  public InetSocketAddress getLocalizedAddress() throws IOException {
+    return localizedService.getAddress();
   }
 
   /** Starts a slave from mpcache-site.xml on the classpath; runs until it is stopped. */

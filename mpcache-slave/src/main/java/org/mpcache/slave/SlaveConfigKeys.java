@@ -25,10 +25,17 @@ public final class SlaveConfigKeys {
   public static final String RPC_HANDLER_COUNT_KEY = "mpcache.slave.rpc.handler.count";
   public static final int RPC_HANDLER_COUNT_DEFAULT = 16;
 
-  /** The SSD directories holding cached blocks, comma-separated (one per SSD). Required. */
+  /**
+   * The node's SSD directories, comma-separated (one per SSD, JBOD). Required. Each holds an Input
+   * Cache, a Dynamic Pool and a Localized Cache; for localized data each must also be one of the
+   * NodeManager's {@code yarn.nodemanager.local-dirs}, where the ShuffleHandler finds map outputs.
+   */
   public static final String CACHE_DIRS_KEY = "mpcache.slave.cache.dirs";
 
-  /** The SSD bytes this slave may fill with cached input blocks, over all its directories. */
+  /**
+   * The SSD bytes the slave may use: one value is the node's total, shared equally by the
+   * directories; a comma-separated list gives each directory of {@link #CACHE_DIRS_KEY} its own.
+   */
   public static final String CACHE_CAPACITY_KEY = "mpcache.slave.cache.capacity";
   public static final long CACHE_CAPACITY_DEFAULT = 10L * 1024 * 1024 * 1024;
 

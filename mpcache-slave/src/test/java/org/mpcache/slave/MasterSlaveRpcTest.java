@@ -37,6 +37,7 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
 
 /**
  * A real master and a real slave talking Hadoop RPC: registration, a block cached through the
@@ -74,6 +75,7 @@ class MasterSlaveRpcTest {
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, dir.resolve("ssd").toString());
     sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     MpCacheSlave s = new MpCacheSlave();
     s.init(sc);
     s.start();
@@ -90,7 +92,8 @@ class MasterSlaveRpcTest {
     master.stop();
   }
 
-  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+  /** Waits up to 10 s for {@code condition}; shared by this package's daemon tests. */
+  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
     long deadline = Time.monotonicNow() + 10_000;
     while (!condition.getAsBoolean()) {
       if (Time.monotonicNow() > deadline) {

@@ -6,13 +6,18 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.split.JobSplit;
+import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.slf4j.Logger;
@@ -23,7 +28,11 @@ import org.slf4j.LoggerFactory;
  * file is written and says where the file goes (the attempt's application directory on the granted
  * SSD), or nothing, in which case the caller writes to the task's HDD dirs. A task never fails
  * because of the cache: a denial, a slave that is down or a call that times out all mean "HDD", and
- * after the first failed call the attempt stops asking. Thread-safe: MapTask's spill thread and the
+ * after the first failed call the attempt stops asking. Each request also describes the job for the
+ * master's Dynamic Space Manager: its type ({@link YarnIntegrationConfigKeys#JOB_TYPE_KEY}, or the
+ * job's name) and its whole input size, the sum of its splits read once from the job's
+ * {@code job.splitmetainfo} in the staging directory ({@code mapreduce.job.dir}); a job whose input
+ * cannot be read that way is described as unknown. Thread-safe: MapTask's spill thread and the
  * reduce's fetchers and mergers call it concurrently.
  */
 final class LocalizedSpaceClient {
@@ -36,10 +45,15 @@ final class LocalizedSpaceClient {
   private final double estimateFactor;
   private final List<String> ssdRoots;
   private final List<String> ssdAppDirs;
+  private final Configuration conf;
   private volatile boolean unavailable;
+  /** The job as the first request described it; {@code null} until then. */
+  private volatile LocalizedJob job;
 
   LocalizedSpaceClient(LocalizedProtocol slave, String applicationId, String containerId,
-      String attemptId, double estimateFactor, List<String> ssdRoots, List<String> ssdAppDirs) {
+      String attemptId, double estimateFactor, List<String> ssdRoots, List<String> ssdAppDirs,
+      Configuration conf) {
+    this.conf = conf;
     this.slave = slave;
     this.applicationId = applicationId;
     this.containerId = containerId;
@@ -89,7 +103,7 @@ final class LocalizedSpaceClient {
       }
     }
     return new LocalizedSpaceClient(slave, appId, container, attempt, factor, info.ssdDirs(),
-        ssdAppDirs);
+        ssdAppDirs, conf);
   }
 
   private static NodeLocalizedInfo nodeInfo(Configuration conf, Map<String, String> env) {
@@ -125,7 +139,7 @@ final class LocalizedSpaceClient {
     long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor));
     LocalizedGrant grant;
     try {
-      grant = slave.requestSpace(applicationId, containerId, attemptId, bytes);
+      grant = slave.requestSpace(applicationId, containerId, attemptId, bytes, job());
     } catch (IOException e) {
       unavailable = true;
       LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
@@ -146,6 +160,45 @@ final class LocalizedSpaceClient {
     LOG.warn("Granted SSD dir {} is not among the local dirs {} of {}", grant.dir(), ssdAppDirs,
         attemptId);
     return null;
+  }
+
+  /** The job's description, worked out on the first call. */
+  private LocalizedJob job() {
+    LocalizedJob j = job;
+    if (j == null) {
+      j = describeJob(conf, attemptId);
+      job = j;
+    }
+    return j;
+  }
+
+  /**
+   * The job's type and whole input size; {@link LocalizedJob#UNKNOWN} when either cannot be found
+   * (the job is then not recorded in the master's history).
+   */
+  static LocalizedJob describeJob(Configuration conf, String attemptId) {
+    String type = conf.getTrimmed(YarnIntegrationConfigKeys.JOB_TYPE_KEY,
+        YarnIntegrationConfigKeys.JOB_TYPE_DEFAULT);
+    if (type.isEmpty()) {
+      type = conf.getTrimmed(MRJobConfig.JOB_NAME, "");
+    }
+    String jobDir = conf.get(MRJobConfig.MAPREDUCE_JOB_DIR);
+    if (type.isEmpty() || jobDir == null || attemptId == null) {
+      return LocalizedJob.UNKNOWN;
+    }
+    try {
+      Path dir = new Path(jobDir);
+      FileSystem fs = dir.getFileSystem(conf);
+      long input = 0;
+      for (JobSplit.TaskSplitMetaInfo split : SplitMetaInfoReader.readSplitMetaInfo(
+          TaskAttemptID.forName(attemptId).getJobID(), fs, conf, dir)) {
+        input += split.getInputDataLength();
+      }
+      return new LocalizedJob(type, input);
+    } catch (IOException | RuntimeException e) {
+      LOG.info("Cannot read the input size of {} from {}: {}", attemptId, jobDir, e.toString());
+      return LocalizedJob.UNKNOWN;
+    }
   }
 
   /**

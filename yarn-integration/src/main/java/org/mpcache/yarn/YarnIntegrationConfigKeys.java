@@ -19,10 +19,10 @@ public final class YarnIntegrationConfigKeys {
   public static final String LOCALIZED_ADDRESS_DEFAULT = "127.0.0.1:50031";
 
   /**
-   * The node's SSD directories: the same key, with the same value, as the slave reads. Each must be
-   * one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
+   * The node's SSD directories: the slave's key, with the same value as the slave reads. Each must
+   * be one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
    */
-  public static final String SSD_DIRS_KEY = "mpcache.slave.ssd.dirs";
+  public static final String SSD_DIRS_KEY = "mpcache.slave.cache.dirs";
 
   /**
    * The factor a task applies to MapTask's and the merger's size estimates before it asks for SSD
@@ -30,6 +30,13 @@ public final class YarnIntegrationConfigKeys {
    */
   public static final String ESTIMATE_FACTOR_KEY = "mpcache.localized.estimate.factor";
   public static final double ESTIMATE_FACTOR_DEFAULT = 1.25;
+
+  /**
+   * The job's type in the master's Dynamic Space Manager history, which predicts a job's localized
+   * space from earlier jobs of its type and input size. Empty: the job's name.
+   */
+  public static final String JOB_TYPE_KEY = "mpcache.localized.job.type";
+  public static final String JOB_TYPE_DEFAULT = "";
 
   /** The connect and call timeout of the calls to the slave; on timeout the task uses its HDDs. */
   public static final String RPC_TIMEOUT_MS_KEY = "mpcache.localized.rpc.timeout.ms";

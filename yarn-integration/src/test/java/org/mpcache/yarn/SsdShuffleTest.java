@@ -51,7 +51,7 @@ class SsdShuffleTest {
         new Progress(), mock(Task.class), mock(MapOutputFile.class), localMaps);
     SsdLocalDirAllocator allocator = new SsdLocalDirAllocator(
         new LocalizedSpaceClient(null, null, null, null, 1.0, java.util.List.of(),
-            java.util.List.of()));
+            java.util.List.of(), new org.apache.hadoop.conf.Configuration(false)));
     SsdMapOutputFile outputFile = new SsdMapOutputFile(allocator);
 
     ShuffleConsumerPlugin.Context copy = SsdShuffle.withPlacement(original, outputFile, allocator);

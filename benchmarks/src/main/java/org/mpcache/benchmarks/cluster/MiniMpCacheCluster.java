@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.service.Service;
@@ -31,12 +32,24 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.yarn.SsdMapOutputCollector;
+import org.mpcache.yarn.SsdShuffle;
 
 /**
  * A whole mpCache cluster in one JVM, for the demo, the evaluation and end-to-end tests: a
  * MiniDFSCluster, optionally a MiniMRYarnCluster, one master, and one slave beside each DataNode
  * (each slave declares its DataNode's transfer address, as on a real node). {@link #conf()} is a
  * client configuration whose {@code hdfs://} FileSystem reads through the cache.
+ *
+ * <p>Each slave's SSD directory ({@code <baseDir>/ssd-<i>}) holds an Input Cache that can reach
+ * {@link Builder#slaveCapacity} bytes (half its own space, half Dynamic Pool units of the block
+ * size) and a Localized Cache of {@link Builder#localizedCapacity} bytes. With YARN, NodeManager
+ * {@code i} is paired with slave {@code i} as on a real node ({@link LocalizedNodeManagers}): the
+ * slave's SSD directory is one of its local dirs and its {@code mpcache_localized} auxiliary service
+ * releases the grants of finished containers and applications; {@link #conf()} then also sets the
+ * map output collector and the shuffle that put localized data on the SSD when the slave grants
+ * room.
  *
  * <p>Not thread-safe: one caller builds, uses and closes it.
  */
@@ -48,6 +61,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private int dataNodes = 2;
     private boolean yarn;
     private long slaveCapacity = 1L << 30;
+    private long localizedCapacity = -1;
     private long blockSize = 8L << 20;
     private IntFunction<File> dataNodeDir;
     private IntFunction<File> slaveCacheDir;
@@ -70,9 +84,17 @@ public final class MiniMpCacheCluster implements Closeable {
       return this;
     }
 
-    /** Each slave's Input Cache capacity in bytes. */
+    /**
+     * The bytes each slave's Input Cache can reach: its own space and the Dynamic Pool, half each.
+     */
     public Builder slaveCapacity(long bytes) {
       this.slaveCapacity = bytes;
+      return this;
+    }
+
+    /** Each slave's Localized Cache capacity in bytes; by default eight blocks. */
+    public Builder localizedCapacity(long bytes) {
+      this.localizedCapacity = bytes;
       return this;
     }
 
@@ -145,6 +167,7 @@ public final class MiniMpCacheCluster implements Closeable {
   private MpCacheMaster master;
   private final List<MpCacheSlave> slaves = new ArrayList<>();
   private final List<Configuration> slaveConfs = new ArrayList<>();
+  private final List<Integer> localizedPorts = new ArrayList<>();
 
   private MiniMpCacheCluster(Builder spec) {
     this.spec = spec;
@@ -198,19 +221,35 @@ public final class MiniMpCacheCluster implements Closeable {
     }
   }
 
-  private void startSlave(int i) {
+  private File ssdDir(int i) {
+    return spec.slaveCacheDir == null ? new File(spec.baseDir, "ssd-" + i)
+        : spec.slaveCacheDir.apply(i);
+  }
+
+  private void startSlave(int i) throws IOException {
     DataNode dn = dfs.getDataNodes().get(i);
     Configuration sc = new Configuration(conf);
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
-    File cacheDir = spec.slaveCacheDir == null ? new File(spec.baseDir, "ssd-" + i)
-        : spec.slaveCacheDir.apply(i);
-    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, cacheDir.getAbsolutePath());
-    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, spec.slaveCapacity);
+    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
+    long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
+    long total = spec.slaveCapacity + localized;
+    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);
+    sc.setIfUnset(LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
+    sc.setIfUnset(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
+        Double.toString((double) localized / total));
+    sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
+        Double.toString(spec.slaveCapacity / 2.0 / total));
+    // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
+    int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:" + localizedPort);
     MpCacheSlave s = new MpCacheSlave();
     s.init(sc);
     s.start();
+    if (i >= slaves.size()) {
+      localizedPorts.add(s.getLocalizedAddress().getPort());
+    }
     if (i < slaves.size()) {
       slaves.set(i, s);
       slaveConfs.set(i, sc);
@@ -229,8 +268,14 @@ public final class MiniMpCacheCluster implements Closeable {
     fs.mkdirs(tmp);
     fs.setPermission(tmp, new FsPermission((short) 01777));
     Configuration yc;
-    if (spec.nodeManagerLocalDir == null) {
-      yc = new Configuration(conf);
+    boolean localizedWired = spec.nodeManagerLocalDir == null;
+    if (localizedWired) {
+      List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
+      for (int i = 0; i < slaves.size(); i++) {
+        slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
+            "127.0.0.1:" + localizedPorts.get(i)));
+      }
+      yc = LocalizedNodeManagers.configure(conf, slots);
     } else {
       yc = new NodeDirs.PinnedConf(conf);
       yc.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, NodeDirs.Executor.class.getName());
@@ -274,11 +319,39 @@ public final class MiniMpCacheCluster implements Closeable {
         conf.set(k, v);
       }
     }
+    if (localizedWired) {
+      conf.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
+          SsdMapOutputCollector.class.getName());
+      conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SsdShuffle.class.getName());
+    }
+  }
+
+  /** The SSD directory of slave {@code i}, which is also NodeManager {@code i}'s local dir. */
+  public File slaveSsdDir(int i) {
+    return ssdDir(i).getAbsoluteFile();
+  }
+
+  /** The MiniMRYarnCluster, or {@code null} when YARN was not started. */
+  public MiniMRYarnCluster yarn() {
+    return mr;
   }
 
   /** A client configuration: HDFS through mpCache, and YARN when it was started. */
   public Configuration conf() {
     return new Configuration(conf);
+  }
+
+  /**
+   * A client configuration for plain Hadoop on the same cluster, the baseline to compare with:
+   * reads bypass the cache and jobs keep their localized data on the NodeManagers' dirs as Hadoop
+   * places it.
+   */
+  public Configuration plainHadoopConf() {
+    Configuration c = conf();
+    c.setBoolean(ClientConfigKeys.ENABLED_KEY, false);
+    c.unset(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR);
+    c.unset(MRConfig.SHUFFLE_CONSUMER_PLUGIN);
+    return c;
   }
 
   /** A FileSystem reading through the cache. */

@@ -13,10 +13,17 @@ public interface LocalizedProtocol {
 
   /**
    * Asks for room for a file of about {@code bytes} bytes (the caller's estimate, which should err
-   * high). Denial is an ordinary outcome: the caller then writes to its HDD dirs.
+   * high). Denial is an ordinary outcome: the caller then writes to its HDD dirs. {@code job}
+   * describes the application for the master's Dynamic Space Manager.
    */
   LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
-      long bytes) throws IOException;
+      long bytes, LocalizedJob job) throws IOException;
+
+  /** {@link #requestSpace(String, String, String, long, LocalizedJob)} for an undescribed job. */
+  default LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
+      long bytes) throws IOException {
+    return requestSpace(applicationId, containerId, attemptId, bytes, LocalizedJob.UNKNOWN);
+  }
 
   /**
    * Declares the bytes an attempt leaves in an SSD directory after its container ends; its grants in

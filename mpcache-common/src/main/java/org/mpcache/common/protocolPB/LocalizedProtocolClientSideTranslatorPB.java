@@ -35,11 +35,18 @@ public final class LocalizedProtocolClientSideTranslatorPB implements LocalizedP
 
   @Override
   public LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
-      long bytes) throws IOException {
+      long bytes, LocalizedJob job) throws IOException {
     try {
-      RequestSpaceResponseProto r = proxy.requestSpace(null, RequestSpaceRequestProto.newBuilder()
+      RequestSpaceRequestProto.Builder req = RequestSpaceRequestProto.newBuilder()
           .setApplicationId(applicationId).setContainerId(containerId).setAttemptId(attemptId)
-          .setBytes(bytes).build());
+          .setBytes(bytes);
+      if (!job.jobType().isEmpty()) {
+        req.setJobType(job.jobType());
+      }
+      if (job.inputBytes() >= 0) {
+        req.setJobInputBytes(job.inputBytes());
+      }
+      RequestSpaceResponseProto r = proxy.requestSpace(null, req.build());
       return r.getGranted() ? LocalizedGrant.granted(r.getDir())
           : LocalizedGrant.denied(r.getDenyReason());
     } catch (ServiceException e) {

@@ -36,7 +36,9 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
       RequestSpaceRequestProto request) throws ServiceException {
     try {
       LocalizedGrant grant = impl.requestSpace(request.getApplicationId(),
-          request.getContainerId(), request.getAttemptId(), request.getBytes());
+          request.getContainerId(), request.getAttemptId(), request.getBytes(),
+          new LocalizedJob(request.getJobType(),
+              request.hasJobInputBytes() ? request.getJobInputBytes() : -1));
       RequestSpaceResponseProto.Builder b =
           RequestSpaceResponseProto.newBuilder().setGranted(grant.isGranted());
       if (grant.isGranted()) {

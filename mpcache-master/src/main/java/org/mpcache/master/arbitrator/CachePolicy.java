@@ -49,6 +49,19 @@ public interface CachePolicy {
     return null;
   }
 
+  /**
+   * A slave needs {@code bytes} of its Input Cache back because localized data outgrew its Localized
+   * Cache and no Dynamic Pool unit is free (mpCache paper, Section 2.1: cached input is excluded by
+   * the scheme of Section 2.2). The policy chooses victims as it would for a miss; blocks of the same
+   * evicted datasets held by other slaves are queued for them.
+   *
+   * @return the requesting slave's blocks to evict now; empty when the policy cannot free
+   *     {@code bytes} there, in which case nothing is evicted. The default frees nothing.
+   */
+  default List<BlockKey> onReclaim(String slaveId, long bytes) {
+    return List.of();
+  }
+
   /** A slave finished storing a block that {@link #onMiss} admitted. */
   void onCached(String slaveId, BlockKey block);
 

@@ -238,6 +238,24 @@ final class MpCachePolicy implements CachePolicy {
   }
 
   /**
+   * Frees Input Cache space for localized data as a miss would (Algorithm 1 lines 12-21): the
+   * slave's pending To_Del blocks first, then whole lowest-priority datasets; nothing when that
+   * cannot free {@code bytes} on the slave.
+   */
+  @Override
+  public List<BlockKey> onReclaim(String slaveId, long bytes) {
+    long pending = placement.pendingBytes(slaveId);
+    if (pending < bytes) {
+      List<DatasetState> victims = chooseVictims(slaveId, bytes - pending, null);
+      if (victims == null) {
+        return List.of();
+      }
+      victims.forEach(this::evict);
+    }
+    return placement.takePending(slaveId);
+  }
+
+  /**
    * The lowest-priority datasets (not {@code keep}) whose blocks cached on {@code slave} free at
    * least {@code bytes} there; null when all of them would not.
    */

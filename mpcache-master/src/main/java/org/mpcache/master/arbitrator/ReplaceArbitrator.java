@@ -107,6 +107,19 @@ public final class ReplaceArbitrator {
     }
   }
 
+  /**
+   * A slave's request for Input Cache space back for localized data.
+   *
+   * @return the slave's blocks to evict now; empty when the policy frees nothing
+   */
+  public List<BlockKey> onReclaimRequest(String slaveId, long bytes) {
+    synchronized (lock) {
+      List<BlockKey> evict = policy.onReclaim(slaveId, bytes);
+      LOG.debug("Reclaim request of {} for {} bytes: evict {}", slaveId, bytes, evict);
+      return evict;
+    }
+  }
+
   /** A slave's incremental block report. */
   public void onBlockReport(String slaveId, List<BlockKey> cached, List<BlockKey> removed) {
     synchronized (lock) {

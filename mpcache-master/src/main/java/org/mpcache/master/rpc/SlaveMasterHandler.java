@@ -5,13 +5,17 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.mpcache.common.BlockKey;
+import java.io.IOException;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReclaimResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
@@ -23,12 +27,14 @@ import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.space.DynamicSpaceManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
- * evictions and prefetch commands), block and hit reports, and replace requests. Requests from a
+ * evictions and prefetch commands, and bring the localized space finished jobs used to the Dynamic
+ * Space Manager), block and hit reports, replace requests and reclaim requests. Requests from a
  * slave the master does not know (it expired, or the master restarted) are answered with
  * {@code reregister}.
  *
@@ -40,14 +46,17 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
   private final PrefetchPlanner prefetch;
+  private final DynamicSpaceManager spaceManager;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
 
   public SlaveMasterHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      PrefetchPlanner prefetch, long heartbeatIntervalMs, LongSupplier wallClock) {
+      PrefetchPlanner prefetch, DynamicSpaceManager spaceManager, long heartbeatIntervalMs,
+      LongSupplier wallClock) {
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.prefetch = prefetch;
+    this.spaceManager = spaceManager;
     this.heartbeatIntervalMs = heartbeatIntervalMs;
     this.wallClock = wallClock;
   }
@@ -74,9 +83,26 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     if (!registry.heartbeat(req.getSlaveId(), req.getSpace(), req.getCounters())) {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
+    if (req.getFinishedJobsCount() > 0) {
+      recordFinishedJobs(req.getSlaveId(), req.getFinishedJobsList());
+    }
     return HeartbeatResponseProto.newBuilder()
         .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))
         .addAllPrefetch(prefetch.take(req.getSlaveId())).build();
+  }
+
+  /** Records jobs' localized space in the history and saves it; a failed save is only logged. */
+  private void recordFinishedJobs(String slaveId, List<JobSpaceUsageProto> jobs) {
+    for (JobSpaceUsageProto j : jobs) {
+      spaceManager.record(j.getJobType(), j.getInputBytes(), j.getLocalizedBytes());
+      LOG.debug("Slave {}: job type {} with {} input bytes held {} localized bytes", slaveId,
+          j.getJobType(), j.getInputBytes(), j.getLocalizedBytes());
+    }
+    try {
+      spaceManager.save();
+    } catch (IOException e) {
+      LOG.warn("Could not save the space history: {}", e.toString());
+    }
   }
 
   @Override
@@ -114,6 +140,17 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         req.getForce());
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
+  }
+
+  @Override
+  public ReclaimResponseProto requestReclaim(RpcController c, ReclaimRequestProto req) {
+    if (!registry.isRegistered(req.getSlaveId())) {
+      return ReclaimResponseProto.newBuilder().setReregister(true).build();
+    }
+    List<BlockKey> evict = arbitrator.onReclaimRequest(req.getSlaveId(), req.getBytes());
+    LOG.info("Slave {} needs {} Input Cache bytes for localized data: {} blocks to evict",
+        req.getSlaveId(), req.getBytes(), evict.size());
+    return ReclaimResponseProto.newBuilder().addAllEvict(ProtoConverters.toProtos(evict)).build();
   }
 
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now) {

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class DynamicSpaceManager {
   private static final Logger LOG = LoggerFactory.getLogger(DynamicSpaceManager.class);
 
+  /** The history file; {@code null} for a history kept in memory only. */
   private final Path file;
   private final SpaceHistory history;
 
@@ -54,6 +55,14 @@ public final class DynamicSpaceManager {
     return new DynamicSpaceManager(file, history);
   }
 
+  /**
+   * A manager whose history lives in memory only and is lost when the master stops ({@link #save()}
+   * does nothing).
+   */
+  public static DynamicSpaceManager inMemory(double defaultLocalizedFraction) {
+    return new DynamicSpaceManager(null, new SpaceHistory(defaultLocalizedFraction));
+  }
+
   /** Records a finished job's localized-data space. */
   public synchronized void record(String jobType, long inputBytes, long localizedBytes) {
     history.record(jobType, inputBytes, localizedBytes);
@@ -65,9 +74,11 @@ public final class DynamicSpaceManager {
     return history.predict(jobType, inputBytes, cacheCapacityBytes);
   }
 
-  /** Writes the history to its file atomically. */
+  /** Writes the history to its file atomically; does nothing for an in-memory manager. */
   public synchronized void save() throws IOException {
-    SpaceHistoryFile.save(history, file);
+    if (file != null) {
+      SpaceHistoryFile.save(history, file);
+    }
   }
 
   /** How many (job type, bucket) entries are known. */

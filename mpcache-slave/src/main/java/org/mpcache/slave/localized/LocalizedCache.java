@@ -5,10 +5,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.classification.VisibleForTesting;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.InputExcluder;
@@ -30,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * input excluded from the Dynamic Pool, the excluded blocks are handed to the slave's deleter before
  * the grant is returned, so no writer gets space that still holds input data.
  *
+ * <p>Per application it also keeps the job's type and input size (as its tasks describe it) and the
+ * peak localized bytes it held on this node; when the application ends, a described job's peak goes
+ * to the job listener (the slave reports it to the master's Dynamic Space Manager). The peak counts
+ * granted bytes, so it errs low for a job the SSD turned away.
+ *
  * <p>Thread-safe. Lock order: 1. {@code spaceLock} (the slave's lock around its tuner); the deleter
  * runs without it.
  */
@@ -40,8 +48,13 @@ public final class LocalizedCache implements LocalizedProtocol {
   private final Object spaceLock;
   private final InputExcluder excluder;
   private final Consumer<List<BlockKey>> excludedInputDeleter;
-  /** By attempt id; guarded by {@code spaceLock}. */
+  private final BiConsumer<LocalizedJob, Long> jobFinished;
+  /** By attempt id. */
+  @GuardedBy("spaceLock")
   private final Map<String, AttemptGrants> attempts = new HashMap<>();
+  /** By application id: the applications holding or having held grants here. */
+  @GuardedBy("spaceLock")
+  private final Map<String, AppUsage> apps = new HashMap<>();
 
   /**
    * @param tuner the slave's tuner, shared with its Input Cache
@@ -49,9 +62,12 @@ public final class LocalizedCache implements LocalizedProtocol {
    * @param excluder asks the master which cached datasets to drop for localized data
    * @param excludedInputDeleter deletes input blocks the tuner excluded (called without the lock,
    *     before the grant that needed them is returned)
+   * @param jobFinished receives a described job's peak localized bytes on this node when its
+   *     application ends (called without the lock)
    */
   public LocalizedCache(DynamicSpaceTuner tuner, Object spaceLock, InputExcluder excluder,
-      Consumer<List<BlockKey>> excludedInputDeleter) {
+      Consumer<List<BlockKey>> excludedInputDeleter, BiConsumer<LocalizedJob, Long> jobFinished) {
+    this.jobFinished = Objects.requireNonNull(jobFinished, "jobFinished");
     this.tuner = Objects.requireNonNull(tuner, "tuner");
     this.spaceLock = Objects.requireNonNull(spaceLock, "spaceLock");
     this.excluder = Objects.requireNonNull(excluder, "excluder");
@@ -61,7 +77,7 @@ public final class LocalizedCache implements LocalizedProtocol {
 
   @Override
   public LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
-      long bytes) {
+      long bytes, LocalizedJob job) {
     requireId(applicationId, "application id");
     requireId(containerId, "container id");
     requireId(attemptId, "attempt id");
@@ -76,6 +92,11 @@ public final class LocalizedCache implements LocalizedProtocol {
         AttemptGrants grants = attempts.computeIfAbsent(attemptId,
             a -> new AttemptGrants(applicationId, containerId));
         grants.reserved.merge(r.dir(), bytes, Long::sum);
+        AppUsage app = apps.computeIfAbsent(applicationId, a -> new AppUsage());
+        if (job.isKnown()) {
+          app.job = job;
+        }
+        app.peak = Math.max(app.peak, grantedBytesLocked(applicationId));
       }
     }
     if (!r.excluded().isEmpty()) {
@@ -136,6 +157,7 @@ public final class LocalizedCache implements LocalizedProtocol {
 
   @Override
   public void applicationFinished(String applicationId) {
+    AppUsage app;
     synchronized (spaceLock) {
       for (Iterator<AttemptGrants> it = attempts.values().iterator(); it.hasNext();) {
         AttemptGrants grants = it.next();
@@ -144,6 +166,10 @@ public final class LocalizedCache implements LocalizedProtocol {
           it.remove();
         }
       }
+      app = apps.remove(applicationId);
+    }
+    if (app != null && app.job.isKnown()) {
+      jobFinished.accept(app.job, app.peak);
     }
   }
 
@@ -158,22 +184,33 @@ public final class LocalizedCache implements LocalizedProtocol {
   @VisibleForTesting
   long grantedBytes(String applicationId) {
     synchronized (spaceLock) {
-      long sum = 0;
-      for (AttemptGrants grants : attempts.values()) {
-        if (grants.applicationId.equals(applicationId)) {
-          for (long b : grants.reserved.values()) {
-            sum += b;
-          }
+      return grantedBytesLocked(applicationId);
+    }
+  }
+
+  @GuardedBy("spaceLock")
+  private long grantedBytesLocked(String applicationId) {
+    long sum = 0;
+    for (AttemptGrants grants : attempts.values()) {
+      if (grants.applicationId.equals(applicationId)) {
+        for (long b : grants.reserved.values()) {
+          sum += b;
         }
       }
-      return sum;
     }
+    return sum;
   }
 
   private static void requireId(String id, String what) {
     if (id == null || id.isEmpty()) {
       throw new IllegalArgumentException("The " + what + " must not be empty");
     }
+  }
+
+  /** One application's job and peak granted bytes on this node; guarded by {@code spaceLock}. */
+  private static final class AppUsage {
+    LocalizedJob job = LocalizedJob.UNKNOWN;
+    long peak;
   }
 
   /** One attempt's grants, by SSD directory; guarded by {@code spaceLock}. */

@@ -1,31 +1,23 @@
 package org.mpcache.slave.localized;
 
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.StringUtils.TraditionalBinaryPrefix;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.SsdVolume;
 
 /**
- * The slave's configuration keys for its SSD space and its Localized Cache service, as KEY/DEFAULT
- * pairs, with typed getters that validate once and name the key, the bad value and the fix. Every key
- * is described in {@code docs/operations.md}. Holds no state; thread-safe.
+ * The slave's configuration keys for the split of its SSD space and its Localized Cache service, as
+ * KEY/DEFAULT pairs, with typed getters that validate once and name the key, the bad value and the
+ * fix. The SSD directories and their capacity are {@link SlaveConfigKeys}'s cache keys, shared with
+ * the Input Cache. Every key is described in {@code mpcache-default.xml}. Holds no state;
+ * thread-safe.
  */
 public final class LocalizedConfigKeys {
-
-  /**
-   * The node's SSD directories, comma-separated. For localized data each must also be one of the
-   * NodeManager's {@code yarn.nodemanager.local-dirs}: the ShuffleHandler finds map outputs nowhere
-   * else.
-   */
-  public static final String SSD_DIRS_KEY = "mpcache.slave.ssd.dirs";
-
-  /**
-   * The capacity of each SSD directory (suffixes k, m, g, t allowed): one value for all directories
-   * or one per directory, in the order of {@link #SSD_DIRS_KEY}.
-   */
-  public static final String SSD_CAPACITY_KEY = "mpcache.slave.ssd.capacity";
 
   /** The size of a Dynamic Pool unit: the HDFS block size. */
   public static final String SPACE_UNIT_KEY = "mpcache.slave.space.unit.bytes";
@@ -48,7 +40,7 @@ public final class LocalizedConfigKeys {
    * service reach it at {@code mpcache.localized.address}.
    */
   public static final String LOCALIZED_BIND_ADDRESS_KEY = "mpcache.slave.localized.bind-address";
-  public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "0.0.0.0:50031";
+  public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "127.0.0.1:50031";
 
   /** RPC handler threads of the Localized Cache service. */
   public static final String LOCALIZED_HANDLER_COUNT_KEY = "mpcache.slave.localized.handler.count";
@@ -58,24 +50,29 @@ public final class LocalizedConfigKeys {
   }
 
   /**
-   * The node's SSD layout from {@link #SSD_DIRS_KEY}, {@link #SSD_CAPACITY_KEY},
+   * The node's SSD layout: the directories of {@link SlaveConfigKeys#CACHE_DIRS_KEY}, their
+   * capacities from {@link SlaveConfigKeys#CACHE_CAPACITY_KEY} (one value is the node's total,
+   * shared equally by the directories; a list gives each directory its own), each split by
    * {@link #SPACE_UNIT_KEY} and the two fraction keys.
    *
    * @throws IllegalArgumentException naming the key when a value is missing or out of range
    */
   public static List<SsdVolume> ssdLayout(Configuration conf) {
-    String[] dirs = conf.getTrimmedStrings(SSD_DIRS_KEY);
+    String[] dirs = conf.getTrimmedStrings(SlaveConfigKeys.CACHE_DIRS_KEY);
     if (dirs.length == 0) {
-      throw new IllegalArgumentException(SSD_DIRS_KEY + " is not set: list the node's SSD"
-          + " directories, each also one of yarn.nodemanager.local-dirs");
+      throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " is not set: list the"
+          + " node's SSD directories, comma-separated, in mpcache-site.xml (for localized data"
+          + " each also one of yarn.nodemanager.local-dirs)");
     }
-    String[] capacities = conf.getTrimmedStrings(SSD_CAPACITY_KEY);
+    String[] capacities = conf.getTrimmedStrings(SlaveConfigKeys.CACHE_CAPACITY_KEY,
+        Long.toString(SlaveConfigKeys.CACHE_CAPACITY_DEFAULT));
     if (capacities.length != 1 && capacities.length != dirs.length) {
-      throw new IllegalArgumentException(SSD_CAPACITY_KEY + " has " + capacities.length
-          + " values for " + dirs.length + " directories in " + SSD_DIRS_KEY
-          + ": give one capacity for all or one per directory");
+      throw new IllegalArgumentException(SlaveConfigKeys.CACHE_CAPACITY_KEY + " has "
+          + capacities.length + " values for " + dirs.length + " directories in "
+          + SlaveConfigKeys.CACHE_DIRS_KEY + ": give the node's total or one capacity per"
+          + " directory");
     }
-    long unit = conf.getLongBytes(SPACE_UNIT_KEY, SPACE_UNIT_DEFAULT);
+    long unit = ConfigChecks.bytesAtLeast(conf, SPACE_UNIT_KEY, SPACE_UNIT_DEFAULT, 1);
     double input = conf.getDouble(INPUT_FRACTION_KEY, INPUT_FRACTION_DEFAULT);
     double localized = conf.getDouble(LOCALIZED_FRACTION_KEY, LOCALIZED_FRACTION_DEFAULT);
     List<SsdVolume> layout = new ArrayList<>(dirs.length);
@@ -85,15 +82,25 @@ public final class LocalizedConfigKeys {
       try {
         capacity = TraditionalBinaryPrefix.string2long(text);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(SSD_CAPACITY_KEY + " value '" + text
+        throw new IllegalArgumentException(SlaveConfigKeys.CACHE_CAPACITY_KEY + " value '" + text
             + "' is not a size: use bytes or a k/m/g/t suffix, e.g. 200g", e);
       }
+      if (capacities.length == 1) {
+        capacity /= dirs.length;
+      }
+      if (!Paths.get(dirs[i]).isAbsolute()) {
+        throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " lists '" + dirs[i]
+            + "', which is not an absolute path: give each SSD directory as an absolute path,"
+            + " exactly as in yarn.nodemanager.local-dirs");
+      }
       try {
-        layout.add(SsdVolume.split(dirs[i], capacity, unit, input, localized));
+        layout.add(SsdVolume.split(Paths.get(dirs[i]).toString(), capacity, unit, input,
+            localized));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("Bad SSD space configuration (" + SSD_DIRS_KEY + ", "
-            + SSD_CAPACITY_KEY + ", " + SPACE_UNIT_KEY + ", " + INPUT_FRACTION_KEY + ", "
-            + LOCALIZED_FRACTION_KEY + "): " + e.getMessage(), e);
+        throw new IllegalArgumentException("Bad SSD space configuration ("
+            + SlaveConfigKeys.CACHE_DIRS_KEY + ", " + SlaveConfigKeys.CACHE_CAPACITY_KEY + ", "
+            + SPACE_UNIT_KEY + ", " + INPUT_FRACTION_KEY + ", " + LOCALIZED_FRACTION_KEY + "): "
+            + e.getMessage(), e);
       }
     }
     return layout;

@@ -12,6 +12,7 @@ import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -20,6 +21,8 @@ import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReclaimResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
@@ -32,11 +35,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The slave's connection to the master: it registers (again, whenever the master asks), sends
- * heartbeats with the space split and counters, forwards block and hit reports in batches, carries
- * replace requests, and hands the evictions the master queues for this slave to a listener.
+ * heartbeats with the space split, counters and the localized space of jobs that ended, forwards
+ * block and hit reports in batches, carries replace and reclaim requests, and hands the evictions
+ * the master queues for this slave to a listener.
  *
- * <p>One daemon thread does the periodic work; {@link #requestReplace} runs on the caller's
- * thread. Thread-safe: reports are queued in concurrent queues, registration state is volatile.
+ * <p>One daemon thread does the periodic work; {@link #requestReplace} and {@link #requestReclaim}
+ * run on the caller's thread. Thread-safe: reports are queued in concurrent queues, registration state is volatile.
  */
 public final class MasterLink extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
@@ -65,6 +69,7 @@ public final class MasterLink extends AbstractService {
   private final Queue<BlockKey> cached = new ConcurrentLinkedQueue<>();
   private final Queue<BlockKey> removed = new ConcurrentLinkedQueue<>();
   private final Queue<BlockAccessProto> hits = new ConcurrentLinkedQueue<>();
+  private final Queue<JobSpaceUsageProto> finishedJobs = new ConcurrentLinkedQueue<>();
   private final Object wake = new Object();
   private volatile SlaveMasterProtocolPB proxy;
   private volatile boolean registered;
@@ -126,6 +131,12 @@ public final class MasterLink extends AbstractService {
     hits.add(access);
   }
 
+  /** Queues a finished job's localized space for the next heartbeat (kept across re-registration). */
+  public void reportFinishedJob(String jobType, long inputBytes, long localizedBytes) {
+    finishedJobs.add(JobSpaceUsageProto.newBuilder().setJobType(jobType).setInputBytes(inputBytes)
+        .setLocalizedBytes(localizedBytes).build());
+  }
+
   private void poke() {
     synchronized (wake) {
       wake.notifyAll();
@@ -161,6 +172,27 @@ public final class MasterLink extends AbstractService {
       poke();
     }
     return r;
+  }
+
+  /**
+   * Asks the master which cached input to give up so that {@code bytes} of the Input Cache go to
+   * localized data (the Replace Arbitrator's choice of whole datasets).
+   *
+   * @return this slave's blocks to evict now; empty when the master frees nothing
+   * @throws IOException when the slave is not registered or the master cannot be reached
+   */
+  public List<BlockKey> requestReclaim(long bytes) throws IOException {
+    if (!registered) {
+      throw new IOException("not registered with the master at " + masterAddress);
+    }
+    ReclaimResponseProto r = RpcSupport.call(() -> proxy.requestReclaim(null,
+        ReclaimRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
+            .setBytes(bytes).build()));
+    if (r.getReregister()) {
+      registered = false;
+      poke();
+    }
+    return ProtoConverters.fromProtos(r.getEvictList());
   }
 
   private void run() {
@@ -258,10 +290,18 @@ public final class MasterLink extends AbstractService {
 
   private void heartbeat() throws IOException {
     SlaveState s = state.get();
-    HeartbeatResponseProto r = RpcSupport.call(() -> proxy.heartbeat(null,
-        HeartbeatRequestProto.newBuilder().setSlaveId(s.info().getSlaveId())
-            .setSpace(s.space()).setCounters(s.counters()).build()));
+    List<JobSpaceUsageProto> jobs = drain(finishedJobs);
+    HeartbeatResponseProto r;
+    try {
+      r = RpcSupport.call(() -> proxy.heartbeat(null,
+          HeartbeatRequestProto.newBuilder().setSlaveId(s.info().getSlaveId())
+              .setSpace(s.space()).setCounters(s.counters()).addAllFinishedJobs(jobs).build()));
+    } catch (IOException | RuntimeException e) {
+      finishedJobs.addAll(jobs);
+      throw e;
+    }
     if (r.getReregister()) {
+      finishedJobs.addAll(jobs);
       LOG.info("The master does not know this slave; registering again");
       registered = false;
       return;

@@ -83,13 +83,28 @@ public final class DynamicSpaceTuner {
    * @throws IllegalStateException if the block already holds a reservation
    */
   public Reservation reserveInput(BlockKey block, long bytes) {
+    return reserveInput(block, bytes, volumes);
+  }
+
+  /**
+   * Reserves room for an input block in one given directory: a block a previous run left there,
+   * accounted again when the slave starts. Pool units are lent as by {@link #reserveInput}.
+   *
+   * @throws IllegalArgumentException if the directory is not one of the node's SSD directories
+   * @throws IllegalStateException if the block already holds a reservation
+   */
+  public Reservation reserveInputIn(String dir, BlockKey block, long bytes) {
+    return reserveInput(block, bytes, List.of(volume(dir)));
+  }
+
+  private Reservation reserveInput(BlockKey block, long bytes, List<Volume> candidates) {
     Objects.requireNonNull(block, "block");
     requirePositive(bytes, "input block size");
     if (inputs.containsKey(block)) {
       throw new IllegalStateException("Input block " + block + " is already reserved");
     }
     Volume best = null;
-    for (Volume v : volumes) {
+    for (Volume v : candidates) {
       if (v.inputRoomWithPool() >= bytes && (best == null
           || v.inputRoomWithPool() > best.inputRoomWithPool())) {
         best = v;

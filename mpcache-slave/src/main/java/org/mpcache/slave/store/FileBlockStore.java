@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@code <dir>/tmp} and renamed into place when complete, so a reader never sees a partial block.
  *
  * <p>Each block moves through FILLING, then CACHED, then is removed (see {@link State}). Space is
- * reserved in the {@link InputCacheSpace} before a fill writes anything and released on removal.
+ * reserved in the {@link InputCacheSpace}, which also chooses the block's directory, before a fill
+ * writes anything, and released on removal.
  * Directories are created {@code rwx------} and files {@code rw-------}: only the slave's user can
  * read cached bytes, which reach clients through the slave alone.
  *
@@ -65,14 +67,11 @@ public final class FileBlockStore {
     }
   }
 
-  private final List<Path> dirs;
   private final InputCacheSpace space;
   private final int chunkSize;
   private final Map<BlockKey, Entry> entries = new ConcurrentHashMap<>();
-  private final Map<Path, Long> dirUsage = new ConcurrentHashMap<>();
 
-  private FileBlockStore(List<Path> dirs, InputCacheSpace space, int chunkSize) {
-    this.dirs = List.copyOf(dirs);
+  private FileBlockStore(InputCacheSpace space, int chunkSize) {
     this.space = space;
     this.chunkSize = chunkSize;
   }
@@ -80,7 +79,8 @@ public final class FileBlockStore {
   /**
    * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
    * keeping every intact block a previous run left (a block whose sidecar is damaged or whose size
-   * disagrees with it is deleted).
+   * disagrees with it is deleted, and so is one the space has no room for). The directories are
+   * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
    */
   public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
       throws IOException {
@@ -90,9 +90,8 @@ public final class FileBlockStore {
     if (chunkSize <= 0) {
       throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
     }
-    FileBlockStore store = new FileBlockStore(dirs, space, chunkSize);
+    FileBlockStore store = new FileBlockStore(space, chunkSize);
     for (Path d : dirs) {
-      store.dirUsage.put(d, 0L);
       createPrivateDirs(d.resolve("current"));
       Path tmp = d.resolve("tmp");
       createPrivateDirs(tmp);
@@ -145,11 +144,13 @@ public final class FileBlockStore {
         throw new IOException("chunk size " + h.chunkSize + " differs from the configured "
             + chunkSize);
       }
-      if (!space.tryReserve(h.blockLength)) {
+      if (entries.containsKey(key)) {
+        throw new IOException("the block is also cached in " + entries.get(key).dir);
+      }
+      if (space.tryReserve(key, h.blockLength, root.toString()) == null) {
         throw new IOException("no room left in the Input Cache's capacity");
       }
       entries.put(key, new Entry(root, h.blockLength, State.CACHED));
-      dirUsage.merge(root, h.blockLength, Long::sum);
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
       Files.deleteIfExists(data);
@@ -205,15 +206,17 @@ public final class FileBlockStore {
     if (length < 0) {
       throw new IllegalArgumentException("length must not be negative: " + length);
     }
-    if (entries.containsKey(key) || !space.tryReserve(length)) {
+    // Claim the key first: the space holds one reservation per block.
+    if (entries.putIfAbsent(key, new Entry(null, length, State.FILLING)) != null) {
       return Optional.empty();
     }
-    Path dir = leastUsedDir();
-    if (entries.putIfAbsent(key, new Entry(dir, length, State.FILLING)) != null) {
-      space.release(length);
+    String reserved = space.tryReserve(key, length, null);
+    if (reserved == null) {
+      entries.remove(key);
       return Optional.empty();
     }
-    dirUsage.merge(dir, length, Long::sum);
+    Path dir = Paths.get(reserved);
+    entries.put(key, new Entry(dir, length, State.FILLING));
     Path tmp = dir.resolve("tmp").resolve(key.getBlockPoolId() + "_" + key.fileName());
     try {
       FileChannel ch = FileChannel.open(tmp, EnumSet.of(StandardOpenOption.CREATE_NEW,
@@ -223,16 +226,6 @@ public final class FileBlockStore {
       forget(key);
       throw e;
     }
-  }
-
-  private Path leastUsedDir() {
-    Path best = dirs.get(0);
-    for (Path d : dirs) {
-      if (dirUsage.get(d) < dirUsage.get(best)) {
-        best = d;
-      }
-    }
-    return best;
   }
 
   void completeFill(BlockFill fill) throws IOException {
@@ -360,20 +353,14 @@ public final class FileBlockStore {
     } catch (IOException ex) {
       LOG.warn("Could not delete the files of evicted block {}: {}", key, ex.getMessage());
     }
-    release(e);
+    space.release(key);
     return true;
   }
 
   private void forget(BlockKey key) {
-    Entry e = entries.remove(key);
-    if (e != null) {
-      release(e);
+    if (entries.remove(key) != null) {
+      space.release(key);
     }
-  }
-
-  private void release(Entry e) {
-    dirUsage.merge(e.dir, -e.length, Long::sum);
-    space.release(e.length);
   }
 
   /** The data file of a cached block, for tests and diagnostics. */

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
+import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.EvictionPlan;
 import org.mpcache.slave.space.SpaceSnapshot;
@@ -24,6 +26,7 @@ class LocalizedCacheServiceTest {
   private static final String APP = "application_1_0001";
   private final Object lock = new Object();
   private final List<BlockKey> deleted = new ArrayList<>();
+  private final List<String> finished = new ArrayList<>();
   private DynamicSpaceTuner tuner;
   private LocalizedCache cache;
   private LocalizedCacheService service;
@@ -34,7 +37,8 @@ class LocalizedCacheServiceTest {
     // 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200.
     tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
     cache = new LocalizedCache(tuner, lock,
-        (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll);
+        (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll,
+        (job, bytes) -> finished.add(job + "=" + bytes));
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     service = new LocalizedCacheService(cache);
@@ -113,18 +117,63 @@ class LocalizedCacheServiceTest {
   }
 
   @Test
+  void applicationFinished_describedJob_reportsItsPeak() throws IOException {
+    LocalizedJob sort = new LocalizedJob("sort", 5_000_000);
+    assertTrue(client.requestSpace(APP, "c1", "m0", 300, sort).isGranted());
+    assertTrue(client.requestSpace(APP, "c2", "m1", 200, sort).isGranted());
+    client.containerFinished("c1");
+    assertTrue(client.requestSpace(APP, "c3", "r0", 100, LocalizedJob.UNKNOWN).isGranted());
+    assertTrue(client.requestSpace("application_1_0002", "c9", "x", 100).isGranted());
+    client.applicationFinished(APP);
+    client.applicationFinished("application_1_0002");
+    assertEquals(List.of(sort + "=500"), finished, "the peak of the described job only");
+  }
+
+  @Test
   void ssdLayout_capacityCountMismatch_namesTheKey() {
     Configuration conf = new Configuration(false);
-    conf.set(LocalizedConfigKeys.SSD_DIRS_KEY, "/a,/b,/c");
-    conf.set(LocalizedConfigKeys.SSD_CAPACITY_KEY, "1g,2g");
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a,/b,/c");
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1g,2g");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LocalizedConfigKeys.ssdLayout(conf));
-    assertTrue(e.getMessage().contains(LocalizedConfigKeys.SSD_CAPACITY_KEY), e.getMessage());
-    conf.set(LocalizedConfigKeys.SSD_CAPACITY_KEY, "1g");
+    assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_CAPACITY_KEY), e.getMessage());
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1g,1g,2g");
     conf.set(LocalizedConfigKeys.SPACE_UNIT_KEY, "64m");
     List<SsdVolume> layout = LocalizedConfigKeys.ssdLayout(conf);
     assertEquals(3, layout.size());
-    assertEquals(1L << 30, layout.get(2).capacity());
+    assertEquals(2L << 30, layout.get(2).capacity());
     assertEquals(64L << 20, layout.get(2).unitBytes());
+  }
+
+  @Test
+  void ssdLayout_oneCapacity_isTheNodeTotalSharedByTheDirs() {
+    Configuration conf = new Configuration(false);
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a/, /b");
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "2g");
+    List<SsdVolume> layout = LocalizedConfigKeys.ssdLayout(conf);
+    assertEquals(List.of("/a", "/b"), layout.stream().map(SsdVolume::dir).toList());
+    assertEquals(1L << 30, layout.get(0).capacity());
+    assertEquals(1L << 30, layout.get(1).capacity());
+  }
+
+  @Test
+  void ssdLayout_badCapacityOrFractions_namesTheKeys() {
+    Configuration conf = new Configuration(false);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_DIRS_KEY), e.getMessage());
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "ssd");
+    e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains("not an absolute path"), e.getMessage());
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a");
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "lots");
+    e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains("'lots'"), e.getMessage());
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1g");
+    conf.set(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, "0.7");
+    conf.set(LocalizedConfigKeys.INPUT_FRACTION_KEY, "0.7");
+    e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY),
+        e.getMessage());
   }
 }

@@ -198,6 +198,35 @@ class DynamicSpaceTunerTest {
   }
 
   @Test
+  void reserveInputIn_blockFoundAtStart_staysInItsDirAndBorrowsThere() {
+    DynamicSpaceTuner t = tuner("/ssd1", "/ssd2");
+    assertEquals("/ssd2", t.reserveInputIn("/ssd2", block(1), 450).dir());
+    assertEquals(UNIT, t.snapshot("/ssd2").poolLentToInput());
+    assertEquals(0, t.snapshot("/ssd1").inputCacheUsed());
+    assertFalse(t.reserveInputIn("/ssd2", block(2), 400).reserved(), "/ssd2 has 350 left");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> t.reserveInputIn("/ssd9", block(3), 1));
+    assertTrue(e.getMessage().contains("/ssd9"), e.getMessage());
+  }
+
+  @Test
+  void tunedInputCacheSpace_reportsWhatTheInputCacheCanReach() {
+    DynamicSpaceTuner t = tuner("/ssd1");
+    TunedInputCacheSpace space = new TunedInputCacheSpace(t, new Object());
+    assertEquals(800, space.capacityBytes(), "own 400 and the pool's 400");
+    assertEquals("/ssd1", space.tryReserve(block(1), 500, null));
+    assertEquals(300, space.freeBytes());
+    assertTrue(t.reserveLocalized(250, InputExcluder.NEVER).reserved());
+    assertEquals(700, space.capacityBytes(), "one unit lent to the Localized Cache");
+    assertEquals(200, space.freeBytes());
+    assertNull(space.tryReserve(block(2), 250, null), "does not fit: nothing reserved");
+    assertEquals(500, space.usedBytes());
+    space.release(block(1));
+    space.release(block(1));
+    assertEquals(0, space.usedBytes());
+  }
+
+  @Test
   void tuner_duplicateDir_isRejected() {
     assertThrows(IllegalArgumentException.class,
         () -> new DynamicSpaceTuner(List.of(volume("/a"), volume("/a")), 0.5));

@@ -11,6 +11,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,9 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.SsdVolume;
+import org.mpcache.slave.space.TunedInputCacheSpace;
 
 class FileBlockStoreTest {
   private static final int CHUNK = 1024;
@@ -35,9 +39,18 @@ class FileBlockStoreTest {
     return new BlockKey("BP-1", id, 1001);
   }
 
+  /** A store whose directories each have an Input Cache of {@code capacity} bytes and no pool. */
   private FileBlockStore open(long capacity, Path... dirs) throws IOException {
-    return FileBlockStore.open(dirs.length == 0 ? List.of(dir) : Arrays.asList(dirs),
-        new FixedInputCacheSpace(capacity), CHUNK);
+    List<Path> all = dirs.length == 0 ? List.of(dir) : Arrays.asList(dirs);
+    return FileBlockStore.open(all, space(capacity, all), CHUNK);
+  }
+
+  private static InputCacheSpace space(long capacity, List<Path> dirs) {
+    List<SsdVolume> layout = new ArrayList<>();
+    for (Path d : dirs) {
+      layout.add(SsdVolume.split(d.toString(), capacity, capacity, 1.0, 0.0));
+    }
+    return new TunedInputCacheSpace(new DynamicSpaceTuner(layout, 0.5), new Object());
   }
 
   private static void fill(FileBlockStore s, BlockKey k, byte[] data) throws IOException {
@@ -154,6 +167,6 @@ class FileBlockStoreTest {
   @Test
   void open_rejectsNoDirectories() {
     assertThrows(IllegalArgumentException.class,
-        () -> FileBlockStore.open(List.of(), new FixedInputCacheSpace(1), CHUNK));
+        () -> FileBlockStore.open(List.of(), space(1, List.of(dir)), CHUNK));
   }
 }
