@@ -3,6 +3,7 @@ package org.mpcache.master;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.ConfigChecks;
@@ -24,6 +25,7 @@ import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
 import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.mpcache.master.web.MasterHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * admin RPC protocols, and the monitor that expires silent slaves.
  *
  * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
- * up), then the slave monitor (which only acts on registered slaves).
+ * up), the slave monitor (which only acts on registered slaves), then the web UI (it only reads).
  */
 public class MpCacheMaster extends CompositeService {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
@@ -40,6 +42,7 @@ public class MpCacheMaster extends CompositeService {
   private SlaveRegistry registry;
   private ReplaceArbitrator arbitrator;
   private RpcServerService rpcServer;
+  private MasterHttpServer httpServer;
 
   public MpCacheMaster() {
     super(MpCacheMaster.class.getSimpleName());
@@ -60,6 +63,8 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
     InetSocketAddress rpcAddress = ConfigChecks.address(conf,
         MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    InetSocketAddress httpAddress = ConfigChecks.address(conf, MasterConfigKeys.HTTP_ADDRESS_KEY,
+        MasterConfigKeys.HTTP_ADDRESS_DEFAULT);
     InetSocketAddress bind = new InetSocketAddress(conf.getTrimmed(
         MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
         rpcAddress.getPort());
@@ -67,15 +72,17 @@ public class MpCacheMaster extends CompositeService {
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry);
+    AdminHandler admin = new AdminHandler(registry, arbitrator, monotonic);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now)))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             new ClientMasterHandler(registry)))
-        .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
-            new AdminHandler(registry, arbitrator, monotonic)));
+        .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(admin));
+    httpServer = new MasterHttpServer(httpAddress, admin);
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, arbitrator::onSlaveLost));
+    addService(httpServer);
     super.serviceInit(conf);
   }
 
@@ -98,13 +105,19 @@ public class MpCacheMaster extends CompositeService {
   @Override
   protected void serviceStart() throws Exception {
     super.serviceStart();
-    LOG.info("mpCache master serving on {} with policy {}", rpcServer.getAddress(),
-        arbitrator.policyName());
+    LOG.info("mpCache master serving on {} with policy {}; web UI at http://{}/",
+        rpcServer.getAddress(), arbitrator.policyName(),
+        NetUtils.getHostPortString(httpServer.getAddress()));
   }
 
   /** The RPC address the master listens on. */
   public InetSocketAddress getRpcAddress() {
     return rpcServer.getAddress();
+  }
+
+  /** The address the web UI listens on. */
+  public InetSocketAddress getHttpAddress() {
+    return httpServer.getAddress();
   }
 
   public SlaveRegistry getSlaveRegistry() {

@@ -116,6 +116,7 @@ public final class MiniMpCacheCluster implements Closeable {
 
     Configuration masterConf = new Configuration(conf);
     masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     master = new MpCacheMaster();

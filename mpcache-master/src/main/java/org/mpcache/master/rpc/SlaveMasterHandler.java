@@ -16,6 +16,8 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.arbitrator.BlockAccess;
@@ -108,6 +110,17 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes());
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
+  }
+
+  @Override
+  public UnregisterSlaveResponseProto unregisterSlave(RpcController c,
+      UnregisterSlaveRequestProto req) {
+    boolean was = registry.remove(req.getSlaveId());
+    if (was) {
+      arbitrator.onSlaveLost(req.getSlaveId());
+      LOG.info("Slave {} is shutting down: unregistered, its blocks forgotten", req.getSlaveId());
+    }
+    return UnregisterSlaveResponseProto.newBuilder().setWasRegistered(was).build();
   }
 
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now) {

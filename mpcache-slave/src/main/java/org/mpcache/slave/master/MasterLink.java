@@ -23,6 +23,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
@@ -99,6 +100,7 @@ public final class MasterLink extends AbstractService {
     if (thread != null) {
       thread.join(10_000);
     }
+    unregister();
     RpcSupport.close(proxy);
     super.serviceStop();
   }
@@ -205,6 +207,27 @@ public final class MasterLink extends AbstractService {
         s.info().getSlaveId());
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
+    }
+  }
+
+  /**
+   * Tells the master this slave is leaving, so that it stops sending clients here and forgets the
+   * slave's blocks now rather than after the expiry interval. Best effort: a master that cannot be
+   * reached expires the slave as usual.
+   */
+  private void unregister() {
+    if (proxy == null || !registered) {
+      return;
+    }
+    registered = false;
+    String id = state.get().info().getSlaveId();
+    try {
+      RpcSupport.call(() -> proxy.unregisterSlave(null,
+          UnregisterSlaveRequestProto.newBuilder().setSlaveId(id).build()));
+      LOG.info("Unregistered {} from the mpCache master at {}", id, masterAddress);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not unregister {} from the mpCache master at {}: {}; it will expire there",
+          id, masterAddress, e.getMessage());
     }
   }
 
