@@ -142,6 +142,11 @@ class DistributionTest {
   @Test
   void tarball_startsReportsAndStopsMasterAndSlave() throws Exception {
     assertEquals(3, run("--daemon", "status", "master").exit, "nothing runs yet");
+    Result version = run("version");
+    assertEquals(0, version.exit, version.output);
+    assertTrue(version.stdout.contains("mpCache " + System.getProperty("dist.name")
+        .substring("mpcache-".length())), version.output);
+    assertTrue(version.stdout.contains("Hadoop 3."), version.output);
 
     Result master = run("--daemon", "start", "master");
     assertEquals(0, master.exit, master.output);
