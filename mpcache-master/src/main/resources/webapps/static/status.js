@@ -40,18 +40,29 @@ function note(tbody, columns, text) {
   tbody.appendChild(tr);
 }
 
+function hitRatio(c) {
+  const bytes = c.bytesFromCache + c.bytesFromHdfs;
+  // Bytes, not lookups: the share of the bytes read through the slave that came from its SSD.
+  return bytes > 0 ? c.bytesFromCache / bytes : null;
+}
+
 function render(s) {
-  const live = s.slaves.filter(x => x.live).length;
-  document.getElementById('summary').textContent = 'Policy ' + s.policy + ', up '
-      + Math.round(s.uptimeMs / 1000) + ' s, ' + live + ' live slave' + (live === 1 ? '' : 's')
-      + '.';
-  const slaves = document.querySelector('#slaves tbody');
-  slaves.replaceChildren();
-  for (const x of s.slaves) {
+  const r = s.report;
+  const slaves = r.slaves || [];
+  const live = slaves.filter(x => x.live).length;
+  document.getElementById('summary').textContent = 'Policy ' + r.policy + ', up '
+      + Math.round(r.masterUptimeMs / 1000) + ' s, ' + live + ' live slave'
+      + (live === 1 ? '' : 's') + ', ' + (slaves.length - live) + ' dead.';
+  const tbody = document.querySelector('#slaves tbody');
+  tbody.replaceChildren();
+  for (const x of slaves) {
     const sp = x.space;
-    row(slaves, [
-      x.id + (x.live ? '' : ' (dead)'),
-      x.datanode || '-',
+    const c = x.counters;
+    const id = x.slave.slaveId;
+    const state = !x.live ? ' (dead)' : x.decommissioning ? ' (decommissioning)' : '';
+    row(tbody, [
+      id + state,
+      x.slave.datanodeAddress || '-',
       (x.lastHeartbeatAgeMs / 1000).toFixed(1) + ' s ago',
       bytes(sp.capacity),
       bytes(sp.inputCacheUsed) + ' / ' + bytes(sp.inputCacheCapacity),
@@ -59,29 +70,27 @@ function render(s) {
           + bytes(sp.poolLentToLocalized) + ')',
       bytes(sp.localizedCacheUsed) + ' / ' + bytes(sp.localizedCacheCapacity),
       String(x.cachedBlocks),
-      x.hits + ' / ' + x.misses,
-      percent(x.hitRatio),
-      String(x.fallbacks),
-    ], {'class': x.live ? 'slave live' : 'slave dead', 'data-slave-id': x.id});
+      c.hits + ' / ' + c.misses,
+      percent(hitRatio(c)),
+      String(c.fallbacks),
+    ], {'class': x.live ? 'slave live' : 'slave dead', 'data-slave-id': id});
   }
-  if (s.slaves.length === 0) {
-    note(slaves, 11, 'No slave has registered.');
+  if (slaves.length === 0) {
+    note(tbody, 11, 'No slave has registered.');
   }
   const datasets = document.querySelector('#datasets tbody');
   datasets.replaceChildren();
-  if (!Array.isArray(s.datasets)) {
-    note(datasets, 4, 'This master does not report datasets.');
-  } else if (s.datasets.length === 0) {
-    note(datasets, 4, 'No dataset has been read through the cache yet.');
-  } else {
-    for (const d of s.datasets) {
-      row(datasets, [
-        d.dataset,
-        d.priority.toFixed(3),
-        percent(d.totalBlocks > 0 ? d.cachedBlocks / d.totalBlocks : null),
-        d.cachedBlocks + ' / ' + d.totalBlocks,
-      ], {'class': 'dataset'});
-    }
+  for (const d of s.datasets) {
+    row(datasets, [
+      d.datasetId,
+      d.priority === undefined ? '-' : d.priority.toFixed(3),
+      percent(d.sizeBlocks > 0 ? d.cachedBlocks / d.sizeBlocks : null) + (d.full ? ' (full)' : ''),
+      d.cachedBlocks + ' / ' + d.sizeBlocks,
+      d.frequency.toFixed(2),
+    ], {'class': 'dataset', 'data-dataset-id': d.datasetId});
+  }
+  if (s.datasets.length === 0) {
+    note(datasets, 5, 'No dataset has been read through the cache yet.');
   }
   document.body.setAttribute('data-loaded', 'true');
 }

@@ -9,13 +9,19 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.OutputStream;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +38,8 @@ import org.mpcache.slave.MpCacheSlave;
  * environment variable) it is skipped when chromium is missing.
  */
 class WebUiBrowserTest {
-  private static final Path OUT = Paths.get("target", "web-ui").toAbsolutePath();
+  private static final java.nio.file.Path OUT = Paths.get("target", "web-ui").toAbsolutePath();
+  private static final Path DATASET = new Path("/web-ui-data");
   private static MiniMpCacheCluster cluster;
   private static String chromium;
 
@@ -51,7 +58,21 @@ class WebUiBrowserTest {
     FileUtil.fullyDelete(OUT.toFile());
     Files.createDirectories(OUT);
     cluster = new MiniMpCacheCluster.Builder(new File("target/test/web-ui-cluster"))
-        .dataNodes(2).build();
+        .dataNodes(2).blockSize(1 << 20).build();
+    // One dataset read twice through the cache, so that the page has a dataset and hits to show.
+    Path data = new Path(DATASET, "part-0");
+    byte[] bytes = new byte[3 << 20];
+    new Random(7).nextBytes(bytes);
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(data)) {
+      out.write(bytes);
+    }
+    try (FileSystem fs = cluster.fileSystem()) {
+      for (int run = 0; run < 2; run++) {
+        try (FSDataInputStream in = fs.open(data)) {
+          IOUtils.copyBytes(in, OutputStream.nullOutputStream(), 1 << 16, false);
+        }
+      }
+    }
   }
 
   @AfterAll
@@ -72,7 +93,7 @@ class WebUiBrowserTest {
 
   /** Runs headless chromium on the page with extra arguments; returns its stdout. */
   private static String chromium(String url, String... args) throws Exception {
-    Path profile = Files.createTempDirectory(OUT, "profile");
+    java.nio.file.Path profile = Files.createTempDirectory(OUT, "profile");
     List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox",
         "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
@@ -81,7 +102,7 @@ class WebUiBrowserTest {
         "--virtual-time-budget=10000"));
     cmd.addAll(Arrays.asList(args));
     cmd.add(url);
-    Path err = OUT.resolve("chromium-stderr.txt");
+    java.nio.file.Path err = OUT.resolve("chromium-stderr.txt");
     Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -108,12 +129,14 @@ class WebUiBrowserTest {
       assertTrue(dom.contains("data-slave-id=\"" + id + "\""), id + " missing from\n" + dom);
     }
     assertTrue(dom.contains("2 live slaves"), dom);
+    assertTrue(dom.contains("data-dataset-id=\"") && dom.contains(DATASET.toString()),
+        "the dataset read is listed:\n" + dom);
     assertFalse(dom.contains("Cannot read /status.json"), dom);
   }
 
   @Test
   void statusPage_screenshotIsTaken() throws Exception {
-    Path png = OUT.resolve("status.png");
+    java.nio.file.Path png = OUT.resolve("status.png");
     chromium(pageUrl(), "--screenshot=" + png, "--hide-scrollbars");
     assertTrue(Files.size(png) > 1000, "screenshot too small: " + Files.size(png));
     byte[] magic = Arrays.copyOf(Files.readAllBytes(png), 8);

@@ -43,6 +43,20 @@ public final class MasterConfigKeys {
       "mpcache.master.policy.auxiliary-capacity";
   public static final int POLICY_AUXILIARY_CAPACITY_DEFAULT = 1024;
 
+  /**
+   * How many records of datasets with nothing cached the master keeps for {@code mpcache admin
+   * datasets} and {@code explain} (least recently read dropped first). Reloadable.
+   */
+  public static final String STATUS_MAX_DATASETS_KEY = "mpcache.master.status.max-datasets";
+  public static final int STATUS_MAX_DATASETS_DEFAULT = 10_000;
+
+  /**
+   * A local file listing slaves to decommission, one slave id (host:port) or host per line;
+   * {@code #} starts a comment. Read at start and by {@code mpcache admin refresh}. Reloadable.
+   */
+  public static final String SLAVES_EXCLUDE_FILE_KEY = "mpcache.master.slaves.exclude.file";
+  public static final String SLAVES_EXCLUDE_FILE_DEFAULT = "";
+
   private MasterConfigKeys() {
   }
 }

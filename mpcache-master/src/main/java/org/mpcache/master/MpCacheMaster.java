@@ -1,9 +1,14 @@
 package org.mpcache.master;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.ConfigChecks;
@@ -16,6 +21,8 @@ import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
+import org.mpcache.master.admin.MasterRefresher;
+import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.PolicyParameters;
@@ -25,6 +32,9 @@ import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
 import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.DatasetCatalog;
+import org.mpcache.master.status.MasterStatus;
 import org.mpcache.master.web.MasterHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +53,10 @@ public class MpCacheMaster extends CompositeService {
   private ReplaceArbitrator arbitrator;
   private RpcServerService rpcServer;
   private MasterHttpServer httpServer;
+  private MasterStatus status;
+  private MasterRefresher refresher;
+  @GuardedBy("this")
+  private FileSystem fileSystem;
 
   public MpCacheMaster() {
     super(MpCacheMaster.class.getSimpleName());
@@ -71,17 +85,26 @@ public class MpCacheMaster extends CompositeService {
 
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
-    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry);
-    AdminHandler admin = new AdminHandler(registry, arbitrator, monotonic);
+    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
+        new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
+        Time::now);
+    refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs);
+    refresher.start();
+    status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
+    PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
+    httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
-            new SlaveMasterHandler(registry, arbitrator, heartbeatMs, Time::now)))
+            new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now)))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             new ClientMasterHandler(registry)))
-        .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(admin));
-    httpServer = new MasterHttpServer(httpAddress, admin);
+        .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
+            new AdminHandler(status, registry, arbitrator, prefetch, refresher)));
     addService(rpcServer);
-    addService(new SlaveMonitor(registry, expiryMs, arbitrator::onSlaveLost));
+    addService(new SlaveMonitor(registry, expiryMs, id -> {
+      arbitrator.onSlaveLost(id);
+      prefetch.forget(id);
+    }));
     addService(httpServer);
     super.serviceInit(conf);
   }
@@ -108,6 +131,33 @@ public class MpCacheMaster extends CompositeService {
     LOG.info("mpCache master serving on {} with policy {}; web UI at http://{}/",
         rpcServer.getAddress(), arbitrator.policyName(),
         NetUtils.getHostPortString(httpServer.getAddress()));
+  }
+
+  /**
+   * The master's HDFS client, opened when the first prefetch needs it: plain HDFS (never through
+   * the cache), on {@code fs.defaultFS}.
+   */
+  private synchronized FileSystem fileSystem() throws IOException {
+    if (fileSystem == null) {
+      Configuration c = new Configuration(getConfig());
+      c.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+      fileSystem = FileSystem.newInstance(FileSystem.getDefaultUri(c), c);
+    }
+    return fileSystem;
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    super.serviceStop();
+    synchronized (this) {
+      IOUtils.closeStream(fileSystem);
+      fileSystem = null;
+    }
+  }
+
+  /** The master's status queries (cluster report, datasets, explain), for the web UI. */
+  public MasterStatus getStatus() {
+    return status;
   }
 
   /** The RPC address the master listens on. */

@@ -18,6 +18,8 @@ public final class CacheDecision {
     ADMITTED_BY_REPLACEMENT,
     /** The block's dataset is already (partly) cached and keeps its place. */
     ADMITTED_DATASET_CACHED,
+    /** An operator's forced prefetch: admitted without the admission test. */
+    ADMITTED_BY_FORCE,
     /** No room, and the dataset was not in the auxiliary cache: remembered for next time. */
     REJECTED_NOT_IN_AUXILIARY_CACHE,
     /** No room, and evicting the candidates would cost more than admitting gains. */
@@ -25,7 +27,9 @@ public final class CacheDecision {
     /** The block or its dataset is larger than the slave's cache could ever hold. */
     REJECTED_TOO_LARGE,
     /** The policy never admits (the null policy). */
-    REJECTED_BY_POLICY
+    REJECTED_BY_POLICY,
+    /** The slave is being decommissioned: it takes no new blocks. */
+    REJECTED_SLAVE_DECOMMISSIONED
   }
 
   private final Reason reason;

@@ -32,6 +32,23 @@ public interface CachePolicy {
    */
   CacheDecision onMiss(BlockAccess access, long slaveFreeBytes);
 
+  /**
+   * As {@link #onMiss(BlockAccess, long)}, for an operator's prefetch: with {@code force} the
+   * policy skips its admission test (it still needs room, evicting as usual). Policies without an
+   * admission test have nothing to skip; this default ignores {@code force}.
+   */
+  default CacheDecision onMiss(BlockAccess access, long slaveFreeBytes, boolean force) {
+    return onMiss(access, slaveFreeBytes);
+  }
+
+  /**
+   * How the policy ranks a dataset, for operators' reports; null when it keeps no ranking for it.
+   * Read-only: it changes nothing.
+   */
+  default DatasetStanding standing(String datasetId) {
+    return null;
+  }
+
   /** A slave finished storing a block that {@link #onMiss} admitted. */
   void onCached(String slaveId, BlockKey block);
 

@@ -156,6 +156,11 @@ final class MpCachePolicy implements CachePolicy {
 
   @Override
   public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
+    return onMiss(a, slaveFreeBytes, false);
+  }
+
+  @Override
+  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
     DatasetState d = dataset(a);
     noteAccess(d, a);
     String slave = a.slaveId();
@@ -165,10 +170,12 @@ final class MpCachePolicy implements CachePolicy {
       return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
     }
     boolean inMain = queue.contains(d);
-    if (!inMain && !d.wasInAuxiliary) {
+    boolean forced = force && !inMain;
+    if (!inMain && !d.wasInAuxiliary && !forced) {
       return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE);
     }
     CacheDecision.Reason reason = inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
+        : forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
         : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
     long pending = 0;
     for (long bytes : toDel.getOrDefault(slave, new LinkedHashMap<>()).values()) {
@@ -179,7 +186,7 @@ final class MpCachePolicy implements CachePolicy {
       if (victims == null) {
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
-      if (!inMain && !profitable(d, victims)) {
+      if (!inMain && !forced && !profitable(d, victims)) {
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_PROFITABLE);
       }
       for (DatasetState v : victims) {
@@ -319,6 +326,16 @@ final class MpCachePolicy implements CachePolicy {
     for (BlockKey k : held) {
       onRemoved(slaveId, k);
     }
+  }
+
+  @Override
+  public DatasetStanding standing(String datasetId) {
+    DatasetState d = datasets.get(datasetId);
+    if (d == null) {
+      return null;
+    }
+    return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
+        d.full, auxiliary.containsKey(datasetId));
   }
 
   @Override

@@ -1,10 +1,17 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.DatasetCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * The master's Replace Arbitrator (paper Section 2): the mechanism around a {@link CachePolicy}. It
  * serializes the events slaves report into the policy, keeps the {@link SlaveRegistry}'s view of
  * which slave holds which block in step with the policy's, and hands each slave the evictions
- * planned for it.
+ * planned for it. It also feeds the {@link DatasetCatalog} operators query, and carries out the
+ * operators' actions that are mechanism rather than policy: evicting a dataset, draining a
+ * decommissioned slave (which the policy learns of as ordinary removals).
  *
  * <p>Thread-safe. Lock order: (1) this arbitrator's lock, (2) the registry's monitor; the registry
  * never calls back into the arbitrator.
@@ -24,10 +33,25 @@ public final class ReplaceArbitrator {
   @GuardedBy("lock")
   private final CachePolicy policy;
   private final SlaveRegistry registry;
+  @GuardedBy("lock")
+  private final DatasetCatalog catalog;
+  private final LongSupplier wallClock;
 
-  public ReplaceArbitrator(CachePolicy policy, SlaveRegistry registry) {
+  /**
+   * @param catalog the operators' record of datasets, fed from here
+   * @param wallClock the time stamped on evictions (accesses carry their own time)
+   */
+  public ReplaceArbitrator(CachePolicy policy, SlaveRegistry registry, DatasetCatalog catalog,
+      LongSupplier wallClock) {
     this.policy = policy;
     this.registry = registry;
+    this.catalog = catalog;
+    this.wallClock = wallClock;
+  }
+
+  /** The arbitrator's running totals (thread-safe to read without its lock). */
+  public ArbitratorStats stats() {
+    return catalog.stats();
   }
 
   public String policyName() {
@@ -46,6 +70,7 @@ public final class ReplaceArbitrator {
     synchronized (lock) {
       if (!previousBlocks.isEmpty()) {
         policy.onSlaveLost(slaveId);
+        catalog.slaveLost(slaveId, wallClock.getAsLong());
       }
       return new ArrayList<>(survivingBlocks);
     }
@@ -56,15 +81,28 @@ public final class ReplaceArbitrator {
     synchronized (lock) {
       for (BlockAccess a : hits) {
         policy.onHit(a);
+        catalog.access(a);
       }
     }
   }
 
   /** A slave's replace request (Algorithm 1 lines 6-32). */
   public CacheDecision onReplaceRequest(BlockAccess access, long freeBytes) {
+    return onReplaceRequest(access, freeBytes, false);
+  }
+
+  /**
+   * A slave's replace request; {@code force} (an operator's {@code prefetch -force}) skips the
+   * policy's admission test. A decommissioning slave is refused without asking the policy.
+   */
+  public CacheDecision onReplaceRequest(BlockAccess access, long freeBytes, boolean force) {
     synchronized (lock) {
-      CacheDecision d = policy.onMiss(access, freeBytes);
-      LOG.debug("Replace request {} with {} bytes free: {}", access, freeBytes, d);
+      CacheDecision d = registry.isDecommissioning(access.slaveId())
+          ? CacheDecision.reject(CacheDecision.Reason.REJECTED_SLAVE_DECOMMISSIONED)
+          : policy.onMiss(access, freeBytes, force);
+      catalog.verdict(access, d);
+      LOG.debug("Replace request {} with {} bytes free{}: {}", access, freeBytes,
+          force ? " (forced)" : "", d);
       return d;
     }
   }
@@ -72,21 +110,36 @@ public final class ReplaceArbitrator {
   /** A slave's incremental block report. */
   public void onBlockReport(String slaveId, List<BlockKey> cached, List<BlockKey> removed) {
     synchronized (lock) {
+      long now = wallClock.getAsLong();
+      boolean draining = registry.isDecommissioning(slaveId);
       for (BlockKey b : cached) {
         registry.addBlock(slaveId, b);
         policy.onCached(slaveId, b);
+        catalog.cached(slaveId, b, draining, now);
       }
       for (BlockKey b : removed) {
         registry.removeBlock(slaveId, b);
         policy.onRemoved(slaveId, b);
+        catalog.removed(slaveId, b, now);
       }
     }
   }
 
-  /** Evictions queued for a slave since it last asked (its To_Del entries). */
+  /**
+   * Evictions queued for a slave since it last asked: its To_Del entries, and the evictions
+   * operators ordered (evict, decommission).
+   */
   public List<BlockKey> takeEvictions(String slaveId) {
     synchronized (lock) {
-      return policy.pendingEvictions(slaveId);
+      List<BlockKey> planned = policy.pendingEvictions(slaveId);
+      catalog.policyEvictions(slaveId, planned, wallClock.getAsLong());
+      List<BlockKey> ordered = catalog.takeQueued(slaveId);
+      if (ordered.isEmpty()) {
+        return planned;
+      }
+      Set<BlockKey> all = new LinkedHashSet<>(planned);
+      all.addAll(ordered);
+      return new ArrayList<>(all);
     }
   }
 
@@ -94,6 +147,86 @@ public final class ReplaceArbitrator {
   public void onSlaveLost(String slaveId) {
     synchronized (lock) {
       policy.onSlaveLost(slaveId);
+      catalog.slaveLost(slaveId, wallClock.getAsLong());
+    }
+  }
+
+  /**
+   * An operator evicts datasets from every slave: their cached blocks are ordered out with the
+   * next heartbeats; the policy forgets them as the slaves report the removals.
+   *
+   * @return the block replicas ordered out
+   */
+  public int evictDatasets(List<String> datasetIds) {
+    synchronized (lock) {
+      int n = 0;
+      for (String id : datasetIds) {
+        n += catalog.evictDataset(id, wallClock.getAsLong());
+      }
+      return n;
+    }
+  }
+
+  /**
+   * Starts or stops decommissioning a registered slave. Starting orders out every block it holds;
+   * while it lasts the slave is refused admissions and its newly cached blocks are ordered out.
+   *
+   * @return the block replicas ordered out
+   */
+  public int decommission(String slaveId, boolean on) {
+    synchronized (lock) {
+      boolean was = registry.isDecommissioning(slaveId);
+      if (!registry.setDecommissioning(slaveId, on) || !on || was) {
+        return 0;
+      }
+      return catalog.drainSlave(slaveId, registry.blocksOf(slaveId), wallClock.getAsLong());
+    }
+  }
+
+  /**
+   * Replaces the exclude list (slave ids or hosts) and drains the slaves it newly decommissions.
+   *
+   * @return the slaves newly decommissioning
+   */
+  public List<String> exclude(Set<String> entries) {
+    synchronized (lock) {
+      List<String> drained = registry.setExcluded(entries);
+      for (String id : drained) {
+        catalog.drainSlave(id, registry.blocksOf(id), wallClock.getAsLong());
+      }
+      return drained;
+    }
+  }
+
+  /** The status of every known dataset {@code filter} accepts, ordered by id. */
+  public List<DatasetStatusProto> datasets(Predicate<String> filter) {
+    synchronized (lock) {
+      List<DatasetStatusProto> out = new ArrayList<>();
+      for (String id : catalog.datasetIds(filter)) {
+        out.add(catalog.status(id, policy::standing));
+      }
+      return out;
+    }
+  }
+
+  /** How many datasets the master keeps a record of. */
+  public int datasetCount() {
+    synchronized (lock) {
+      return catalog.size();
+    }
+  }
+
+  /** The slaves holding or filling a block. */
+  public Set<String> holders(BlockKey block) {
+    synchronized (lock) {
+      return catalog.holders(block);
+    }
+  }
+
+  /** Changes how many records of uncached datasets the catalog keeps (reloadable). */
+  public void setMaxDatasets(int max) {
+    synchronized (lock) {
+      catalog.setMaxDatasets(max);
     }
   }
 }

@@ -3,7 +3,9 @@ package org.mpcache.master.registry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
@@ -23,10 +25,20 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
  */
 public final class SlaveRegistry {
   private final LongSupplier clock;
-  private final long expiryMs;
+  @GuardedBy("this")
+  private long expiryMs;
 
   @GuardedBy("this")
   private final Map<String, SlaveRecord> slaves = new TreeMap<>();
+  /** Slaves that expired and have not registered again, with their last figures. */
+  @GuardedBy("this")
+  private final Map<String, SlaveRecord> dead = new TreeMap<>();
+  /** Slaves an operator decommissioned, by id; kept across re-registrations. */
+  @GuardedBy("this")
+  private final Set<String> decommissioning = new HashSet<>();
+  /** Slave ids or hosts listed in the exclude file: decommissioning whenever they register. */
+  @GuardedBy("this")
+  private Set<String> excluded = Set.of();
 
   /**
    * @param clock a monotonic clock in milliseconds
@@ -44,6 +56,7 @@ public final class SlaveRegistry {
    */
   public synchronized List<BlockKey> register(SlaveInfoProto info, SpaceReportProto space) {
     SlaveRecord old = slaves.put(info.getSlaveId(), new SlaveRecord(info, space, clock.getAsLong()));
+    dead.remove(info.getSlaveId());
     return old == null ? List.of() : new ArrayList<>(old.blocks);
   }
 
@@ -91,15 +104,93 @@ public final class SlaveRegistry {
    */
   public synchronized List<String> expire() {
     long now = clock.getAsLong();
-    List<String> dead = new ArrayList<>();
+    List<String> expired = new ArrayList<>();
     slaves.values().removeIf(r -> {
       if (now - r.lastHeartbeat > expiryMs) {
-        dead.add(r.info.getSlaveId());
+        expired.add(r.info.getSlaveId());
+        r.blocks.clear();
+        dead.put(r.info.getSlaveId(), r);
         return true;
       }
       return false;
     });
-    return dead;
+    return expired;
+  }
+
+  /** Changes the expiry (a reloadable setting); it applies from the next expiry pass. */
+  public synchronized void setExpiryMs(long expiryMs) {
+    this.expiryMs = expiryMs;
+  }
+
+  public synchronized long expiryMs() {
+    return expiryMs;
+  }
+
+  /**
+   * Marks a registered slave as decommissioned by an operator (or not). A slave the exclude file
+   * lists stays decommissioning either way.
+   *
+   * @return false when no slave is registered under that id
+   */
+  public synchronized boolean setDecommissioning(String slaveId, boolean on) {
+    if (!slaves.containsKey(slaveId)) {
+      return false;
+    }
+    if (on) {
+      decommissioning.add(slaveId);
+    } else {
+      decommissioning.remove(slaveId);
+    }
+    return true;
+  }
+
+  /**
+   * Replaces the exclude list (slave ids or hosts).
+   *
+   * @return the registered slaves that were serving and are decommissioning now
+   */
+  public synchronized List<String> setExcluded(Set<String> entries) {
+    List<String> before = decommissioning();
+    excluded = Set.copyOf(entries);
+    List<String> now = decommissioning();
+    now.removeAll(before);
+    return now;
+  }
+
+  public synchronized boolean isDecommissioning(String slaveId) {
+    if (decommissioning.contains(slaveId) || excluded.contains(slaveId)) {
+      return true;
+    }
+    SlaveRecord r = slaves.get(slaveId);
+    return r != null && excluded.contains(r.info.getHost());
+  }
+
+  /** The ids of the registered slaves being decommissioned, ordered. */
+  public synchronized List<String> decommissioning() {
+    List<String> out = new ArrayList<>();
+    for (String id : slaves.keySet()) {
+      if (isDecommissioning(id)) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /** The blocks a registered slave holds; empty when it is unknown. */
+  public synchronized List<BlockKey> blocksOf(String slaveId) {
+    SlaveRecord r = slaves.get(slaveId);
+    return r == null ? List.of() : new ArrayList<>(r.blocks);
+  }
+
+  /** The live slaves clients may read from: every registered slave not being decommissioned. */
+  public synchronized List<SlaveInfoProto> servingSlaves() {
+    List<SlaveInfoProto> out = new ArrayList<>(slaves.size());
+    for (SlaveRecord r : slaves.values()) {
+      if (!isDecommissioning(r.info.getSlaveId())) {
+        out.add(r.info);
+      }
+    }
+    return out;
   }
 
   /** Removes one slave (it is shutting down); returns whether it was registered. */
@@ -116,16 +207,36 @@ public final class SlaveRegistry {
     return out;
   }
 
-  /** One report line per registered slave, ordered by id. */
+  /**
+   * One report line per registered slave, ordered by id, then one per slave that expired and has
+   * not come back (live false, its last figures).
+   */
   public synchronized List<SlaveReportProto> report() {
     long now = clock.getAsLong();
-    Collection<SlaveRecord> all = slaves.values();
-    List<SlaveReportProto> out = new ArrayList<>(all.size());
-    for (SlaveRecord r : all) {
-      out.add(SlaveReportProto.newBuilder().setSlave(r.info).setLive(true)
-          .setLastHeartbeatAgeMs(Math.max(0, now - r.lastHeartbeat)).setSpace(r.space)
-          .setCounters(r.counters).setCachedBlocks(r.blocks.size()).build());
-    }
+    List<SlaveReportProto> out = new ArrayList<>(slaves.size() + dead.size());
+    addReports(out, slaves.values(), true, now);
+    addReports(out, dead.values(), false, now);
     return out;
+  }
+
+  @GuardedBy("this")
+  private void addReports(List<SlaveReportProto> out, Collection<SlaveRecord> records,
+      boolean live, long now) {
+    for (SlaveRecord r : records) {
+      out.add(SlaveReportProto.newBuilder().setSlave(r.info).setLive(live)
+          .setLastHeartbeatAgeMs(Math.max(0, now - r.lastHeartbeat)).setSpace(r.space)
+          .setCounters(r.counters).setCachedBlocks(r.blocks.size())
+          .setDecommissioning(live && isDecommissioning(r.info.getSlaveId())).build());
+    }
+  }
+
+  /** Slaves that expired and have not registered again. */
+  public synchronized int deadCount() {
+    return dead.size();
+  }
+
+  /** Registered slaves. */
+  public synchronized int liveCount() {
+    return slaves.size();
   }
 }

@@ -1,35 +1,151 @@
 package org.mpcache.master.rpc;
 
-import java.util.function.LongSupplier;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.common.proto.AdminProtos.DatasetsRequestProto;
+import org.mpcache.common.proto.AdminProtos.DatasetsResponseProto;
+import org.mpcache.common.proto.AdminProtos.DecommissionRequestProto;
+import org.mpcache.common.proto.AdminProtos.DecommissionResponseProto;
+import org.mpcache.common.proto.AdminProtos.EvictRequestProto;
+import org.mpcache.common.proto.AdminProtos.EvictResponseProto;
+import org.mpcache.common.proto.AdminProtos.ExplainRequestProto;
+import org.mpcache.common.proto.AdminProtos.ExplainResponseProto;
+import org.mpcache.common.proto.AdminProtos.PrefetchRequestProto;
+import org.mpcache.common.proto.AdminProtos.PrefetchResponseProto;
+import org.mpcache.common.proto.AdminProtos.RefreshRequestProto;
+import org.mpcache.common.proto.AdminProtos.RefreshResponseProto;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.master.admin.MasterRefresher;
+import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.status.MasterStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Serves the administrator-to-master protocol ({@code mpcache admin report}). Thread-safe: it
- * holds no state of its own.
+ * Serves the administrator-to-master protocol ({@code mpcache admin}): status queries through
+ * {@link MasterStatus}, and the operators' actions (evict, prefetch, decommission, refresh). A
+ * request the master cannot carry out fails with an {@link IOException} whose message says why
+ * and what to do; the CLI prints it.
+ *
+ * <p>Thread-safe: it holds no state of its own.
  */
 public final class AdminHandler implements AdminProtocolPB {
+  private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
+
+  private final MasterStatus status;
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
-  private final LongSupplier monotonicClock;
-  private final long startTime;
+  private final PrefetchPlanner prefetch;
+  private final MasterRefresher refresher;
 
-  public AdminHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      LongSupplier monotonicClock) {
+  public AdminHandler(MasterStatus status, SlaveRegistry registry, ReplaceArbitrator arbitrator,
+      PrefetchPlanner prefetch, MasterRefresher refresher) {
+    this.status = status;
     this.registry = registry;
     this.arbitrator = arbitrator;
-    this.monotonicClock = monotonicClock;
-    this.startTime = monotonicClock.getAsLong();
+    this.prefetch = prefetch;
+    this.refresher = refresher;
   }
 
   @Override
   public ReportResponseProto report(RpcController c, ReportRequestProto req) {
-    return ReportResponseProto.newBuilder().setPolicy(arbitrator.policyName())
-        .setMasterUptimeMs(monotonicClock.getAsLong() - startTime)
-        .addAllSlaves(registry.report()).build();
+    return status.report();
+  }
+
+  @Override
+  public DatasetsResponseProto datasets(RpcController c, DatasetsRequestProto req) {
+    return DatasetsResponseProto.newBuilder()
+        .addAllDatasets(status.datasets(req.getPathFilter())).build();
+  }
+
+  @Override
+  public ExplainResponseProto explain(RpcController c, ExplainRequestProto req) {
+    return status.explain(req.getPath());
+  }
+
+  @Override
+  public EvictResponseProto evict(RpcController c, EvictRequestProto req)
+      throws ServiceException {
+    List<String> ids = new ArrayList<>();
+    for (DatasetStatusProto d : status.explain(req.getPath()).getDatasetsList()) {
+      ids.add(d.getDatasetId());
+    }
+    if (ids.isEmpty()) {
+      throw failure("The master knows no dataset with input path " + req.getPath()
+          + "; run mpcache admin datasets to list the known ones.");
+    }
+    int blocks = arbitrator.evictDatasets(ids);
+    LOG.info("Operator evicted {}: {} block replicas ordered out", ids, blocks);
+    return EvictResponseProto.newBuilder().addAllDatasetIds(ids).setBlocks(blocks).build();
+  }
+
+  @Override
+  public PrefetchResponseProto prefetch(RpcController c, PrefetchRequestProto req)
+      throws ServiceException {
+    try {
+      PrefetchResponseProto r = prefetch.plan(req.getPath(), req.getForce());
+      LOG.info("Operator prefetch of {}{}: {} blocks queued, {} already cached, {} unplaced",
+          r.getDatasetId(), req.getForce() ? " (forced)" : "", r.getQueued(),
+          r.getAlreadyCached(), r.getUnplaced());
+      return r;
+    } catch (IOException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public DecommissionResponseProto decommission(RpcController c, DecommissionRequestProto req)
+      throws ServiceException {
+    String id = resolveSlave(req.getSlave());
+    int blocks = arbitrator.decommission(id, !req.getCancel());
+    LOG.info("Operator {} slave {}: {} block replicas ordered out",
+        req.getCancel() ? "recommissioned" : "decommissioned", id, blocks);
+    return DecommissionResponseProto.newBuilder().setSlaveId(id)
+        .setDecommissioning(registry.isDecommissioning(id)).setBlocksToEvict(blocks).build();
+  }
+
+  /** A registered slave by id, or by host when exactly one slave runs there. */
+  private String resolveSlave(String name) throws ServiceException {
+    List<String> byHost = new ArrayList<>();
+    List<String> known = new ArrayList<>();
+    for (SlaveInfoProto s : registry.liveSlaves()) {
+      if (s.getSlaveId().equals(name)) {
+        return name;
+      }
+      if (s.getHost().equals(name)) {
+        byHost.add(s.getSlaveId());
+      }
+      known.add(s.getSlaveId());
+    }
+    if (byHost.size() == 1) {
+      return byHost.get(0);
+    }
+    throw failure(byHost.isEmpty() ? "No live slave is called " + name + "; live slaves: "
+        + (known.isEmpty() ? "none" : String.join(", ", known))
+        : "Host " + name + " runs several slaves (" + String.join(", ", byHost)
+        + "); name one by its id.");
+  }
+
+  @Override
+  public RefreshResponseProto refresh(RpcController c, RefreshRequestProto req)
+      throws ServiceException {
+    try {
+      return refresher.refresh();
+    } catch (IOException | IllegalArgumentException e) {
+      throw failure("Refresh failed, nothing changed: " + e.getMessage());
+    }
+  }
+
+  private static ServiceException failure(String message) {
+    return new ServiceException(new IOException(message));
   }
 }

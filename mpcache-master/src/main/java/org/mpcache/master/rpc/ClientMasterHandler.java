@@ -19,6 +19,6 @@ public final class ClientMasterHandler implements ClientMasterProtocolPB {
 
   @Override
   public GetSlavesResponseProto getSlaves(RpcController c, GetSlavesRequestProto req) {
-    return GetSlavesResponseProto.newBuilder().addAllSlaves(registry.liveSlaves()).build();
+    return GetSlavesResponseProto.newBuilder().addAllSlaves(registry.servingSlaves()).build();
   }
 }

@@ -20,6 +20,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
- * evictions), block and hit reports, and replace requests. Requests from a slave the master does
- * not know (it expired, or the master restarted) are answered with {@code reregister}.
+ * evictions and prefetch commands), block and hit reports, and replace requests. Requests from a
+ * slave the master does not know (it expired, or the master restarted) are answered with
+ * {@code reregister}.
  *
  * <p>Thread-safe: it holds no state of its own.
  */
@@ -39,13 +41,15 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
 
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
+  private final PrefetchPlanner prefetch;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
 
   public SlaveMasterHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      long heartbeatIntervalMs, LongSupplier wallClock) {
+      PrefetchPlanner prefetch, long heartbeatIntervalMs, LongSupplier wallClock) {
     this.registry = registry;
     this.arbitrator = arbitrator;
+    this.prefetch = prefetch;
     this.heartbeatIntervalMs = heartbeatIntervalMs;
     this.wallClock = wallClock;
   }
@@ -73,7 +77,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
     return HeartbeatResponseProto.newBuilder()
-        .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId()))).build();
+        .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))
+        .addAllPrefetch(prefetch.take(req.getSlaveId())).build();
   }
 
   @Override
@@ -107,7 +112,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
           .setReregister(true).build();
     }
     CacheDecision d = arbitrator.onReplaceRequest(
-        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes());
+        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes(),
+        req.getForce());
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
   }
@@ -118,6 +124,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     boolean was = registry.remove(req.getSlaveId());
     if (was) {
       arbitrator.onSlaveLost(req.getSlaveId());
+      prefetch.forget(req.getSlaveId());
       LOG.info("Slave {} is shutting down: unregistered, its blocks forgotten", req.getSlaveId());
     }
     return UnregisterSlaveResponseProto.newBuilder().setWasRegistered(was).build();

@@ -6,7 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.service.AbstractService;
-import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.master.status.MasterStatus;
 
 /**
  * The master's web UI on Hadoop's {@link HttpServer2}: the status page ({@code /index.html}, a
@@ -15,23 +15,23 @@ import org.mpcache.common.protocolPB.AdminProtocolPB;
  * authentication and admin ACLs when the cluster configures them.
  *
  * <p>The server is built at init and listens from start. Thread-safe: Jetty's threads serve
- * requests concurrently; the status comes from the thread-safe admin handler.
+ * requests concurrently; the status comes from the thread-safe {@link MasterStatus}.
  */
 public final class MasterHttpServer extends AbstractService {
-  /** The servlet context attribute holding the {@link AdminProtocolPB} the status is read from. */
+  /** The servlet context attribute holding the {@link MasterStatus} the status is read from. */
   static final String STATUS_SOURCE_ATTRIBUTE = "mpcache.master.status";
   /** The name of the web application: its files are {@code webapps/mpcache/} on the classpath. */
   private static final String WEBAPP = "mpcache";
 
   private final InetSocketAddress bindAddress;
-  private final AdminProtocolPB status;
+  private final MasterStatus status;
   private HttpServer2 server;
 
   /**
    * @param bindAddress where to listen; port 0 picks a free port
-   * @param status the master's admin handler, read for every status request
+   * @param status the master's status queries, read for every status request
    */
-  public MasterHttpServer(InetSocketAddress bindAddress, AdminProtocolPB status) {
+  public MasterHttpServer(InetSocketAddress bindAddress, MasterStatus status) {
     super(MasterHttpServer.class.getSimpleName());
     this.bindAddress = bindAddress;
     this.status = status;

@@ -58,7 +58,7 @@ class MasterWebUiTest {
   }
 
   @Test
-  void statusJson_listsRegisteredSlavesWithSpaceAndHitRatio() throws Exception {
+  void statusJson_listsRegisteredSlavesWithSpaceAndCounters() throws Exception {
     String hostile = "<script>alert(1)</script>\"";
     master.getSlaveRegistry().register(SlaveInfoProto.newBuilder().setSlaveId("h1:7000")
         .setHost(hostile).setClientPort(7000).setDatanodeAddress("h1:9866").build(),
@@ -74,16 +74,19 @@ class MasterWebUiTest {
         .setBlocksCached(1).setBlocksEvicted(0).setBlocksCorrupt(0).build());
 
     JsonNode s = new ObjectMapper().readTree(get(base + "/status.json", 200));
-    assertEquals("mpcache", s.get("policy").asText());
-    assertEquals(1, s.get("slaves").size());
-    JsonNode slave = s.get("slaves").get(0);
-    assertEquals("h1:7000", slave.get("id").asText());
-    assertEquals(hostile + ":7000", slave.get("address").asText(), "JSON escapes, not mangles");
-    assertEquals(300, slave.get("space").get("inputCacheUsed").asLong());
-    assertEquals(60, slave.get("space").get("poolLentToLocalized").asLong());
-    assertEquals(0.75, slave.get("hitRatio").asDouble(), 1e-9);
-    assertEquals(2, slave.get("fallbacks").asLong());
+    JsonNode report = s.get("report");
+    assertEquals("mpcache", report.get("policy").asText());
+    assertEquals(1, report.get("slaves").size());
+    JsonNode slave = report.get("slaves").get(0);
+    assertEquals("h1:7000", slave.at("/slave/slaveId").asText());
+    assertEquals(hostile, slave.at("/slave/host").asText(), "JSON escapes, not mangles");
+    assertEquals(300, slave.at("/space/inputCacheUsed").asLong());
+    assertEquals(60, slave.at("/space/poolLentToLocalized").asLong());
+    assertEquals(300, slave.at("/counters/bytesFromCache").asLong());
+    assertEquals(2, slave.at("/counters/fallbacks").asLong());
     assertTrue(slave.get("live").asBoolean());
+    assertTrue(s.get("datasets").isArray());
+    assertEquals(0, s.get("datasets").size(), "no dataset was read");
   }
 
   @Test

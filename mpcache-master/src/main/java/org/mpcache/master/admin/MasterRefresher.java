@@ -1,0 +1,121 @@
+package org.mpcache.master.admin;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.common.proto.AdminProtos.ConfigChangeProto;
+import org.mpcache.common.proto.AdminProtos.RefreshResponseProto;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveRegistry;
+
+/**
+ * Reloads the master's reloadable configuration ({@code mpcache admin refresh}): it re-reads the
+ * configuration files, validates the reloadable keys, then applies them all or none. The
+ * reloadable keys are {@link #RELOADABLE}; every other key needs a restart. The exclude file is
+ * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}.
+ *
+ * <p>Thread-safe: refreshes are serialized on this object.
+ */
+public final class MasterRefresher {
+  /** The keys a refresh applies. */
+  public static final List<String> RELOADABLE = List.of(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
+      MasterConfigKeys.STATUS_MAX_DATASETS_KEY, MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY);
+
+  private final Configuration startConf;
+  private final SlaveRegistry registry;
+  private final ReplaceArbitrator arbitrator;
+  private final long heartbeatMs;
+  private Map<String, String> current;
+
+  /**
+   * @param startConf the configuration the master started with; a refresh re-reads its resources
+   * @param heartbeatMs the heartbeat interval (not reloadable; the expiry must stay above it)
+   */
+  public MasterRefresher(Configuration startConf, SlaveRegistry registry,
+      ReplaceArbitrator arbitrator, long heartbeatMs) {
+    this.startConf = new Configuration(startConf);
+    this.registry = registry;
+    this.arbitrator = arbitrator;
+    this.heartbeatMs = heartbeatMs;
+  }
+
+  /**
+   * Applies the configuration the master starts with.
+   *
+   * @throws IllegalArgumentException when a reloadable key is invalid, naming it
+   * @throws IOException when the exclude file cannot be read
+   */
+  public synchronized void start() throws IOException {
+    apply(startConf);
+  }
+
+  /**
+   * Re-reads the configuration files and applies the reloadable keys.
+   *
+   * @throws IllegalArgumentException when a reloadable key is invalid (nothing is applied)
+   * @throws IOException when the exclude file cannot be read (nothing is applied)
+   */
+  public synchronized RefreshResponseProto refresh() throws IOException {
+    Configuration fresh = new Configuration(startConf);
+    fresh.reloadConfiguration();
+    Map<String, String> before = current;
+    apply(fresh);
+    RefreshResponseProto.Builder r = RefreshResponseProto.newBuilder()
+        .addAllReloadableKeys(RELOADABLE).addAllDecommissioned(registry.decommissioning());
+    for (String k : RELOADABLE) {
+      if (!before.get(k).equals(current.get(k))) {
+        r.addChanged(ConfigChangeProto.newBuilder().setKey(k).setOldValue(before.get(k))
+            .setNewValue(current.get(k)));
+      }
+    }
+    return r.build();
+  }
+
+  private void apply(Configuration conf) throws IOException {
+    long expiry = ConfigChecks.longAtLeast(conf, MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
+        MasterConfigKeys.SLAVE_EXPIRY_MS_DEFAULT, heartbeatMs + 1);
+    int maxDatasets = ConfigChecks.intAtLeast(conf, MasterConfigKeys.STATUS_MAX_DATASETS_KEY,
+        MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, 1);
+    String excludeFile = conf.getTrimmed(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY,
+        MasterConfigKeys.SLAVES_EXCLUDE_FILE_DEFAULT);
+    Set<String> excluded = readExcludes(excludeFile);
+    registry.setExpiryMs(expiry);
+    arbitrator.setMaxDatasets(maxDatasets);
+    arbitrator.exclude(excluded);
+    Map<String, String> now = new LinkedHashMap<>();
+    now.put(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, Long.toString(expiry));
+    now.put(MasterConfigKeys.STATUS_MAX_DATASETS_KEY, Integer.toString(maxDatasets));
+    now.put(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY, excludeFile + (excludeFile.isEmpty() ? ""
+        : " " + excluded));
+    current = now;
+  }
+
+  private static Set<String> readExcludes(String file) throws IOException {
+    Set<String> out = new LinkedHashSet<>();
+    if (file.isEmpty()) {
+      return out;
+    }
+    try {
+      for (String line : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
+        int hash = line.indexOf('#');
+        String entry = (hash >= 0 ? line.substring(0, hash) : line).trim();
+        if (!entry.isEmpty()) {
+          out.add(entry);
+        }
+      }
+    } catch (IOException e) {
+      throw new IOException("Cannot read " + MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY + "="
+          + file + ": " + e + ". Fix the path or clear the key.", e);
+    }
+    return out;
+  }
+}
