@@ -59,6 +59,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
             ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0),
         Time::monotonicNow);
     datasets = new DatasetResolver(this, conf);
+    ClientMetrics.registerOnce();
   }
 
   @Override

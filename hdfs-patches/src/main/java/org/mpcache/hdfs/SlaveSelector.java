@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.mpcache.common.SlaveRendezvous;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 
 /**
@@ -63,7 +64,7 @@ public final class SlaveSelector {
       if (rank == 0) {
         continue;
       }
-      long hash = mix(blockId, s.getSlaveId().hashCode());
+      long hash = SlaveRendezvous.score(blockId, s.getSlaveId());
       if (best == null || rank > bestRank || rank == bestRank && hash > bestHash) {
         best = s;
         bestRank = rank;
@@ -85,13 +86,5 @@ public final class SlaveSelector {
       }
     }
     return false;
-  }
-
-  /** A 64-bit mix (SplitMix64's finalizer) of the block id and the slave's id hash. */
-  static long mix(long blockId, int slaveHash) {
-    long z = blockId * 0x9E3779B97F4A7C15L + slaveHash;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

@@ -23,10 +23,12 @@ import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.metrics.MasterMetrics;
 import org.mpcache.master.registry.SlaveMonitor;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
@@ -55,6 +57,9 @@ public class MpCacheMaster extends CompositeService {
   private MasterHttpServer httpServer;
   private MasterStatus status;
   private MasterRefresher refresher;
+  private MasterMetrics metrics;
+  /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
+  private volatile MasterMetrics rpcTimer;
   @GuardedBy("this")
   private FileSystem fileSystem;
 
@@ -95,11 +100,13 @@ public class MpCacheMaster extends CompositeService {
     httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
-            new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now)))
+            timed(SlaveMasterProtocolPB.class,
+                new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
-            new ClientMasterHandler(registry)))
+            timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
-            new AdminHandler(status, registry, arbitrator, prefetch, refresher)));
+            timed(AdminProtocolPB.class,
+                new AdminHandler(status, registry, arbitrator, prefetch, refresher))));
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
@@ -107,6 +114,16 @@ public class MpCacheMaster extends CompositeService {
     }));
     addService(httpServer);
     super.serviceInit(conf);
+  }
+
+  /** A protocol implementation whose calls are timed into the metrics once they exist. */
+  private <T> T timed(Class<T> protocol, T handler) {
+    return MetricsSupport.timed(protocol, handler, (method, ms) -> {
+      MasterMetrics m = rpcTimer;
+      if (m != null) {
+        m.rpc(method, ms);
+      }
+    });
   }
 
   /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
@@ -128,6 +145,9 @@ public class MpCacheMaster extends CompositeService {
   @Override
   protected void serviceStart() throws Exception {
     super.serviceStart();
+    metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator);
+    metrics.register();
+    rpcTimer = metrics;
     LOG.info("mpCache master serving on {} with policy {}; web UI at http://{}/",
         rpcServer.getAddress(), arbitrator.policyName(),
         NetUtils.getHostPortString(httpServer.getAddress()));
@@ -148,11 +168,20 @@ public class MpCacheMaster extends CompositeService {
 
   @Override
   protected void serviceStop() throws Exception {
+    if (metrics != null) {
+      rpcTimer = null;
+      metrics.unregister();
+    }
     super.serviceStop();
     synchronized (this) {
       IOUtils.closeStream(fileSystem);
       fileSystem = null;
     }
+  }
+
+  /** The master's metrics source (null before start). */
+  public MasterMetrics getMetrics() {
+    return metrics;
   }
 
   /** The master's status queries (cluster report, datasets, explain), for the web UI. */

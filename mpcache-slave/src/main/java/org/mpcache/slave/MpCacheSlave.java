@@ -24,7 +24,10 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.metrics.SlaveMetrics;
+import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
 import org.mpcache.slave.store.FileBlockStore;
@@ -37,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * node's SSDs and serves them to the tasks that read them (the Cache Master), and reports to the
  * master.
  *
- * <p>Services, in start order: the Cache Master (so fills can be reaped), the client RPC server
- * (its port is part of the slave's identity), then the master link (it registers with that port).
+ * <p>Services, in start order: the Cache Master (so fills can be reaped), the prefetcher (ready
+ * before the first heartbeat can carry commands), the client RPC server (its port is part of the
+ * slave's identity), then the master link (it registers with that port).
  */
 public class MpCacheSlave extends CompositeService implements MasterLink.SlaveState {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheSlave.class);
@@ -48,6 +52,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private CacheMaster cacheMaster;
   private RpcServerService rpcServer;
   private MasterLink masterLink;
+  private PrefetchService prefetcher;
+  private SlaveMetrics metrics;
   private String hostname;
   private String datanodeAddress;
 
@@ -96,7 +102,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         fillTimeout, readMax);
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster));
+    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
+        ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
+            SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
     addService(cacheMaster);
+    addService(prefetcher);
     addService(rpcServer);
     addService(masterLink);
     super.serviceInit(conf);
@@ -121,8 +131,28 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   protected void serviceStart() throws Exception {
     super.serviceStart();
+    metrics = new SlaveMetrics(rpcServer.getAddress().getPort(), this);
+    metrics.register();
     LOG.info("mpCache slave {} serving {} cached blocks ({} of {} bytes used)", info().getSlaveId(),
         store.cachedBlocks().size(), store.space().usedBytes(), store.space().capacityBytes());
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    if (metrics != null) {
+      metrics.unregister();
+    }
+    super.serviceStop();
+  }
+
+  /** Blocks being written through now. */
+  public int fillsInProgress() {
+    return cacheMaster.fillsInProgress();
+  }
+
+  /** The slave's metrics source (null before start). */
+  public SlaveMetrics getMetrics() {
+    return metrics;
   }
 
   @Override
@@ -158,6 +188,15 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   public void evict(List<BlockKey> blocks) {
     cacheMaster.evict(blocks);
+  }
+
+  @Override
+  public void prefetch(List<PrefetchCommandProto> commands) {
+    prefetcher.submit(commands);
+  }
+
+  public PrefetchService getPrefetcher() {
+    return prefetcher;
   }
 
   public FileBlockStore getStore() {

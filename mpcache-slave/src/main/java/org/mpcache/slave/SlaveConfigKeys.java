@@ -44,6 +44,10 @@ public final class SlaveConfigKeys {
   public static final String READ_MAX_BYTES_KEY = "mpcache.slave.read.max.bytes";
   public static final int READ_MAX_BYTES_DEFAULT = 4 * 1024 * 1024;
 
+  /** How many prefetch commands from the master a slave queues; more are dropped. */
+  public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";
+  public static final int PREFETCH_QUEUE_DEFAULT = 10_000;
+
   private SlaveConfigKeys() {
   }
 }

@@ -162,8 +162,9 @@ class MasterSlaveRpcTest {
   void master_expiresASilentSlaveAndForgetsItsBlocks() throws Exception {
     waitFor(() -> report().size() == 1, "registration");
     slave.getMasterLink().stop();
-    waitFor(() -> report().isEmpty(), "expiry");
+    waitFor(() -> !report().get(0).getLive(), "expiry: the report lists the slave as dead");
     assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());
+    assertEquals(1, master.getSlaveRegistry().deadCount());
   }
 
   @Test

@@ -23,6 +23,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.protocolPB.SlaveFigures;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.MpCacheFileSystem;
 import org.mpcache.master.MasterConfigKeys;
@@ -72,6 +73,15 @@ public final class MiniMpCacheCluster implements Closeable {
 
     public Builder blockSize(long bytes) {
       this.blockSize = bytes;
+      return this;
+    }
+
+    /**
+     * Adds a configuration file every daemon and client reads; the master reads it again on
+     * {@code mpcache admin refresh}. Values set with {@link #set} take precedence.
+     */
+    public Builder addResource(File file) {
+      conf.addResource(new Path(file.toURI()));
       return this;
     }
 
@@ -266,18 +276,9 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /** The sum of every slave's counters. */
   public SlaveCountersProto totals() {
-    SlaveCountersProto.Builder t = SlaveCountersProto.newBuilder().setHits(0).setMisses(0)
-        .setBytesFromCache(0).setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0)
-        .setBlocksEvicted(0).setBlocksCorrupt(0);
+    SlaveCountersProto.Builder t = SlaveFigures.zeroCounters();
     for (MpCacheSlave s : slaves) {
-      SlaveCountersProto c = s.getCounters().snapshot();
-      t.setHits(t.getHits() + c.getHits()).setMisses(t.getMisses() + c.getMisses())
-          .setBytesFromCache(t.getBytesFromCache() + c.getBytesFromCache())
-          .setBytesFromHdfs(t.getBytesFromHdfs() + c.getBytesFromHdfs())
-          .setFallbacks(t.getFallbacks() + c.getFallbacks())
-          .setBlocksCached(t.getBlocksCached() + c.getBlocksCached())
-          .setBlocksEvicted(t.getBlocksEvicted() + c.getBlocksEvicted())
-          .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt());
+      SlaveFigures.add(t, s.getCounters().snapshot());
     }
     return t.build();
   }

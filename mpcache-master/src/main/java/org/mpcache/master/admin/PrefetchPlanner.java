@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.SlaveRendezvous;
 import org.mpcache.common.proto.AdminProtos.PrefetchResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveBlocksProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
@@ -33,8 +34,8 @@ import org.mpcache.master.status.ArbitratorStats;
 
 /**
  * Plans {@code mpcache admin prefetch}: it lists the blocks of an HDFS file or directory, gives
- * each block not yet cached to a serving slave (the one beside a DataNode holding a replica when
- * there is one, else the one with fewest commands so far) and queues a
+ * each block not yet cached to a serving slave (of those beside a DataNode holding a replica, the
+ * one readers will ask; else the one given fewest blocks so far) and queues a
  * {@link PrefetchCommandProto} for it. The slave receives its commands with its next heartbeat
  * (as a DataNode receives its cache commands), asks the Replace Arbitrator as for any miss
  * (unless forced), reads the block from HDFS itself and caches it.
@@ -160,14 +161,24 @@ public final class PrefetchPlanner {
     return r.setQueued(queuedNow).build();
   }
 
-  /** The slave beside a replica, else the serving slave given fewest blocks by this plan. */
+  /**
+   * Of the slaves beside a replica, the one readers will ask (the rendezvous winner, as the
+   * client's {@code SlaveSelector} chooses); with none beside a replica, the serving slave given
+   * fewest blocks by this plan.
+   */
   private static String choose(LocatedBlock lb, Map<String, String> slaveByDatanode,
       List<String> serving, Map<String, List<PrefetchCommandProto>> plan) {
+    String beside = null;
+    long id = lb.getBlock().getBlockId();
     for (DatanodeInfo dn : lb.getLocations()) {
       String s = slaveByDatanode.get(dn.getXferAddr());
-      if (s != null) {
-        return s;
+      if (s != null && (beside == null
+          || SlaveRendezvous.score(id, s) > SlaveRendezvous.score(id, beside))) {
+        beside = s;
       }
+    }
+    if (beside != null) {
+      return beside;
     }
     String best = null;
     for (String s : serving) {

@@ -6,6 +6,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
  * What the master knows of one registered slave: its addresses, its latest space and counter
@@ -24,8 +25,6 @@ final class SlaveRecord {
     this.info = info;
     this.space = space;
     this.lastHeartbeat = now;
-    this.counters = SlaveCountersProto.newBuilder().setHits(0).setMisses(0).setBytesFromCache(0)
-        .setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0).setBlocksEvicted(0)
-        .setBlocksCorrupt(0).build();
+    this.counters = SlaveFigures.zeroCounters().build();
   }
 }

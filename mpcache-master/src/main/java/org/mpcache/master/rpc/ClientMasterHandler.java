@@ -8,7 +8,7 @@ import org.mpcache.master.registry.SlaveRegistry;
 
 /**
  * Serves the client-to-master protocol: the directory of live slaves a reading client chooses
- * from. Thread-safe: it holds no state of its own.
+ * from (decommissioning slaves are left out, so clients stop reading from them). Thread-safe: it holds no state of its own.
  */
 public final class ClientMasterHandler implements ClientMasterProtocolPB {
   private final SlaveRegistry registry;

@@ -8,6 +8,7 @@ import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.protocolPB.SlaveFigures;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 
@@ -38,13 +39,8 @@ public final class MasterStatus {
   public ReportResponseProto report() {
     List<SlaveReportProto> slaves = registry.report();
     long now = wallClock.getAsLong();
-    SpaceReportProto.Builder space = SpaceReportProto.newBuilder().setCapacity(0)
-        .setInputCacheCapacity(0).setInputCacheUsed(0).setDynamicPoolCapacity(0)
-        .setPoolLentToInput(0).setPoolLentToLocalized(0).setLocalizedCacheCapacity(0)
-        .setLocalizedCacheUsed(0);
-    SlaveCountersProto.Builder counters = SlaveCountersProto.newBuilder().setHits(0)
-        .setMisses(0).setBytesFromCache(0).setBytesFromHdfs(0).setFallbacks(0)
-        .setBlocksCached(0).setBlocksEvicted(0).setBlocksCorrupt(0);
+    SpaceReportProto.Builder space = SlaveFigures.zeroSpace();
+    SlaveCountersProto.Builder counters = SlaveFigures.zeroCounters();
     long blocks = 0;
     int live = 0;
     ReportResponseProto.Builder r = ReportResponseProto.newBuilder()
@@ -57,33 +53,12 @@ public final class MasterStatus {
       }
       live++;
       blocks += s.getCachedBlocks();
-      add(space, s.getSpace());
-      add(counters, s.getCounters());
+      SlaveFigures.add(space, s.getSpace());
+      SlaveFigures.add(counters, s.getCounters());
     }
     return r.setLiveSlaves(live).setDeadSlaves(slaves.size() - live)
         .setDatasets(arbitrator.datasetCount()).setTotalSpace(space)
         .setTotalCounters(counters).setCachedBlocks(blocks).build();
-  }
-
-  private static void add(SpaceReportProto.Builder t, SpaceReportProto s) {
-    t.setCapacity(t.getCapacity() + s.getCapacity())
-        .setInputCacheCapacity(t.getInputCacheCapacity() + s.getInputCacheCapacity())
-        .setInputCacheUsed(t.getInputCacheUsed() + s.getInputCacheUsed())
-        .setDynamicPoolCapacity(t.getDynamicPoolCapacity() + s.getDynamicPoolCapacity())
-        .setPoolLentToInput(t.getPoolLentToInput() + s.getPoolLentToInput())
-        .setPoolLentToLocalized(t.getPoolLentToLocalized() + s.getPoolLentToLocalized())
-        .setLocalizedCacheCapacity(t.getLocalizedCacheCapacity() + s.getLocalizedCacheCapacity())
-        .setLocalizedCacheUsed(t.getLocalizedCacheUsed() + s.getLocalizedCacheUsed());
-  }
-
-  private static void add(SlaveCountersProto.Builder t, SlaveCountersProto c) {
-    t.setHits(t.getHits() + c.getHits()).setMisses(t.getMisses() + c.getMisses())
-        .setBytesFromCache(t.getBytesFromCache() + c.getBytesFromCache())
-        .setBytesFromHdfs(t.getBytesFromHdfs() + c.getBytesFromHdfs())
-        .setFallbacks(t.getFallbacks() + c.getFallbacks())
-        .setBlocksCached(t.getBlocksCached() + c.getBlocksCached())
-        .setBlocksEvicted(t.getBlocksEvicted() + c.getBlocksEvicted())
-        .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt());
   }
 
   /**

@@ -17,10 +17,10 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * <p>Not thread-safe: one command uses it.
  */
 final class AdminClient implements AutoCloseable {
-  private final InetSocketAddress address;
+  private final String address;
   private final AdminProtocolPB proxy;
 
-  private AdminClient(InetSocketAddress address, AdminProtocolPB proxy) {
+  private AdminClient(String address, AdminProtocolPB proxy) {
     this.address = address;
     this.proxy = proxy;
   }
@@ -35,8 +35,11 @@ final class AdminClient implements AutoCloseable {
         MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
     int timeout = ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
         MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1);
+    String configured = conf.getTrimmed(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
     try {
-      return new AdminClient(a, RpcSupport.proxy(AdminProtocolPB.class, a, conf, timeout));
+      return new AdminClient(configured, RpcSupport.proxy(AdminProtocolPB.class, a, conf,
+          timeout));
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot create a client for the master at " + a
           + ": " + e.getMessage(), e);
@@ -49,15 +52,18 @@ final class AdminClient implements AutoCloseable {
 
   /** The master's address as configured. */
   String address() {
-    return address.getHostString() + ":" + address.getPort();
+    return address;
   }
 
   /** What went wrong, for the operator. */
   String describe(IOException e) {
-    if (e instanceof RemoteException) {
-      return "the master at " + address() + " refused: " + ((RemoteException) e).getMessage();
+    if (e instanceof CommandFailedException) {
+      return e.getMessage();
     }
-    return "cannot reach the mpCache master at " + address() + " ("
+    if (e instanceof RemoteException) {
+      return "the master at " + address + " refused: " + ((RemoteException) e).getMessage();
+    }
+    return "cannot reach the mpCache master at " + address + " ("
         + MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY + "): " + e.getMessage();
   }
 

@@ -11,7 +11,7 @@ import org.apache.hadoop.util.StringUtils;
  * One subcommand of {@code mpcache admin} (as Hadoop's {@code CacheAdmin} commands): its name,
  * short and long usage, and {@link #run} returning 0 when it succeeded, 1 for bad arguments (after
  * printing what was wrong and the usage) and 2 when the master could not be reached or refused
- * (after printing why). Every subcommand accepts {@code -json} and then prints one JSON document.
+ * or the command's goal was not reached (after printing why). Every subcommand accepts {@code -json} and then prints one JSON document.
  * Subcommands never exit the JVM.
  *
  * <p>Not thread-safe: one invocation at a time.

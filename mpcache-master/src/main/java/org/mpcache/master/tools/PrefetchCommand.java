@@ -80,7 +80,7 @@ final class PrefetchCommand extends AdminCommand {
       }
       int want = r.getBlocks() - r.getUnplaced();
       if (cached >= 0 && cached < want) {
-        throw new IOException("only " + cached + " of " + want + " block(s) of "
+        throw new CommandFailedException("only " + cached + " of " + want + " block(s) of "
             + r.getDatasetId() + " were cached within " + wait + " s; run mpcache admin "
             + "explain " + path + " to see why");
       }

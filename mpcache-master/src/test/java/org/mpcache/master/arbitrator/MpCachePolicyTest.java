@@ -170,4 +170,29 @@ class MpCachePolicyTest {
     assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(1, 0));
     assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(Double.NaN, 10));
   }
+
+  @Test
+  void onMiss_forcedSkipsTheAdmissionTestButStillEvictsForRoom() {
+    cache("s1", 1, "A", 1, "jA");
+    CacheDecision refused = policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, refused.reason());
+
+    CacheDecision forced = policy.onMiss(access("s1", 20, "C", 1, "jC1"), 0, true);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_FORCE, forced.reason());
+    assertEquals(List.of(block(1)), forced.evict());
+    assertTrue(Double.isNaN(policy.priorityOf("A")));
+  }
+
+  @Test
+  void standing_reportsPriorityFrequencyAndAuxiliaryMembership() {
+    cache("s1", 1, "A", 2, "jA");
+    DatasetStanding a = policy.standing("A");
+    assertEquals(0.25, a.priority(), EPS);
+    assertEquals(0.5, a.frequency(), EPS);
+    assertFalse(a.full());
+    assertTrue(a.inAuxiliaryCache());
+    policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);
+    assertTrue(Double.isNaN(policy.standing("B").priority()));
+    assertEquals(null, policy.standing("never"));
+  }
 }

@@ -28,6 +28,11 @@ public final class SlaveCounters {
     fallbacksByCause.computeIfAbsent(cause, c -> new LongAdder()).increment();
   }
 
+  /** Counts a block cached other than by a client's write-through (an operator's prefetch). */
+  public void blockCached() {
+    blocksCached.incrementAndGet();
+  }
+
   /** Fallbacks so far, by the cause clients reported. */
   public Map<String, Long> fallbacksByCause() {
     Map<String, Long> out = new TreeMap<>();

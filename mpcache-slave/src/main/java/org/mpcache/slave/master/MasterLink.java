@@ -19,6 +19,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
@@ -54,6 +55,9 @@ public final class MasterLink extends AbstractService {
 
     /** Evicts blocks the master asked this slave to drop; removals are reported back. */
     void evict(List<BlockKey> blocks);
+
+    /** Starts caching blocks the master asked this slave to read from HDFS; returns at once. */
+    void prefetch(List<PrefetchCommandProto> commands);
   }
 
   private final InetSocketAddress masterAddress;
@@ -137,12 +141,23 @@ public final class MasterLink extends AbstractService {
    */
   public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes)
       throws IOException {
+    return requestReplace(access, freeBytes, false);
+  }
+
+  /**
+   * A replace request; {@code force} (an operator's prefetch -force) asks the master to skip its
+   * admission test.
+   *
+   * @throws IOException when the slave is not registered or the master cannot be reached
+   */
+  public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes,
+      boolean force) throws IOException {
     if (!registered) {
       throw new IOException("not registered with the master at " + masterAddress);
     }
     ReplaceResponseProto r = RpcSupport.call(() -> proxy.requestReplace(null,
         ReplaceRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
-            .setAccess(access).setFreeBytes(freeBytes).build()));
+            .setAccess(access).setFreeBytes(freeBytes).setForce(force).build()));
     if (r.getReregister()) {
       registered = false;
       poke();
@@ -276,6 +291,9 @@ public final class MasterLink extends AbstractService {
     }
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
+    }
+    if (r.getPrefetchCount() > 0) {
+      s.prefetch(r.getPrefetchList());
     }
   }
 }

@@ -1,0 +1,90 @@
+package org.mpcache.master.metrics;
+
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.lib.Interns;
+import org.apache.hadoop.metrics2.lib.MetricsRegistry;
+import org.apache.hadoop.metrics2.lib.MutableRatesWithAggregation;
+import org.mpcache.common.metrics.MetricsSupport;
+import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.EvictionCause;
+
+/**
+ * The master's metrics2 source, {@code MpCacheMaster-<rpc port>} in JMX: slaves live, dead and
+ * decommissioning, datasets known, replace requests with admissions and rejections (in all and
+ * per reason), block replicas evicted per cause, prefetch blocks queued, and the time each RPC
+ * method took ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every
+ * metric is listed in {@code docs/metrics.md}.
+ *
+ * <p>Thread-safe: figures are read from thread-safe owners when the metrics system asks; the RPC
+ * rates aggregate per thread.
+ */
+public final class MasterMetrics implements MetricsSource {
+  /** The metrics system's prefix when the master is alone in its JVM. */
+  public static final String PREFIX = "MpCacheMaster";
+
+  private final String name;
+  private final SlaveRegistry registry;
+  private final ReplaceArbitrator arbitrator;
+  private final MetricsRegistry rpcRegistry = new MetricsRegistry("MpCacheMasterRpc");
+  private final MutableRatesWithAggregation rpcRates = rpcRegistry.newRatesWithAggregation("Rpc");
+
+  /**
+   * @param rpcPort the master's RPC port, which makes the source name unique in the JVM
+   */
+  public MasterMetrics(int rpcPort, SlaveRegistry registry, ReplaceArbitrator arbitrator) {
+    this.name = PREFIX + "-" + rpcPort;
+    this.registry = registry;
+    this.arbitrator = arbitrator;
+  }
+
+  /** The source name (the JMX bean's {@code name=}). */
+  public String name() {
+    return name;
+  }
+
+  /** Records one RPC call's duration. */
+  public void rpc(String method, long millis) {
+    rpcRates.add("Rpc" + method, millis);
+  }
+
+  public void register() {
+    MetricsSupport.register(PREFIX, name, "mpCache master", this);
+  }
+
+  public void unregister() {
+    MetricsSupport.unregister(name);
+  }
+
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    ArbitratorStats s = arbitrator.stats();
+    MetricsRecordBuilder rb = collector.addRecord(PREFIX).setContext("mpcache")
+        .addGauge(Interns.info("LiveSlaves", "Registered slaves"), registry.liveCount())
+        .addGauge(Interns.info("DeadSlaves", "Slaves that expired and did not come back"),
+            registry.deadCount())
+        .addGauge(Interns.info("DecommissioningSlaves", "Live slaves being decommissioned"),
+            registry.decommissioning().size())
+        .addGauge(Interns.info("Datasets", "Datasets the master keeps a record of"),
+            arbitrator.datasetCount())
+        .addCounter(Interns.info("ReplaceRequests", "Replace requests from slaves"),
+            s.replaceRequests())
+        .addCounter(Interns.info("Admissions", "Replace requests admitted"), s.admitted())
+        .addCounter(Interns.info("Rejections", "Replace requests rejected"), s.rejected())
+        .addCounter(Interns.info("PrefetchBlocksQueued", "Blocks handed to slaves to prefetch"),
+            s.prefetchQueued());
+    for (CacheDecision.Reason r : CacheDecision.Reason.values()) {
+      rb.addCounter(Interns.info("Verdict" + MetricsSupport.name(r.name()),
+          "Replace requests answered " + r.name()), s.verdicts(r));
+    }
+    for (EvictionCause c : EvictionCause.values()) {
+      rb.addCounter(Interns.info("Evictions" + MetricsSupport.name(c.name()),
+          "Block replicas evicted, cause " + c.name()), s.evictions(c));
+    }
+    rpcRegistry.snapshot(rb, all);
+  }
+}

@@ -1,0 +1,101 @@
+package org.mpcache.slave.metrics;
+
+import java.util.Map;
+import org.apache.hadoop.metrics2.MetricsCollector;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.lib.Interns;
+import org.mpcache.common.metrics.MetricsSupport;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * A slave's metrics2 source, {@code MpCacheSlave-<client port>} in JMX: the SSD space per region
+ * (Input Cache, Dynamic Pool and what it lends, Localized Cache), hits and misses, bytes served
+ * from the SSD and bytes clients read from HDFS instead, fallbacks in all and per cause, fills,
+ * evictions, corrupt blocks, fills in progress and the prefetcher's figures. Every metric is
+ * listed in {@code docs/metrics.md}.
+ *
+ * <p>Thread-safe: every figure is read from the slave's thread-safe counters and store when the
+ * metrics system asks.
+ */
+public final class SlaveMetrics implements MetricsSource {
+  /** The metrics system's prefix when the slave is alone in its JVM. */
+  public static final String PREFIX = "MpCacheSlave";
+
+  private final String name;
+  private final MpCacheSlave slave;
+
+  /**
+   * @param port the slave's client RPC port, which makes the source name unique in the JVM
+   */
+  public SlaveMetrics(int port, MpCacheSlave slave) {
+    this.name = PREFIX + "-" + port;
+    this.slave = slave;
+  }
+
+  /** The source name (the JMX bean's {@code name=}). */
+  public String name() {
+    return name;
+  }
+
+  public void register() {
+    MetricsSupport.register(PREFIX, name, "mpCache slave", this);
+  }
+
+  public void unregister() {
+    MetricsSupport.unregister(name);
+  }
+
+  @Override
+  public void getMetrics(MetricsCollector collector, boolean all) {
+    SpaceReportProto s = slave.space();
+    SlaveCountersProto c = slave.counters();
+    MetricsRecordBuilder rb = collector.addRecord(PREFIX).setContext("mpcache")
+        .tag(Interns.info("SlaveId", "host:port of the slave"), slave.info().getSlaveId())
+        .addGauge(Interns.info("SsdCapacity", "SSD bytes the slave manages"), s.getCapacity())
+        .addGauge(Interns.info("InputCacheCapacity", "Input Cache bytes"),
+            s.getInputCacheCapacity())
+        .addGauge(Interns.info("InputCacheUsed", "Input Cache bytes used"), s.getInputCacheUsed())
+        .addGauge(Interns.info("DynamicPoolCapacity", "Dynamic Pool bytes"),
+            s.getDynamicPoolCapacity())
+        .addGauge(Interns.info("PoolLentToInput", "Dynamic Pool bytes lent to the Input Cache"),
+            s.getPoolLentToInput())
+        .addGauge(Interns.info("PoolLentToLocalized",
+            "Dynamic Pool bytes lent to the Localized Cache"), s.getPoolLentToLocalized())
+        .addGauge(Interns.info("LocalizedCacheCapacity", "Localized Cache bytes"),
+            s.getLocalizedCacheCapacity())
+        .addGauge(Interns.info("LocalizedCacheUsed", "Localized Cache bytes used"),
+            s.getLocalizedCacheUsed())
+        .addCounter(Interns.info("Hits", "Block lookups found cached"), c.getHits())
+        .addCounter(Interns.info("Misses", "Block lookups not found"), c.getMisses())
+        .addCounter(Interns.info("BytesFromSsd", "Bytes served from the SSD"),
+            c.getBytesFromCache())
+        .addCounter(Interns.info("BytesFromHdfs", "Bytes clients read from HDFS instead"),
+            c.getBytesFromHdfs())
+        .addCounter(Interns.info("Fallbacks", "Reads clients moved to HDFS after a cache fault"),
+            c.getFallbacks())
+        .addCounter(Interns.info("Fills", "Blocks cached (write-through and prefetch)"),
+            c.getBlocksCached())
+        .addCounter(Interns.info("Evictions", "Blocks evicted on the master's order"),
+            c.getBlocksEvicted())
+        .addCounter(Interns.info("CorruptBlocks", "Cached blocks dropped as corrupt"),
+            c.getBlocksCorrupt())
+        .addGauge(Interns.info("FillsInProgress", "Blocks being written through"),
+            slave.fillsInProgress())
+        .addCounter(Interns.info("PrefetchFills", "Blocks cached by prefetch"),
+            slave.getPrefetcher().filled())
+        .addCounter(Interns.info("PrefetchBytes", "Bytes prefetch read from HDFS"),
+            slave.getPrefetcher().bytesRead())
+        .addCounter(Interns.info("PrefetchSkipped",
+            "Prefetch commands not carried out (cached, not admitted, file changed, queue full)"),
+            slave.getPrefetcher().skipped())
+        .addCounter(Interns.info("PrefetchFailed", "Prefetch commands that failed"),
+            slave.getPrefetcher().failed());
+    for (Map.Entry<String, Long> e : slave.getCounters().fallbacksByCause().entrySet()) {
+      rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey()),
+          "Fallbacks clients reported with cause " + e.getKey()), e.getValue());
+    }
+  }
+}
