@@ -161,6 +161,8 @@ class MasterSlaveRpcTest {
   @Test
   void master_expiresASilentSlaveAndForgetsItsBlocks() throws Exception {
     waitFor(() -> report().size() == 1, "registration");
+    // As a crash: the link falls silent without telling the master.
+    slave.getMasterLink().setUnregisterOnStop(false);
     slave.getMasterLink().stop();
     waitFor(() -> !report().get(0).getLive(), "expiry: the report lists the slave as dead");
     assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());

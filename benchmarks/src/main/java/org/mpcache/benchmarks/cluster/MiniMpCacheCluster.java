@@ -232,6 +232,8 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /** Stops slave {@code i}, as a crash would (its files stay on its SSD directory). */
   public void stopSlave(int i) {
+    // As a crash: the master is not told, clients find the slave unreachable until it expires.
+    slaves.get(i).getMasterLink().setUnregisterOnStop(false);
     slaves.get(i).stop();
   }
 

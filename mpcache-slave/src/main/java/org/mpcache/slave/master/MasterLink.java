@@ -69,6 +69,7 @@ public final class MasterLink extends AbstractService {
   private final Object wake = new Object();
   private volatile SlaveMasterProtocolPB proxy;
   private volatile boolean registered;
+  private volatile boolean unregisterOnStop = true;
   private volatile long heartbeatIntervalMs = 1_000;
   @GuardedBy("wake")
   private boolean running;
@@ -107,6 +108,14 @@ public final class MasterLink extends AbstractService {
     unregister();
     RpcSupport.close(proxy);
     super.serviceStop();
+  }
+
+  /**
+   * Whether stopping the link tells the master the slave is leaving (the default). Tests that
+   * stand for a crashed slave turn it off, so that the master only learns of it by expiry.
+   */
+  public void setUnregisterOnStop(boolean on) {
+    unregisterOnStop = on;
   }
 
   /** Whether the master has accepted this slave's registration. */
@@ -231,7 +240,7 @@ public final class MasterLink extends AbstractService {
    * reached expires the slave as usual.
    */
   private void unregister() {
-    if (proxy == null || !registered) {
+    if (proxy == null || !registered || !unregisterOnStop) {
       return;
     }
     registered = false;
