@@ -18,6 +18,7 @@ import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
 import org.mpcache.common.proto.SlaveMasterProtos.SlaveMasterService;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
@@ -99,6 +100,7 @@ public class MpCacheMaster extends CompositeService {
     PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
     httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
+        .terse(RequestRefusedException.class)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry, arbitrator, prefetch, heartbeatMs, Time::now))))

@@ -1,7 +1,10 @@
 package org.mpcache.common.service;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
@@ -19,6 +22,7 @@ public final class RpcServerService extends AbstractService {
   private final InetSocketAddress bindAddress;
   private final int handlers;
   private final Map<Class<?>, BlockingService> protocols = new LinkedHashMap<>();
+  private final List<Class<?>> terse = new ArrayList<>();
   private volatile RPC.Server server;
 
   public RpcServerService(String name, InetSocketAddress bindAddress, int handlers) {
@@ -30,6 +34,15 @@ public final class RpcServerService extends AbstractService {
   /** Adds a protocol to serve; call before init. */
   public RpcServerService serve(Class<?> protocol, BlockingService service) {
     protocols.put(protocol, service);
+    return this;
+  }
+
+  /**
+   * Exceptions the server logs on one line, without a stack trace (expected refusals); call
+   * before init.
+   */
+  public RpcServerService terse(Class<?>... exceptions) {
+    terse.addAll(Arrays.asList(exceptions));
     return this;
   }
 
@@ -46,6 +59,7 @@ public final class RpcServerService extends AbstractService {
         RpcSupport.addProtocol(s, conf, e.getKey(), e.getValue());
       }
     }
+    s.addTerseExceptions(terse.toArray(new Class<?>[0]));
     server = s;
     super.serviceInit(conf);
   }

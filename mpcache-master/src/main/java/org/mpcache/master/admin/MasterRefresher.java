@@ -23,7 +23,8 @@ import org.mpcache.master.registry.SlaveRegistry;
  * reloadable keys are {@link #RELOADABLE}; every other key needs a restart. The exclude file is
  * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}.
  *
- * <p>Thread-safe: refreshes are serialized on this object.
+ * <p>Thread-safe: refreshes are serialized on this object, whose lock is taken before the
+ * arbitrator's and the registry's (it calls into both, they never call back).
  */
 public final class MasterRefresher {
   /** The keys a refresh applies. */

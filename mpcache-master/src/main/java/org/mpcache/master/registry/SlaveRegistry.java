@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -30,9 +31,12 @@ public final class SlaveRegistry {
 
   @GuardedBy("this")
   private final Map<String, SlaveRecord> slaves = new TreeMap<>();
-  /** Slaves that expired and have not registered again, with their last figures. */
+  /** How many expired slaves the report keeps listing (the longest dead are dropped first). */
+  static final int MAX_DEAD = 1024;
+
+  /** Slaves that expired and have not registered again, with their last figures, oldest first. */
   @GuardedBy("this")
-  private final Map<String, SlaveRecord> dead = new TreeMap<>();
+  private final Map<String, SlaveRecord> dead = new LinkedHashMap<>();
   /** Slaves an operator decommissioned, by id; kept across re-registrations. */
   @GuardedBy("this")
   private final Set<String> decommissioning = new HashSet<>();
@@ -109,7 +113,11 @@ public final class SlaveRegistry {
       if (now - r.lastHeartbeat > expiryMs) {
         expired.add(r.info.getSlaveId());
         r.blocks.clear();
+        dead.remove(r.info.getSlaveId());
         dead.put(r.info.getSlaveId(), r);
+        if (dead.size() > MAX_DEAD) {
+          dead.remove(dead.keySet().iterator().next());
+        }
         return true;
       }
       return false;
@@ -209,7 +217,7 @@ public final class SlaveRegistry {
 
   /**
    * One report line per registered slave, ordered by id, then one per slave that expired and has
-   * not come back (live false, its last figures).
+   * not come back (live false, its last figures; the most recent {@value #MAX_DEAD}).
    */
   public synchronized List<SlaveReportProto> report() {
     long now = clock.getAsLong();

@@ -1,5 +1,6 @@
 package org.mpcache.master.rpc;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
@@ -33,8 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the administrator-to-master protocol ({@code mpcache admin}): status queries through
  * {@link MasterStatus}, and the operators' actions (evict, prefetch, decommission, refresh). A
- * request the master cannot carry out fails with an {@link IOException} whose message says why
- * and what to do; the CLI prints it.
+ * request the master cannot carry out fails with a {@link RequestRefusedException} whose message
+ * says why and what to do; the CLI prints it.
  *
  * <p>Thread-safe: it holds no state of its own.
  */
@@ -97,6 +99,8 @@ public final class AdminHandler implements AdminProtocolPB {
           r.getDatasetId(), req.getForce() ? " (forced)" : "", r.getQueued(),
           r.getAlreadyCached(), r.getUnplaced());
       return r;
+    } catch (FileNotFoundException e) {
+      throw failure("Nothing to prefetch: " + e.getMessage());
     } catch (IOException e) {
       throw new ServiceException(e);
     }
@@ -146,6 +150,6 @@ public final class AdminHandler implements AdminProtocolPB {
   }
 
   private static ServiceException failure(String message) {
-    return new ServiceException(new IOException(message));
+    return new ServiceException(new RequestRefusedException(message));
   }
 }

@@ -3,6 +3,7 @@ package org.mpcache.master.status;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.mpcache.common.BlockKey;
 import org.mpcache.master.arbitrator.CacheDecision;
@@ -52,7 +53,7 @@ final class DatasetRecord {
    * same cause and detail adds up into one eviction record.
    */
   void evicted(EvictionCause cause, String detail, int blocks, long now) {
-    if (cause == lastEvictionCause && java.util.Objects.equals(detail, lastEvictionDetail)
+    if (cause == lastEvictionCause && Objects.equals(detail, lastEvictionDetail)
         && now - lastEvictionMs < 60_000) {
       lastEvictionBlocks += blocks;
     } else {

@@ -61,7 +61,9 @@ final class AdminClient implements AutoCloseable {
       return e.getMessage();
     }
     if (e instanceof RemoteException) {
-      return "the master at " + address + " refused: " + ((RemoteException) e).getMessage();
+      // The server sends its stack trace after the message: the first line is for people.
+      return "the master at " + address + " refused: "
+          + ((RemoteException) e).getMessage().split("\n", 2)[0];
     }
     return "cannot reach the mpCache master at " + address + " ("
         + MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY + "): " + e.getMessage();
