@@ -36,7 +36,7 @@ public final class MasterConfigKeys {
 
   /** The Full bonus of the mpcache policy (Equation 2), added while a dataset is whole. */
   public static final String POLICY_FULL_BONUS_KEY = "mpcache.master.policy.full-bonus";
-  public static final double POLICY_FULL_BONUS_DEFAULT = 1.0;
+  public static final double POLICY_FULL_BONUS_DEFAULT = 0.001;
 
   /** How many dataset identities the mpcache policy's auxiliary cache remembers. */
   public static final String POLICY_AUXILIARY_CAPACITY_KEY =

@@ -16,51 +16,45 @@ import org.mpcache.master.arbitrator.CachePolicy;
  * the daemons drive it: every block a job reads is looked up on the slave beside one of its
  * replicas (chosen by rendezvous hashing, as clients choose); a hit is reported, a miss asks the
  * policy and the slave carries out the decision (evict, then cache); after each job the evictions
- * queued for every slave are delivered, as heartbeats would.
+ * queued for every slave are delivered, as heartbeats would. Each dataset's blocks get
+ * consecutive ids the first time it is read, as the NameNode hands them out; every block has the
+ * configured size.
  *
- * <p>Cost model (docs/simulator.md): a block from SSD costs {@code ssd/hdd} of what it costs from
- * HDD in the I/O share of the Map phase; the rest of the Map phase and the Reduce phase are
- * unchanged (the simulator models the Input Cache only). Not thread-safe.
+ * <p>Measures block hits, jobs whose whole input was cached (all-or-nothing), bytes read from HDD
+ * and SSD, and the estimated job times of {@link CostModel} with the cache and without. Not
+ * thread-safe.
  */
 public final class ClusterSimulator {
 
-  /** The simulated cluster. */
+  /** The simulated cluster. Immutable. */
   public static final class Config {
     final int nodes;
     final long capacityBytesPerNode;
     final long blockBytes;
     final int replicas;
-    final double hddBytesPerSecond;
-    final double ssdBytesPerSecond;
-    final double ioShare;
+    final CostModel cost;
 
-    /**
-     * @param ioShare the share of a job's Map phase spent reading input on Hadoop
-     */
     public Config(int nodes, long capacityBytesPerNode, long blockBytes, int replicas,
-        double hddBytesPerSecond, double ssdBytesPerSecond, double ioShare) {
-      if (nodes < 1 || capacityBytesPerNode < 0 || blockBytes < 1 || replicas < 1
-          || !(hddBytesPerSecond > 0) || !(ssdBytesPerSecond > 0) || !(ioShare >= 0)
-          || ioShare > 1) {
+        CostModel cost) {
+      if (nodes < 1 || capacityBytesPerNode < 0 || blockBytes < 1 || replicas < 1) {
         throw new IllegalArgumentException("Invalid simulated cluster: nodes " + nodes
-            + ", capacity " + capacityBytesPerNode + ", block " + blockBytes + ", replicas "
-            + replicas + ", HDD " + hddBytesPerSecond + " B/s, SSD " + ssdBytesPerSecond
-            + " B/s, I/O share " + ioShare);
+            + " (>= 1), capacity " + capacityBytesPerNode + " (>= 0), block " + blockBytes
+            + " (>= 1), replicas " + replicas + " (>= 1)");
       }
       this.nodes = nodes;
       this.capacityBytesPerNode = capacityBytesPerNode;
       this.blockBytes = blockBytes;
       this.replicas = Math.min(replicas, nodes);
-      this.hddBytesPerSecond = hddBytesPerSecond;
-      this.ssdBytesPerSecond = ssdBytesPerSecond;
-      this.ioShare = ioShare;
+      this.cost = cost;
     }
 
-    /** The paper's platform: 7 nodes, 128 MB blocks, 3 replicas, HDD 150 MB/s, SSD 500 MB/s. */
+    /** The paper's platform: 7 nodes, 128 MB blocks, 3 replicas, the default cost model. */
     public static Config paper(long capacityBytesPerNode) {
-      return new Config(7, capacityBytesPerNode, 128L << 20, 3, 150e6, 500e6, 0.79);
+      return new Config(7, capacityBytesPerNode, 128L << 20, 3, CostModel.defaults(7));
     }
   }
+
+  private static final String BLOCK_POOL = "BP-sim";
 
   private final Config config;
 
@@ -70,30 +64,40 @@ public final class ClusterSimulator {
 
   public SimResult run(CachePolicy policy, List<SimJob> jobs) {
     List<Set<BlockKey>> slaves = new ArrayList<>(config.nodes);
+    String[] slaveIds = new String[config.nodes];
     for (int i = 0; i < config.nodes; i++) {
       slaves.add(new HashSet<>());
+      slaveIds[i] = "n" + i;
     }
     long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
-    Map<String, Long> datasetIds = new HashMap<>();
+    Map<String, Long> firstBlockIds = new HashMap<>();
+    long nextBlockId = 1L << 30;
     long accesses = 0;
     long hits = 0;
     long whole = 0;
+    long hddBytes = 0;
+    long ssdBytes = 0;
     double hadoop = 0;
     double cached = 0;
+    double speedups = 0;
     long time = 0;
     for (SimJob job : jobs) {
-      long base = datasetIds.computeIfAbsent(job.dataset, d -> (long) datasetIds.size() << 24);
+      Long first = firstBlockIds.get(job.dataset);
+      if (first == null) {
+        first = nextBlockId;
+        firstBlockIds.put(job.dataset, first);
+        nextBlockId += job.blocks;
+      }
       int jobHits = 0;
       for (int b = 0; b < job.blocks; b++) {
-        BlockKey key = new BlockKey("sim", base + b, 1);
+        BlockKey key = new BlockKey(BLOCK_POOL, first + b, 1);
         int node = home(key.getBlockId());
         Set<BlockKey> slave = slaves.get(node);
-        String slaveId = "n" + node;
+        String slaveId = slaveIds[node];
         BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset, job.blocks,
             job.id, time++);
         accesses++;
         if (slave.contains(key)) {
-          hits++;
           jobHits++;
           policy.onHit(a);
           continue;
@@ -109,22 +113,26 @@ public final class ClusterSimulator {
         }
       }
       for (int i = 0; i < config.nodes; i++) {
-        for (BlockKey e : policy.pendingEvictions("n" + i)) {
+        for (BlockKey e : policy.pendingEvictions(slaveIds[i])) {
           slaves.get(i).remove(e);
-          policy.onRemoved("n" + i, e);
+          policy.onRemoved(slaveIds[i], e);
         }
       }
+      hits += jobHits;
       if (jobHits == job.blocks) {
         whole++;
       }
-      double f = jobHits / (double) job.blocks;
-      double ssdFactor = config.hddBytesPerSecond / config.ssdBytesPerSecond;
-      hadoop += job.mapSeconds + job.reduceSeconds;
-      cached += job.mapSeconds * (config.ioShare * ((1 - f) + f * ssdFactor)
-          + (1 - config.ioShare)) + job.reduceSeconds;
+      long ssd = Math.min(job.inputBytes, jobHits * config.blockBytes);
+      hddBytes += job.inputBytes - ssd;
+      ssdBytes += ssd;
+      double plain = config.cost.jobSeconds(job, job.inputBytes, 0);
+      double withCache = config.cost.jobSeconds(job, job.inputBytes - ssd, ssd);
+      hadoop += plain;
+      cached += withCache;
+      speedups += plain / withCache;
     }
     return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
-        whole, (accesses - hits) * config.blockBytes, hits * config.blockBytes, hadoop, cached);
+        whole, hddBytes, ssdBytes, hadoop, cached, speedups);
   }
 
   /**

@@ -8,9 +8,9 @@ import java.util.Random;
  * The paper's job mix (Section 3.2): each job is one of the 13 Table 1 benchmarks chosen
  * uniformly, with input size class {@code k} in 1..20 drawn by the Zipf law of Equation 3,
  * {@code f(k; s, N) = (1/k^s) / sum_{i=1..N} 1/i^s}. Benchmarks on the same data source and size
- * class read the same dataset (grep and word-count over the same Wikipedia dump, say). Map and
- * Reduce times scale linearly with {@code k} from Table 1's {@code k = 10} figures. Pure: the
- * same seed gives the same trace.
+ * class read the same dataset (grep and word-count over the same Wikipedia dump, say); shuffle
+ * bytes scale linearly with {@code k} from Table 1's {@code k = 10} figures, and so do the times
+ * {@link CostModel} derives. Pure: the same seed gives the same trace.
  */
 public final class PaperMix {
   static final int SIZE_CLASSES = 20;
@@ -61,9 +61,9 @@ public final class PaperMix {
         k++;
       }
       long bytes = (long) (b.inputGbPerK * k * scale * (1L << 30));
-      int blocks = (int) Math.max(1, (bytes + blockBytes - 1) / blockBytes);
-      out.add(new SimJob("job" + j, b.name, b.source + "/k" + k, blocks,
-          b.mapSecondsAtK10 * k / 10, b.reduceSecondsAtK10 * k / 10));
+      long shuffle = (long) (b.shuffleGbAtK10 * k / 10 * scale * (1L << 30));
+      out.add(new SimJob("job" + j, b.name, b.source + "/k" + k,
+          SimJob.blocksOf(bytes, blockBytes), bytes, shuffle, 0, b, k));
     }
     return out;
   }

@@ -19,10 +19,13 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  * to {@code <out>/simulation.csv}, and PNG plots against the cache size to the same folder. The
  * offline {@code clairvoyant} bound runs beside the online policies.
  *
- * <p>Usage: {@code SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N]
- * [--sizes-gb 5,10,...] [--policies a,b] [--seed N] [--out DIR]}.
+ * <p>Usage: {@code SimulatorMain [--jobs N] [--zipf S] [--scale X] [--trace FILE] [--nodes N]
+ * [--sizes-gb 5,10,...] [--policies a,b] [--seed N] [--full-bonus X] [--auxiliary N]
+ * [--hdd-mbps X] [--ssd-mbps X] [--cores N] [--out DIR]}; docs/simulator.md describes them.
+ * Not thread-safe.
  */
 public final class SimulatorMain {
+  private static final long BLOCK_BYTES = 128L << 20;
   private int jobs = 1000;
   private double zipf = 1.0;
   private double scale = 1.0;
@@ -30,6 +33,12 @@ public final class SimulatorMain {
   private List<Long> sizesGb = List.of(5L, 10L, 20L, 40L, 80L, 160L);
   private List<String> policies = names();
   private long seed = 1;
+  private double fullBonus = PolicyParameters.DEFAULT_FULL_BONUS;
+  private int auxiliary = PolicyParameters.DEFAULT_AUXILIARY_CAPACITY;
+  private Path trace;
+  private double hddMbps = 30;
+  private double ssdMbps = 90;
+  private int cores = 16;
   private Path out = Paths.get("results", "sim");
 
   /** The online policies and the offline clairvoyant bound. */
@@ -46,9 +55,10 @@ public final class SimulatorMain {
       m.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.err.println("Usage: SimulatorMain [--jobs N] [--zipf S] [--scale X] [--nodes N] "
-          + "[--sizes-gb 5,10,...] [--policies " + String.join(",", names())
-          + "] [--seed N] [--out DIR]");
+      System.err.println("Usage: SimulatorMain [--jobs N] [--zipf S] [--scale X] [--trace FILE] "
+          + "[--nodes N] [--sizes-gb 5,10,...] [--policies " + String.join(",", names())
+          + "] [--seed N] [--full-bonus X] [--auxiliary N] [--hdd-mbps X] [--ssd-mbps X] "
+          + "[--cores N] [--out DIR]");
       System.exit(1);
     }
     m.run(System.out);
@@ -67,6 +77,12 @@ public final class SimulatorMain {
           case "--scale": scale = Double.parseDouble(v); break;
           case "--nodes": nodes = Integer.parseInt(v); break;
           case "--seed": seed = Long.parseLong(v); break;
+          case "--full-bonus": fullBonus = Double.parseDouble(v); break;
+          case "--auxiliary": auxiliary = Integer.parseInt(v); break;
+          case "--trace": trace = Paths.get(v); break;
+          case "--hdd-mbps": hddMbps = Double.parseDouble(v); break;
+          case "--ssd-mbps": ssdMbps = Double.parseDouble(v); break;
+          case "--cores": cores = Integer.parseInt(v); break;
           case "--out": out = Paths.get(v); break;
           case "--policies": policies = Arrays.asList(v.split(",")); break;
           case "--sizes-gb":
@@ -88,32 +104,46 @@ public final class SimulatorMain {
             + String.join(", ", names()));
       }
     }
-    if (jobs < 1 || nodes < 1) {
-      throw new IllegalArgumentException("--jobs and --nodes must be at least 1");
+    if (jobs < 1 || nodes < 1 || cores < 1 || auxiliary < 1) {
+      throw new IllegalArgumentException(
+          "--jobs, --nodes, --cores and --auxiliary must be at least 1");
     }
+    if (!(hddMbps > 0) || !(ssdMbps > 0)) {
+      throw new IllegalArgumentException("--hdd-mbps and --ssd-mbps must be positive");
+    }
+    new PolicyParameters(fullBonus, auxiliary);
   }
 
   /** Runs every policy at every size; prints the table and writes the CSV. */
   List<SimResult> run(PrintStream console) throws IOException {
-    List<SimJob> trace = new PaperMix(zipf, scale, 128L << 20).jobs(jobs, seed);
-    console.printf("Paper mix: %d jobs, Zipf s=%.2f, scale %.2f, %d nodes, seed %d%n", jobs, zipf,
-        scale, nodes, seed);
-    console.printf("%-10s %8s %10s %14s %9s%n", "policy", "GB/node", "hit ratio",
-        "effective hit", "speedup");
+    List<SimJob> trace;
+    if (this.trace == null) {
+      trace = new PaperMix(zipf, scale, BLOCK_BYTES).jobs(jobs, seed);
+      console.printf(Locale.ROOT, "Paper mix: %d jobs, Zipf s=%.2f, scale %.2f, %d nodes, "
+          + "seed %d%n", jobs, zipf, scale, nodes, seed);
+    } else {
+      trace = TraceFile.read(this.trace, BLOCK_BYTES);
+      console.printf(Locale.ROOT, "Trace %s: %d jobs, %d nodes%n", this.trace, trace.size(),
+          nodes);
+    }
+    CostModel cost = CostModel.of(nodes, hddMbps, ssdMbps, cores);
+    console.printf("%-11s %8s %10s %14s %9s %10s %10s%n", "policy", "GB/node", "hit ratio",
+        "effective hit", "speedup", "HDD GiB", "SSD GiB");
+    PolicyParameters parameters = new PolicyParameters(fullBonus, auxiliary);
     List<SimResult> results = new ArrayList<>();
     List<String> csv = new ArrayList<>();
     csv.add(SimResult.csvHeader());
     for (long gb : sizesGb) {
       for (String p : policies) {
-        ClusterSimulator.Config c = new ClusterSimulator.Config(nodes, gb << 30, 128L << 20, 3,
-            150e6, 500e6, 0.79);
+        ClusterSimulator.Config c = new ClusterSimulator.Config(nodes, gb << 30, BLOCK_BYTES, 3,
+            cost);
         SimResult r = new ClusterSimulator(c).run(p.equals(ClairvoyantPolicy.NAME)
-            ? new ClairvoyantPolicy(trace) : CachePolicies.create(p, PolicyParameters.defaults()),
-            trace);
+            ? new ClairvoyantPolicy(trace) : CachePolicies.create(p, parameters), trace);
         results.add(r);
         csv.add(r.csv());
-        console.printf(Locale.ROOT, "%-10s %8d %10.3f %14.3f %9.3f%n", p, gb, r.hitRatio(),
-            r.effectiveHitRatio(), r.speedup());
+        console.printf(Locale.ROOT, "%-11s %8d %10.3f %14.3f %9.3f %10.0f %10.0f%n", p, gb,
+            r.hitRatio(), r.effectiveHitRatio(), r.speedup(), r.hddBytes / (double) (1L << 30),
+            r.ssdBytes / (double) (1L << 30));
       }
     }
     Files.createDirectories(out);

@@ -32,6 +32,15 @@ public final class CacheDecision {
     REJECTED_SLAVE_DECOMMISSIONED
   }
 
+  /** The decisions that evict nothing, one per reason, shared (they are immutable). */
+  private static final CacheDecision[] PLAIN = new CacheDecision[Reason.values().length];
+
+  static {
+    for (Reason r : Reason.values()) {
+      PLAIN[r.ordinal()] = new CacheDecision(r, List.of());
+    }
+  }
+
   private final Reason reason;
   private final List<BlockKey> evict;
 
@@ -45,7 +54,7 @@ public final class CacheDecision {
     if (!reason.name().startsWith("ADMITTED")) {
       throw new IllegalArgumentException("Not an admitting reason: " + reason);
     }
-    return new CacheDecision(reason, evict);
+    return evict.isEmpty() ? PLAIN[reason.ordinal()] : new CacheDecision(reason, evict);
   }
 
   /** Reject: the slave serves the block from HDFS and does not cache it. */
@@ -53,7 +62,7 @@ public final class CacheDecision {
     if (reason.name().startsWith("ADMITTED")) {
       throw new IllegalArgumentException("Not a rejecting reason: " + reason);
     }
-    return new CacheDecision(reason, List.of());
+    return PLAIN[reason.ordinal()];
   }
 
   public boolean admitted() {

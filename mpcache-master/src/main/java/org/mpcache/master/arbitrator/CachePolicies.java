@@ -10,13 +10,23 @@ public final class CachePolicies {
   public static final String MPCACHE = "mpcache";
   /** Never caches anything: mpCache's daemons run, every read goes to HDFS. */
   public static final String NONE = "none";
+  /** Block-granularity least recently used, per slave; no admission control. */
+  public static final String LRU = "lru";
+  /** Block-granularity least frequently used, per slave; no admission control. */
+  public static final String LFU = "lfu";
+  /** GreedyDual-Size-Frequency over whole datasets: mpCache's queue without the Full bonus. */
+  public static final String GDSF = "gdsf";
+  /** PACMan's LFU-F: incomplete datasets first, least (aged) frequency first. */
+  public static final String LFU_F = "lfu-f";
+  /** PACMan's LIFE: incomplete datasets first, largest wave-width first. */
+  public static final String LIFE = "life";
 
   private CachePolicies() {
   }
 
   /** Every accepted name. */
   public static List<String> names() {
-    return List.of(MPCACHE, NONE);
+    return List.of(MPCACHE, NONE, LRU, LFU, GDSF, LFU_F, LIFE);
   }
 
   /**
@@ -30,6 +40,16 @@ public final class CachePolicies {
         return new MpCachePolicy(parameters);
       case NONE:
         return new NullPolicy();
+      case LRU:
+        return new LruPolicy();
+      case LFU:
+        return new LfuPolicy();
+      case GDSF:
+        return new GdsfPolicy();
+      case LFU_F:
+        return new LfuFPolicy();
+      case LIFE:
+        return new LifePolicy();
       default:
         throw new IllegalArgumentException("Unknown cache policy '" + name + "'; known policies: "
             + String.join(", ", names()));

@@ -1,14 +1,11 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.Comparator;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import org.mpcache.common.BlockKey;
 
 /**
- * What {@link MpCachePolicy} knows of one dataset: its size in blocks, the blocks of it that are
- * cached or being filled, its access counts and stamps, and the terms of its priority (paper
- * Equations 1-2). Not thread-safe: owned by one policy.
+ * What {@link MpCachePolicy} knows of one dataset: its size in blocks, its access counts and stamps,
+ * and the terms of its priority (paper Equations 1-2). Where its blocks are is the policy's
+ * {@link DatasetPlacement}. Not thread-safe: owned by one policy.
  */
 final class DatasetState {
   /** Orders the priority queue: lowest priority first, ties by id so the order is total. */
@@ -34,10 +31,10 @@ final class DatasetState {
   /** Whether the dataset was in the auxiliary cache when its current access began. */
   boolean wasInAuxiliary;
   String lastJob;
-  /** Blocks cached or being filled. */
-  final Set<BlockKey> blocks = new LinkedHashSet<>();
-  /** How many of {@link #blocks} are cached on at least one slave. */
-  int cachedBlocks;
+  /** The {@code lastAccessSeq} of the access whose admission verdict {@code verdict} holds. */
+  long verdictSeq;
+  /** The admission verdict of that access: null admitted, else why not. */
+  CacheDecision.Reason verdict;
 
   DatasetState(String id, int size) {
     this.id = id;

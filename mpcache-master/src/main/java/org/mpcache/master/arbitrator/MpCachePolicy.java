@@ -1,13 +1,10 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
@@ -20,13 +17,19 @@ import org.mpcache.common.BlockKey;
  * <ul>
  *   <li>A dataset access is the first request of a new job for the dataset (every request when
  *       the job is unknown); Delta counts dataset accesses cluster-wide.</li>
+ *   <li>Admission is decided once per dataset access, at its first missed block, for the whole
+ *       dataset: admitted when the cache's room (the free bytes slaves last reported, less what
+ *       was admitted since, plus every To_Del list) holds all its missing blocks; otherwise only
+ *       if it was in the auxiliary cache and {@code 1/(Size*Delta)} beats the sum over the
+ *       lowest-priority datasets that hold the bytes the room lacks.</li>
  *   <li>Every accessed dataset is remembered in the auxiliary cache (LRU); whether it "occurs" there
  *       is judged as of the start of its current access, so a job's own first block does not
  *       admit the rest.</li>
- *   <li>A dataset with blocks already in the main cache is admitted without the profitability
- *       test (completing a dataset is what all-or-nothing rewards); it still needs victims.</li>
- *   <li>Victims are chosen, and the test made, before anything is evicted: a request that cannot
- *       be satisfied evicts nothing. A dataset is never evicted to make room for itself.</li>
+ *   <li>A dataset with blocks already in the main cache skips admission control (completing a
+ *       dataset is what all-or-nothing rewards); it still needs victims.</li>
+ *   <li>Replacement victims are the lowest-priority datasets holding blocks on the requesting
+ *       slave, chosen before anything is evicted: a request that cannot be satisfied evicts
+ *       nothing. A dataset is never evicted to make room for itself.</li>
  *   <li>Pending To_Del blocks of the requesting slave are used first (Algorithm 1 line 12-13); if
  *       they do not free enough, further victims are chosen.</li>
  *   <li>A block reported cached for a dataset evicted meanwhile is queued for eviction.</li>
@@ -36,27 +39,17 @@ import org.mpcache.common.BlockKey;
  */
 final class MpCachePolicy implements CachePolicy {
 
-  /** One block the policy tracks: its dataset, size, and where it is cached or filling. */
-  private static final class BlockState {
-    final DatasetState dataset;
-    final long bytes;
-    final Set<String> cachedOn = new HashSet<>(2);
-    final Set<String> fillingOn = new HashSet<>(2);
-
-    BlockState(DatasetState dataset, long bytes) {
-      this.dataset = dataset;
-      this.bytes = bytes;
-    }
-  }
-
   private final PolicyParameters params;
   private final Map<String, DatasetState> datasets = new HashMap<>();
-  private final Map<BlockKey, BlockState> blocks = new HashMap<>();
+  /** Where each dataset's blocks are cached or filling, and To_Del. */
+  private final DatasetPlacement placement = new DatasetPlacement();
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
-  /** To_Del: per slave, blocks of evicted datasets it has not been told to drop, with sizes. */
-  private final Map<String, LinkedHashMap<BlockKey, Long>> toDel = new HashMap<>();
+  /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
+  private final Map<String, long[]> slaveFree = new HashMap<>();
+  /** The sum of {@code slaveFree}. */
+  private long reportedFree;
   private double clock;
   private long accessSeq;
 
@@ -95,7 +88,8 @@ final class MpCachePolicy implements CachePolicy {
     DatasetState d = datasets.computeIfAbsent(a.datasetId(),
         id -> new DatasetState(id, a.datasetBlocks()));
     if (a.datasetBlocks() > d.size) {
-      reprioritize(d, () -> d.size = a.datasetBlocks(), false);
+      d.size = a.datasetBlocks();
+      reprioritize(d, false);
     }
     return d;
   }
@@ -118,40 +112,42 @@ final class MpCachePolicy implements CachePolicy {
       String gone = eldest.next();
       eldest.remove();
       DatasetState g = datasets.get(gone);
-      if (g != null && g.blocks.isEmpty()) {
+      if (g != null && !placement.holds(gone)) {
         datasets.remove(gone);
       }
     }
   }
 
   /**
-   * Changes a dataset and recomputes its priority, keeping the queue ordered.
+   * Recomputes a dataset's priority after a change to its terms, keeping the queue ordered (the
+   * queue's key, {@code priority}, changes only here, while the dataset is out of the queue).
    *
    * @param newClockBase whether the priority takes the current Clock (an access) or keeps the
    *     Clock of its last access (a change of size or of the Full flag)
    */
-  private void reprioritize(DatasetState d, Runnable change, boolean newClockBase) {
+  private void reprioritize(DatasetState d, boolean newClockBase) {
     boolean queued = queue.remove(d);
-    change.run();
     if (newClockBase) {
       d.clockBase = clock;
     }
-    d.full = !d.blocks.isEmpty() && d.cachedBlocks >= d.size;
+    boolean holds = placement.holds(d.id);
+    d.full = holds && placement.cachedBlocks(d.id) >= d.size;
     d.priority = d.computePriority(params.fullBonus());
-    if (queued || !d.blocks.isEmpty()) {
+    if (queued || holds) {
       queue.add(d);
     }
   }
 
   @Override
   public void onHit(BlockAccess a) {
-    BlockState b = blocks.get(a.block());
-    if (b == null) {
+    String id = placement.datasetOf(a.block());
+    if (id == null) {
       return;
     }
-    DatasetState d = b.dataset;
+    DatasetState d = datasets.get(id);
     noteAccess(d, a);
-    reprioritize(d, () -> d.blocksAccess++, true);
+    d.blocksAccess++;
+    reprioritize(d, true);
   }
 
   @Override
@@ -164,38 +160,80 @@ final class MpCachePolicy implements CachePolicy {
     DatasetState d = dataset(a);
     noteAccess(d, a);
     String slave = a.slaveId();
-    long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
-    if (need <= 0) {
-      admit(d, a);
-      return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
-    }
+    long free = Math.max(0, slaveFreeBytes);
+    report(slave, free);
     boolean inMain = queue.contains(d);
     boolean forced = force && !inMain;
-    if (!inMain && !d.wasInAuxiliary && !forced) {
-      return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE);
+    if (!inMain && !forced) {
+      CacheDecision.Reason refused = admission(d, a);
+      if (refused != null) {
+        return CacheDecision.reject(refused);
+      }
     }
-    CacheDecision.Reason reason = inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
-        : forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
-        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
-    long pending = 0;
-    for (long bytes : toDel.getOrDefault(slave, new LinkedHashMap<>()).values()) {
-      pending += bytes;
+    long need = a.blockBytes() - free;
+    if (need <= 0) {
+      admit(d, a);
+      report(slave, free - a.blockBytes());
+      return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
     }
+    long pending = placement.pendingBytes(slave);
     if (pending < need) {
       List<DatasetState> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
-      if (!inMain && !forced && !profitable(d, victims)) {
-        return CacheDecision.reject(CacheDecision.Reason.REJECTED_NOT_PROFITABLE);
-      }
       for (DatasetState v : victims) {
         evict(v);
       }
     }
-    List<BlockKey> evictHere = pendingEvictions(slave);
+    long freed = placement.pendingBytes(slave);
+    List<BlockKey> evictHere = placement.takePending(slave);
     admit(d, a);
-    return CacheDecision.admit(reason, evictHere);
+    report(slave, free + freed - a.blockBytes());
+    return CacheDecision.admit(inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
+        : forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
+        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evictHere);
+  }
+
+  /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
+  private void report(String slave, long free) {
+    long[] held = slaveFree.computeIfAbsent(slave, s -> new long[1]);
+    reportedFree += Math.max(0, free) - held[0];
+    held[0] = Math.max(0, free);
+  }
+
+  /**
+   * The admission control (Section 2.2) for a dataset outside the main cache, decided once per
+   * dataset access (at its first missed block) and held for the rest of the access: admit when
+   * the cache's room holds the whole dataset; otherwise reject unless the dataset was in the
+   * auxiliary cache, and then admit only if {@code 1/(Size*Delta)} beats the sum over the
+   * lowest-priority datasets that would have to go to make room for all of it.
+   *
+   * @return null to admit, else why not
+   */
+  private CacheDecision.Reason admission(DatasetState d, BlockAccess a) {
+    if (d.verdictSeq != d.lastAccessSeq) {
+      d.verdictSeq = d.lastAccessSeq;
+      d.verdict = judge(d, a.blockBytes());
+    }
+    return d.verdict;
+  }
+
+  private CacheDecision.Reason judge(DatasetState d, long blockBytes) {
+    long missing = (long) (d.size - placement.cachedBlocks(d.id)) * blockBytes;
+    long deficit = missing - (reportedFree + placement.pendingBytes());
+    if (deficit <= 0) {
+      return null;
+    }
+    if (!d.wasInAuxiliary) {
+      return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
+    }
+    List<DatasetState> victims =
+        DatasetPlacement.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
+    if (victims == null) {
+      return CacheDecision.Reason.REJECTED_TOO_LARGE;
+    }
+    return profitable(d, victims) ? null : CacheDecision.Reason.REJECTED_NOT_PROFITABLE;
   }
 
   /**
@@ -203,28 +241,7 @@ final class MpCachePolicy implements CachePolicy {
    * least {@code bytes} there; null when all of them would not.
    */
   private List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
-    List<DatasetState> victims = new ArrayList<>();
-    long freed = 0;
-    for (DatasetState v : queue) {
-      if (freed >= bytes) {
-        break;
-      }
-      if (v == keep) {
-        continue;
-      }
-      long here = 0;
-      for (BlockKey k : v.blocks) {
-        BlockState b = blocks.get(k);
-        if (b.cachedOn.contains(slave)) {
-          here += b.bytes;
-        }
-      }
-      if (here > 0) {
-        victims.add(v);
-        freed += here;
-      }
-    }
-    return freed >= bytes ? victims : null;
+    return DatasetPlacement.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
   /**
@@ -244,14 +261,7 @@ final class MpCachePolicy implements CachePolicy {
   private void evict(DatasetState v) {
     queue.remove(v);
     clock = v.priority;
-    for (BlockKey k : v.blocks) {
-      BlockState b = blocks.remove(k);
-      for (String s : b.cachedOn) {
-        toDel.computeIfAbsent(s, x -> new LinkedHashMap<>()).put(k, b.bytes);
-      }
-    }
-    v.blocks.clear();
-    v.cachedBlocks = 0;
+    placement.evict(v.id);
     v.blocksAccess = 0;
     v.full = false;
     if (!auxiliary.containsKey(v.id)) {
@@ -261,70 +271,43 @@ final class MpCachePolicy implements CachePolicy {
 
   /** Lines 8 and 25-31: the block joins its dataset, Blocks_Access grows, Pr is recomputed. */
   private void admit(DatasetState d, BlockAccess a) {
-    reprioritize(d, () -> {
-      BlockState b = blocks.computeIfAbsent(a.block(), k -> new BlockState(d, a.blockBytes()));
-      b.fillingOn.add(a.slaveId());
-      d.blocks.add(a.block());
-      d.blocksAccess++;
-    }, true);
+    placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
+    d.blocksAccess++;
+    reprioritize(d, true);
   }
 
   @Override
   public void onCached(String slaveId, BlockKey block) {
-    BlockState b = blocks.get(block);
-    if (b == null || !b.fillingOn.remove(slaveId)) {
-      if (b == null || !b.cachedOn.contains(slaveId)) {
-        toDel.computeIfAbsent(slaveId, x -> new LinkedHashMap<>()).put(block, 0L);
-      }
-      return;
+    String id = placement.datasetOf(block);
+    placement.cached(slaveId, block);
+    if (id != null) {
+      reprioritize(datasets.get(id), false);
     }
-    DatasetState d = b.dataset;
-    reprioritize(d, () -> {
-      if (b.cachedOn.isEmpty()) {
-        d.cachedBlocks++;
-      }
-      b.cachedOn.add(slaveId);
-    }, false);
   }
 
   @Override
   public void onRemoved(String slaveId, BlockKey block) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.get(slaveId);
-    if (pending != null) {
-      pending.remove(block);
-    }
-    BlockState b = blocks.get(block);
-    if (b == null || !b.cachedOn.contains(slaveId) && !b.fillingOn.contains(slaveId)) {
-      return;
-    }
-    DatasetState d = b.dataset;
-    reprioritize(d, () -> {
-      b.fillingOn.remove(slaveId);
-      if (b.cachedOn.remove(slaveId) && b.cachedOn.isEmpty()) {
-        d.cachedBlocks--;
-      }
-      if (b.cachedOn.isEmpty() && b.fillingOn.isEmpty()) {
-        blocks.remove(block);
-        d.blocks.remove(block);
-      }
-    }, false);
-    if (d.blocks.isEmpty()) {
-      queue.remove(d);
-      d.blocksAccess = 0;
+    String id = placement.removed(slaveId, block);
+    if (id != null) {
+      afterRemoval(datasets.get(id));
     }
   }
 
   @Override
   public void onSlaveLost(String slaveId) {
-    toDel.remove(slaveId);
-    List<BlockKey> held = new ArrayList<>();
-    for (Map.Entry<BlockKey, BlockState> e : blocks.entrySet()) {
-      if (e.getValue().cachedOn.contains(slaveId) || e.getValue().fillingOn.contains(slaveId)) {
-        held.add(e.getKey());
-      }
+    long[] free = slaveFree.remove(slaveId);
+    reportedFree -= free == null ? 0 : free[0];
+    for (String id : placement.slaveLost(slaveId)) {
+      afterRemoval(datasets.get(id));
     }
-    for (BlockKey k : held) {
-      onRemoved(slaveId, k);
+  }
+
+  /** A dataset lost blocks: Full and Pr are recomputed; an emptied one leaves the main cache. */
+  private void afterRemoval(DatasetState d) {
+    reprioritize(d, false);
+    if (!placement.holds(d.id)) {
+      queue.remove(d);
+      d.blocksAccess = 0;
     }
   }
 
@@ -340,7 +323,6 @@ final class MpCachePolicy implements CachePolicy {
 
   @Override
   public List<BlockKey> pendingEvictions(String slaveId) {
-    LinkedHashMap<BlockKey, Long> pending = toDel.remove(slaveId);
-    return pending == null ? List.of() : new ArrayList<>(pending.keySet());
+    return placement.takePending(slaveId);
   }
 }

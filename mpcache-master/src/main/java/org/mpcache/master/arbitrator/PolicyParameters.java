@@ -11,8 +11,12 @@ package org.mpcache.master.arbitrator;
  * </ul>
  */
 public final class PolicyParameters {
-  /** The default {@code Full} bonus: one whole unit of priority (see docs/policy.md). */
-  public static final double DEFAULT_FULL_BONUS = 1.0;
+  /**
+   * The default {@code Full} bonus: small beside the frequency terms {@code Fr/Size}, so that it
+   * breaks near-ties in favour of complete datasets without overriding frequency (the simulator's
+   * sweep in docs/policy.md).
+   */
+  public static final double DEFAULT_FULL_BONUS = 0.001;
   /** The default size of the auxiliary cache, in dataset identities. */
   public static final int DEFAULT_AUXILIARY_CAPACITY = 1024;
 

@@ -25,10 +25,18 @@ import org.mpcache.common.BlockKey;
  */
 class CachePolicyPropertiesTest {
   private static final long BLOCK_BYTES = 100;
+  /** Policies that evict single blocks on the requesting slave, not whole datasets. */
+  private static final Set<String> BLOCK_GRANULARITY = Set.of(CachePolicies.LRU, CachePolicies.LFU);
 
   @Provide
   Arbitrary<String> policies() {
     return Arbitraries.of(CachePolicies.names());
+  }
+
+  @Provide
+  Arbitrary<String> baselines() {
+    return Arbitraries.of(CachePolicies.LRU, CachePolicies.LFU, CachePolicies.GDSF,
+        CachePolicies.LFU_F, CachePolicies.LIFE);
   }
 
   /** A slave of the model: its capacity and the blocks it holds. */
@@ -97,13 +105,19 @@ class CachePolicyPropertiesTest {
       // Heartbeats deliver the queued evictions (To_Del) to every slave.
       for (int i = 0; i < slaves; i++) {
         ModelSlave s = model.get(i);
-        for (BlockKey e : policy.pendingEvictions("s" + i)) {
+        List<BlockKey> pending = policy.pendingEvictions("s" + i);
+        assertTrue(pending.isEmpty() || !BLOCK_GRANULARITY.contains(policyName),
+            policyName + " queued evictions for another slave: " + pending);
+        for (BlockKey e : pending) {
           String ds = s.blocks.remove(e);
           if (ds != null) {
             evictedDatasets.add(ds);
           }
           policy.onRemoved("s" + i, e);
         }
+      }
+      if (BLOCK_GRANULARITY.contains(policyName)) {
+        continue;
       }
       for (String ds : evictedDatasets) {
         for (ModelSlave s : model) {
@@ -115,7 +129,7 @@ class CachePolicyPropertiesTest {
     return decisions;
   }
 
-  @Property(tries = 60)
+  @Property(tries = 140)
   void capacityNeverExceededAndEvictionsAreWholeDatasets(@ForAll("policies") String policy,
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int slaves,
       @ForAll @IntRange(min = 1, max = 12) int capacityBlocks) {
@@ -127,6 +141,14 @@ class CachePolicyPropertiesTest {
     String all = String.join("\n", replay(CachePolicies.MPCACHE, seed, 2, 4, 300));
     assertTrue(all.contains("evict="), "no eviction happened, so the invariants were not tested");
     assertTrue(all.contains("REJECTED_"), "admission control never rejected");
+  }
+
+  @Property(tries = 20)
+  void smallCachesExerciseReplacementInEveryBaseline(@ForAll("baselines") String policy,
+      @ForAll long seed) {
+    String all = String.join("\n", replay(policy, seed, 2, 4, 300));
+    assertTrue(all.contains("ADMITTED_BY_REPLACEMENT") && all.contains("evict="),
+        policy + " never replaced anything, so the invariants were not tested");
   }
 
   @Property(tries = 20)

@@ -26,9 +26,12 @@ class MpCachePolicyTest {
     return new BlockAccess(slave, block(block), 100, dataset, size, job, 0);
   }
 
-  /** Misses with room and caches the block on {@code slave}. */
-  private void cache(String slave, long block, String dataset, int size, String job) {
-    CacheDecision d = policy.onMiss(access(slave, block, dataset, size, job), 1_000);
+  /**
+   * Misses on a slave reporting {@code free} bytes, is admitted into free space and caches the
+   * block; the slave has {@code free - 100} bytes left, which the policy counts as the cache's room.
+   */
+  private void cache(String slave, long block, String dataset, int size, String job, long free) {
+    CacheDecision d = policy.onMiss(access(slave, block, dataset, size, job), free);
     assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason());
     policy.onCached(slave, block(block));
   }
@@ -61,8 +64,8 @@ class MpCachePolicyTest {
 
   @Test
   void onHit_raisesFrequencyAndKeepsClock() {
-    cache("s1", 1, "A", 2, "j1");
-    cache("s1", 2, "A", 2, "j1");
+    cache("s1", 1, "A", 2, "j1", 1_000);
+    cache("s1", 2, "A", 2, "j1", 1_000);
     assertEquals(1.5, policy.priorityOf("A"), EPS);
     policy.onHit(access("s1", 1, "A", 2, "j2"));
     // Blocks_Access 3: Pr = 1 + 0 + (3/2)/2.
@@ -72,8 +75,9 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_newVictimChosenClockRaisedAndToDelQueuedForOtherNodes() {
-    cache("s1", 1, "A", 2, "jA");
-    cache("s2", 2, "A", 2, "jA");
+    cache("s1", 1, "A", 2, "jA", 1_000);
+    cache("s2", 2, "A", 2, "jA", 100); // s2 is now full; s1 reports 0 with B's request
+    assertEquals(1.5, policy.priorityOf("A"), EPS);
     assertEquals(1.5, policy.priorityOf("A"), EPS);
 
     CacheDecision first = policy.onMiss(access("s1", 10, "B", 2, "jB1"), 0);
@@ -95,8 +99,8 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_toDelAlreadyHoldsTheNode() {
-    cache("s1", 1, "A", 2, "jA");
-    cache("s2", 2, "A", 2, "jA");
+    cache("s1", 1, "A", 2, "jA", 1_000);
+    cache("s2", 2, "A", 2, "jA", 100);
     policy.onMiss(access("s1", 10, "B", 2, "jB1"), 0);
     policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0);
     policy.onCached("s1", block(10));
@@ -115,12 +119,12 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_admissionRejectsAnUnprofitableDataset() {
-    cache("s1", 1, "A", 1, "jA1");
+    cache("s1", 1, "A", 1, "jA1", 100);
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
-        policy.onMiss(access("s1", 20, "C", 4, "jC1"), 0).reason());
+        policy.onMiss(access("s1", 20, "C", 1, "jC1"), 0).reason());
     policy.onHit(access("s1", 1, "A", 1, "jA2"));
-    // Accesses: A 1, C 2, A 3, C 4. Delta(C) = 2: 1/(4*2) = 0.125 < A's 1/(1*(4-3)) = 1.
-    CacheDecision d = policy.onMiss(access("s1", 20, "C", 4, "jC2"), 0);
+    // Accesses: A 1, C 2, A 3, C 4. Delta(C) = 2: 1/(1*2) = 0.5 < A's 1/(1*(4-3)) = 1.
+    CacheDecision d = policy.onMiss(access("s1", 20, "C", 1, "jC2"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE, d.reason());
     assertEquals(List.of(), d.evict());
     assertEquals(List.of(), policy.pendingEvictions("s1"), "a rejection evicts nothing");
@@ -128,8 +132,41 @@ class MpCachePolicyTest {
   }
 
   @Test
+  void onMiss_freeSpaceMustHoldTheWholeDataset() {
+    // s1 has room for this block but the cache's room (100 bytes) is not enough for the
+    // dataset's 5 blocks: not "enough free space for jd_i", and D is not in the auxiliary cache.
+    CacheDecision d = policy.onMiss(access("s1", 30, "D", 5, "jD1"), 100);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, d.reason());
+    // With 500 bytes of room reported by two slaves the whole dataset fits: admitted.
+    policy.onMiss(access("s2", 99, "E", 1, "jE1"), 400); // E fits; s2 has 300 left
+    CacheDecision again = policy.onMiss(access("s1", 30, "D", 5, "jD2"), 200);
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, again.reason());
+  }
+
+  @Test
+  void onMiss_admissionVerdictHoldsForTheRestOfTheAccess() {
+    cache("s1", 1, "A", 2, "jA1", 1_000);
+    cache("s1", 2, "A", 2, "jA1", 100); // s1 is full
+    // F's first miss is rejected (no room, not in the auxiliary cache); its next block in the
+    // same job is rejected too, although s2 could hold that block.
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
+        policy.onMiss(access("s1", 40, "F", 2, "jF1"), 0).reason());
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
+        policy.onMiss(access("s2", 41, "F", 2, "jF1"), 100).reason());
+    // The next job's access is judged afresh. Accesses: A 1, F 2, F 3. The room (100 on s2) is
+    // short of F's 200 bytes by 100; the lowest-priority dataset holding that much is A.
+    // F: 1/(2*1) = 0.5 beats A's 1/(2*(3-1)) = 0.25: admitted, A goes.
+    CacheDecision d = policy.onMiss(access("s1", 40, "F", 2, "jF2"), 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, d.reason());
+    assertEquals(List.of(block(1), block(2)), d.evict());
+    // The rest of the access needs no new test.
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE,
+        policy.onMiss(access("s2", 41, "F", 2, "jF2"), 100).reason());
+  }
+
+  @Test
   void onMiss_neverEvictsTheRequestersOwnDataset() {
-    cache("s1", 1, "A", 3, "jA");
+    cache("s1", 1, "A", 3, "jA", 1_000);
     CacheDecision d = policy.onMiss(access("s1", 2, "A", 3, "jA"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, d.reason());
     assertFalse(Double.isNaN(policy.priorityOf("A")));
@@ -137,7 +174,7 @@ class MpCachePolicyTest {
 
   @Test
   void onSlaveLost_forgetsItsBlocks() {
-    cache("s1", 1, "A", 1, "jA");
+    cache("s1", 1, "A", 1, "jA", 1_000);
     policy.onSlaveLost("s1");
     assertTrue(Double.isNaN(policy.priorityOf("A")));
     assertFalse(policy.isFull("A"));
@@ -145,7 +182,7 @@ class MpCachePolicyTest {
 
   @Test
   void onCached_ofABlockOfAnEvictedDatasetQueuesItsEviction() {
-    cache("s1", 1, "A", 1, "jA");
+    cache("s1", 1, "A", 1, "jA", 100);
     policy.onMiss(access("s1", 2, "B", 1, "jB1"), 1_000);
     policy.onMiss(access("s1", 3, "C", 1, "jC1"), 0);
     CacheDecision d = policy.onMiss(access("s1", 3, "C", 1, "jC2"), 0);

@@ -1,0 +1,49 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+
+/**
+ * GreedyDual-Size-Frequency (Cherkasova, HP Labs report HPL-98-69R1, 1998) at dataset granularity:
+ * each cached dataset has priority {@code L + Frequency/Size}, recomputed with the current
+ * {@code L} at every request for it, where Frequency is its dataset accesses since it entered the
+ * cache and Size its blocks; the lowest-priority datasets are evicted whole from every slave and
+ * {@code L} is raised to each victim's priority. It is mpCache's replacement without the
+ * all-or-nothing {@code Full} bonus and without admission control, so comparing the two isolates
+ * what those add. Pure and deterministic; not thread-safe.
+ */
+final class GdsfPolicy extends DatasetEvictionPolicy {
+  /** The inflation value L: the priority of the last victim. */
+  private double inflation;
+
+  @Override
+  public String name() {
+    return CachePolicies.GDSF;
+  }
+
+  /** The current L (for tests and reports). */
+  double inflation() {
+    return inflation;
+  }
+
+  /** The priority of a tracked dataset, NaN when unknown (for tests). */
+  double priorityOf(String datasetId) {
+    Dataset d = datasets.get(datasetId);
+    return d == null ? Double.NaN : d.priority;
+  }
+
+  @Override
+  Comparator<Dataset> victimOrder() {
+    return Comparator.comparingDouble((Dataset d) -> d.priority)
+        .thenComparingLong(d -> d.lastAccessSeq);
+  }
+
+  @Override
+  void afterRequest(Dataset d) {
+    d.priority = inflation + d.accesses / (double) d.size;
+  }
+
+  @Override
+  void beforeEvict(Dataset d) {
+    inflation = Math.max(inflation, d.priority);
+  }
+}

@@ -1,0 +1,44 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+
+/**
+ * PACMan's LFU-F (Ananthanarayanan et al., "PACMan: Coordinated Memory Caching for Parallel Jobs",
+ * NSDI 2012) at dataset granularity: victims are taken first from incomplete datasets (not every
+ * block cached), the least frequently accessed first, and only then from complete datasets by the
+ * same rule; ties go to the least recently accessed. Frequencies are dataset accesses, remembered
+ * across evictions and aged: every {@link #AGING_PERIOD} dataset accesses, cluster-wide, every
+ * count is halved (rounding down), and a dataset with no blocks cached and a count of 0 is
+ * forgotten. Datasets are evicted whole from every slave. Pure and deterministic; not thread-safe.
+ */
+final class LfuFPolicy extends DatasetEvictionPolicy {
+  /** Dataset accesses between two halvings of every access count. */
+  static final int AGING_PERIOD = 100;
+
+  @Override
+  public String name() {
+    return CachePolicies.LFU_F;
+  }
+
+  @Override
+  Comparator<Dataset> victimOrder() {
+    return Comparator.comparing(this::complete)
+        .thenComparingLong(d -> d.accesses)
+        .thenComparingLong(d -> d.lastAccessSeq);
+  }
+
+  @Override
+  void afterAccess(Dataset d) {
+    if (accessSeq % AGING_PERIOD == 0) {
+      for (Dataset each : datasets.values()) {
+        each.accesses /= 2;
+      }
+      forgetIdle(d);
+    }
+  }
+
+  @Override
+  boolean remembers(Dataset d) {
+    return d.accesses > 0;
+  }
+}

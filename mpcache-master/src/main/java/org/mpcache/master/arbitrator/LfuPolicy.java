@@ -1,0 +1,22 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+
+/**
+ * Least Frequently Used at block granularity, the classic frequency baseline of cache replacement:
+ * every miss is admitted, and when the requesting slave is full its cached blocks with the fewest
+ * accesses since they were admitted are evicted first (ties: least recently accessed) until the
+ * new block fits. Counts are not aged. Pure and deterministic; not thread-safe.
+ */
+final class LfuPolicy extends BlockEvictionPolicy {
+
+  @Override
+  public String name() {
+    return CachePolicies.LFU;
+  }
+
+  @Override
+  Comparator<BlockCopy> victimOrder() {
+    return Comparator.comparingLong(c -> c.accesses);
+  }
+}

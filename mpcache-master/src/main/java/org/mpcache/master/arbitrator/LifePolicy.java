@@ -1,0 +1,28 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+
+/**
+ * PACMan's LIFE (Ananthanarayanan et al., "PACMan: Coordinated Memory Caching for Parallel Jobs",
+ * NSDI 2012) at dataset granularity: victims are taken first from incomplete datasets (not every
+ * block cached), the one with the largest wave-width first, and only then from complete datasets by
+ * the same rule; ties go to the least recently accessed. A dataset's wave-width is its number of
+ * blocks (one map task per block): a narrow job's tasks all run in one wave, so a complete cache
+ * shortens it most, while a wide dataset takes the most space for the least gain in completion
+ * time. Datasets are evicted whole from every slave.
+ * Pure and deterministic; not thread-safe.
+ */
+final class LifePolicy extends DatasetEvictionPolicy {
+
+  @Override
+  public String name() {
+    return CachePolicies.LIFE;
+  }
+
+  @Override
+  Comparator<Dataset> victimOrder() {
+    return Comparator.comparing(this::complete)
+        .thenComparing(Comparator.comparingInt((Dataset d) -> d.size).reversed())
+        .thenComparingLong(d -> d.lastAccessSeq);
+  }
+}

@@ -1,0 +1,22 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Comparator;
+
+/**
+ * Least Recently Used at block granularity, the classic baseline of cache replacement (as in the
+ * mpCache paper's evaluation): every miss is admitted, and when the requesting slave is full its
+ * least recently accessed cached blocks are evicted until the new block fits. Knows nothing of
+ * datasets. Pure and deterministic; not thread-safe.
+ */
+final class LruPolicy extends BlockEvictionPolicy {
+
+  @Override
+  public String name() {
+    return CachePolicies.LRU;
+  }
+
+  @Override
+  Comparator<BlockCopy> victimOrder() {
+    return Comparator.comparingLong(c -> c.lastAccessSeq);
+  }
+}

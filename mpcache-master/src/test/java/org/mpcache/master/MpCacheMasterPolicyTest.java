@@ -1,0 +1,45 @@
+package org.mpcache.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.mpcache.master.arbitrator.CachePolicies;
+
+/** The master selects its cache policy by the name in {@code mpcache.master.policy}. */
+class MpCacheMasterPolicyTest {
+
+  @Test
+  void createPolicy_defaultIsMpCache() {
+    assertEquals(CachePolicies.MPCACHE,
+        new MpCacheMaster().createPolicy(new Configuration(false)).name());
+  }
+
+  @Test
+  void createPolicy_everyNameSelectsThatPolicy() {
+    for (String name : CachePolicies.names()) {
+      Configuration conf = new Configuration(false);
+      conf.set(MasterConfigKeys.POLICY_KEY, " " + name + " ");
+      assertEquals(name, new MpCacheMaster().createPolicy(conf).name());
+    }
+  }
+
+  @Test
+  void createPolicy_badValuesNameTheKey() {
+    Configuration conf = new Configuration(false);
+    conf.set(MasterConfigKeys.POLICY_KEY, "fifo");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new MpCacheMaster().createPolicy(conf));
+    assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_KEY + "=fifo")
+        && e.getMessage().contains("life"), e.getMessage());
+
+    Configuration bonus = new Configuration(false);
+    bonus.set(MasterConfigKeys.POLICY_FULL_BONUS_KEY, "-1");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new MpCacheMaster().createPolicy(bonus));
+    assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_FULL_BONUS_KEY + "=-1.0"),
+        e.getMessage());
+  }
+}

@@ -1,0 +1,98 @@
+package org.mpcache.master.arbitrator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+
+/** The block placement shared by the dataset policies: copies, tallies and To_Del. */
+class DatasetPlacementTest {
+  private final DatasetPlacement p = new DatasetPlacement();
+
+  private static BlockKey block(long id) {
+    return new BlockKey("BP-1", id, 1);
+  }
+
+  private void store(String dataset, long block, long bytes, String slave) {
+    p.fill(dataset, block(block), bytes, slave);
+    p.cached(slave, block(block));
+  }
+
+  @Test
+  void blockOnTwoSlavesCountsOnceAndStaysCachedUntilItsLastCopyGoes() {
+    store("A", 1, 100, "s1");
+    store("B", 1, 100, "s2"); // the block stays A's: the dataset it was first admitted for
+    assertEquals("A", p.datasetOf(block(1)));
+    assertFalse(p.holds("B"));
+    assertEquals(1, p.cachedBlocks("A"));
+    assertEquals(200, p.bytesHeld("A"));
+    assertEquals(100, p.bytesOn("A", "s2"));
+    assertEquals("A", p.removed("s1", block(1)));
+    assertEquals(1, p.cachedBlocks("A"));
+    assertEquals(0, p.bytesOn("A", "s1"));
+    assertEquals("A", p.removed("s2", block(1)));
+    assertFalse(p.holds("A"));
+    assertNull(p.datasetOf(block(1)));
+  }
+
+  @Test
+  void evictQueuesStoredCopiesOnTheirSlavesAndALateFillIsQueuedWhenReported() {
+    store("A", 1, 100, "s1");
+    store("A", 2, 50, "s2");
+    store("A", 2, 50, "s3");
+    p.fill("A", block(3), 100, "s1"); // still filling
+    assertEquals(2, p.cachedBlocks("A"));
+    p.evict("A");
+    assertFalse(p.holds("A"));
+    assertEquals(200, p.pendingBytes());
+    assertEquals(50, p.pendingBytes("s2"));
+    assertNull(p.cached("s1", block(3)), "a block of an evicted dataset is not tracked");
+    assertEquals(List.of(block(1), block(3)), p.takePending("s1"));
+    assertEquals(100, p.pendingBytes(), "s2 and s3 still to go; block 3 counted 0 bytes");
+    p.removed("s2", block(2));
+    assertEquals(50, p.pendingBytes());
+    assertEquals(List.of(), p.takePending("s2"));
+    assertEquals(List.of(block(2)), p.takePending("s3"));
+    assertEquals(0, p.pendingBytes());
+  }
+
+  @Test
+  void tallyOverManySlavesSurvivesGrowthAndEmptiedSlaves() {
+    for (int i = 0; i < 300; i++) {
+      store("A", i, 10 + i, "s" + (i * 7 % 300));
+    }
+    for (int i = 0; i < 300; i += 2) {
+      p.removed("s" + (i * 7 % 300), block(i));
+    }
+    for (int i = 300; i < 400; i++) {
+      store("A", i, 1, "t" + i);
+    }
+    long total = 0;
+    for (int i = 0; i < 300; i++) {
+      long expected = i % 2 == 0 ? 0 : 10 + i;
+      assertEquals(expected, p.bytesOn("A", "s" + (i * 7 % 300)), "slave of block " + i);
+      total += expected;
+    }
+    assertEquals(1, p.bytesOn("A", "t350"));
+    assertEquals(total + 100, p.bytesHeld("A"));
+    assertEquals(250, p.cachedBlocks("A"));
+  }
+
+  @Test
+  void slaveLostForgetsItsCopiesAndPendingEvictions() {
+    store("A", 1, 100, "s1");
+    store("B", 2, 100, "s1");
+    store("B", 3, 100, "s2");
+    p.evict("A");
+    assertEquals(Set.of("B"), p.slaveLost("s1"));
+    assertEquals(0, p.pendingBytes());
+    assertEquals(1, p.cachedBlocks("B"));
+    assertTrue(p.holds("B"));
+    assertEquals(Set.of(), p.slaveLost("nobody"));
+  }
+}
