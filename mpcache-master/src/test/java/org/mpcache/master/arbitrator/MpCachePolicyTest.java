@@ -210,7 +210,7 @@ class MpCachePolicyTest {
 
   @Test
   void onMiss_forcedSkipsTheAdmissionTestButStillEvictsForRoom() {
-    cache("s1", 1, "A", 1, "jA");
+    cache("s1", 1, "A", 1, "jA", 100);
     CacheDecision refused = policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, refused.reason());
 
@@ -222,7 +222,7 @@ class MpCachePolicyTest {
 
   @Test
   void standing_reportsPriorityFrequencyAndAuxiliaryMembership() {
-    cache("s1", 1, "A", 2, "jA");
+    cache("s1", 1, "A", 2, "jA", 1_000);
     DatasetStanding a = policy.standing("A");
     assertEquals(0.25, a.priority(), EPS);
     assertEquals(0.5, a.frequency(), EPS);
