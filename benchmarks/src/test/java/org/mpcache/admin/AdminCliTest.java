@@ -297,9 +297,10 @@ class AdminCliTest {
   @Order(5)
   void prefetch_isSubjectToAdmissionUnlessForced() throws Exception {
     // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up.
+    // Larger than the cluster's room, the dataset would not pass admission: it is forced in.
     Path big = new Path("/big/f");
     write(big, 24, 3);
-    ok("prefetch", "/big");
+    ok("prefetch", "/big", "-force");
     await("every slave's Input Cache is full", () -> cluster.slaves().stream()
         .allMatch(s -> s.getStore().space().freeBytes() < BLOCK));
     Result partly = run("prefetch", "/big", "-wait", "1");
