@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.common.ConfigKeysChecker;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.benchmarks.puma.PumaConfigKeys;
+import org.mpcache.benchmarks.tiers.TierConfigKeys;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.slave.SlaveConfigKeys;
@@ -28,7 +29,8 @@ class DefaultsFileTest {
     Set<String> declared = new TreeSet<>();
     for (Class<?> c : new Class<?>[] {MpCacheConfigKeys.class, MasterConfigKeys.class,
         SlaveConfigKeys.class, ClientConfigKeys.class, LocalizedConfigKeys.class,
-        YarnIntegrationConfigKeys.class, PumaConfigKeys.class}) {
+        YarnIntegrationConfigKeys.class, PumaConfigKeys.class,
+        TierConfigKeys.class}) {
       declared.addAll(ConfigKeysChecker.keysOf(c));
     }
     assertEquals(declared, new TreeSet<>(ConfigKeysChecker.defaults().keySet()));

@@ -1,45 +1,32 @@
 package org.mpcache.e2e;
 
-import java.io.File;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.mpcache.benchmarks.cluster.MiniMpCacheCluster;
-import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.MpCacheFileSystem;
 
 /**
  * Hadoop's FileSystem contract bound to mpCache's hdfs:// FileSystem on an embedded cluster
- * (HDFS, a master, two slaves), so Hadoop's own open and seek contract tests run through the
- * cache. Small blocks make the contract's files span several cached blocks.
+ * ({@link MpCacheContractCluster}), so Hadoop's own open, seek and unbuffer contract tests run
+ * through the cache.
  */
 final class MpCacheContract extends AbstractFSContract {
-  private static MiniMpCacheCluster cluster;
+  private final MiniMpCacheCluster cluster;
   private final boolean warm;
 
   /**
+   * @param cluster the running cluster whose hdfs:// FileSystem the tests use
    * @param warm whether every file is read once before a test opens it, so the test's reads are
    *     served from the cache rather than filling it
    */
-  MpCacheContract(Configuration conf, boolean warm) {
+  MpCacheContract(Configuration conf, MiniMpCacheCluster cluster, boolean warm) {
     super(conf);
+    this.cluster = cluster;
     this.warm = warm;
     addConfResource("contract/mpcache.xml");
-  }
-
-  static synchronized void createCluster() throws IOException {
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/contract"))
-        .blockSize(64 * 1024).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "0")
-        .set("dfs.namenode.fs-limits.min-block-size", "1024").build();
-  }
-
-  static synchronized void destroyCluster() {
-    if (cluster != null) {
-      cluster.close();
-      cluster = null;
-    }
   }
 
   @Override
@@ -63,10 +50,5 @@ final class MpCacheContract extends AbstractFSContract {
   @Override
   public Path getTestPath() {
     return new Path("/test");
-  }
-
-  /** The bytes slaves served from their caches so far. */
-  static long bytesFromCache() {
-    return cluster.totals().getBytesFromCache();
   }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -48,6 +49,10 @@ public final class MiniMpCacheCluster implements Closeable {
     private boolean yarn;
     private long slaveCapacity = 1L << 30;
     private long blockSize = 8L << 20;
+    private IntFunction<File> dataNodeDir;
+    private IntFunction<File> slaveCacheDir;
+    private IntFunction<File> nodeManagerLocalDir;
+    private int nodeManagerMemoryMb;
     private final Configuration conf = new Configuration();
 
     public Builder(File baseDir) {
@@ -85,6 +90,36 @@ public final class MiniMpCacheCluster implements Closeable {
       return this;
     }
 
+    /**
+     * Where DataNode {@code i} keeps its blocks (one storage directory); by default under the
+     * base directory, as MiniDFSCluster places it.
+     */
+    public Builder dataNodeDir(IntFunction<File> dir) {
+      this.dataNodeDir = dir;
+      return this;
+    }
+
+    /** Where slave {@code i} keeps its Input Cache; by default {@code <base>/ssd-<i>}. */
+    public Builder slaveCacheDir(IntFunction<File> dir) {
+      this.slaveCacheDir = dir;
+      return this;
+    }
+
+    /**
+     * The only local dir of NodeManager {@code i} (spills, map outputs, merges, container work
+     * dirs); by default the four dirs MiniMRYarnCluster makes under {@code target/}.
+     */
+    public Builder nodeManagerLocalDir(IntFunction<File> dir) {
+      this.nodeManagerLocalDir = dir;
+      return this;
+    }
+
+    /** Each NodeManager's container memory ({@code yarn.nodemanager.resource.memory-mb}). */
+    public Builder nodeManagerMemoryMb(int mb) {
+      this.nodeManagerMemoryMb = mb;
+      return this;
+    }
+
     /** Sets a configuration value for every daemon and client of the cluster. */
     public Builder set(String key, String value) {
       conf.set(key, value);
@@ -119,8 +154,25 @@ public final class MiniMpCacheCluster implements Closeable {
   private void start() throws IOException {
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, spec.blockSize);
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, spec.dataNodes));
-    dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs"))
-        .numDataNodes(spec.dataNodes).build();
+    if (spec.dataNodeDir == null) {
+      dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs"))
+          .numDataNodes(spec.dataNodes).build();
+    } else {
+      dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs")).numDataNodes(0)
+          .build();
+      Configuration[] overlays = new Configuration[spec.dataNodes];
+      for (int i = 0; i < spec.dataNodes; i++) {
+        File dir = spec.dataNodeDir.apply(i);
+        overlays[i] = new Configuration(false);
+        overlays[i].set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, dir.getAbsolutePath());
+      }
+      dfs.startDataNodes(conf, spec.dataNodes, null, false, null, null, null, null, null, false,
+          false, false, overlays, null, null);
+      // Built with no DataNodes, MiniDFSCluster lowered the replication to 0.
+      int replication = Math.min(2, spec.dataNodes);
+      conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
+      dfs.getConfiguration(0).setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
+    }
     dfs.waitActive();
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
@@ -153,8 +205,9 @@ public final class MiniMpCacheCluster implements Closeable {
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
-    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY,
-        new File(spec.baseDir, "ssd-" + i).getAbsolutePath());
+    File cacheDir = spec.slaveCacheDir == null ? new File(spec.baseDir, "ssd-" + i)
+        : spec.slaveCacheDir.apply(i);
+    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, cacheDir.getAbsolutePath());
     sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, spec.slaveCapacity);
     MpCacheSlave s = new MpCacheSlave();
     s.init(sc);
@@ -176,7 +229,28 @@ public final class MiniMpCacheCluster implements Closeable {
     Path tmp = new Path("/tmp");
     fs.mkdirs(tmp);
     fs.setPermission(tmp, new FsPermission((short) 01777));
-    Configuration yc = new Configuration(conf);
+    Configuration yc;
+    if (spec.nodeManagerLocalDir == null) {
+      yc = new Configuration(conf);
+    } else {
+      yc = new NodeDirs.PinnedConf(conf);
+      yc.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, NodeDirs.Executor.class.getName());
+      for (int i = 0; i < spec.dataNodes; i++) {
+        File dir = spec.nodeManagerLocalDir.apply(i);
+        if (!dir.isDirectory() && !dir.mkdirs()) {
+          throw new IOException("Cannot create NodeManager local dir " + dir);
+        }
+        yc.set(NodeDirs.localDirKey(i), dir.getAbsolutePath());
+      }
+    }
+    // A YarnConfiguration makes the ResourceManager keep node attributes on the default file
+    // system (here HDFS, where its replication 0 is refused): keep them on the local disk.
+    yc.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
+        new File(spec.baseDir, "node-attributes").toURI().toString());
+    if (spec.nodeManagerMemoryMb > 0) {
+      yc.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeManagerMemoryMb);
+    }
+    yc.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     yc.set(MRJobConfig.MR_AM_STAGING_DIR, staging.toString());
     yc.setInt(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
     yc.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);

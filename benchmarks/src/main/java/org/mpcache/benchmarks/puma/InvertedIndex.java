@@ -2,14 +2,13 @@ package org.mpcache.benchmarks.puma;
 
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
@@ -39,35 +38,23 @@ public final class InvertedIndex extends SingleJobBenchmark {
    * Collects the distinct words of consecutive documents of one host and emits
    * {@code (word, host)} for each when the host changes and at the end of the split.
    */
-  public static final class HostWordMapper extends Mapper<LongWritable, Text, Text, Text> {
+  public static final class HostWordMapper extends HostRunMapper {
     private final Set<String> words = new HashSet<>();
     private final Text word = new Text();
     private final Text host = new Text();
-    private String currentHost;
 
     @Override
-    protected void map(LongWritable offset, Text line, Context context)
+    protected void addWords(List<String> lineWords) {
+      words.addAll(lineWords);
+    }
+
+    @Override
+    protected void endRun(String runHost, Context context)
         throws IOException, InterruptedException {
-      String lineHost = WikiLine.host(line);
-      if (!lineHost.equals(currentHost)) {
-        flush(context);
-        currentHost = lineHost;
-      }
-      words.addAll(WikiLine.words(line));
-    }
-
-    @Override
-    protected void cleanup(Context context) throws IOException, InterruptedException {
-      flush(context);
-    }
-
-    private void flush(Context context) throws IOException, InterruptedException {
-      if (currentHost != null) {
-        host.set(currentHost);
-        for (String w : words) {
-          word.set(w);
-          context.write(word, host);
-        }
+      host.set(runHost);
+      for (String w : words) {
+        word.set(w);
+        context.write(word, host);
       }
       words.clear();
     }

@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /**
@@ -52,33 +50,23 @@ public final class TermVector extends SingleJobBenchmark {
   }
 
   /** Emits each host's word counts, one partial vector per run of the host's documents. */
-  public static final class PartialVectorMapper extends Mapper<LongWritable, Text, Text, Text> {
+  public static final class PartialVectorMapper extends HostRunMapper {
     private final Map<String, Long> counts = new HashMap<>();
     private final Text host = new Text();
     private final Text vector = new Text();
-    private String currentHost;
 
     @Override
-    protected void map(LongWritable offset, Text line, Context context)
-        throws IOException, InterruptedException {
-      String lineHost = WikiLine.host(line);
-      if (!lineHost.equals(currentHost)) {
-        flush(context);
-        currentHost = lineHost;
-      }
-      for (String word : WikiLine.words(line)) {
+    protected void addWords(List<String> words) {
+      for (String word : words) {
         counts.merge(word, 1L, Long::sum);
       }
     }
 
     @Override
-    protected void cleanup(Context context) throws IOException, InterruptedException {
-      flush(context);
-    }
-
-    private void flush(Context context) throws IOException, InterruptedException {
-      if (currentHost != null && !counts.isEmpty()) {
-        host.set(currentHost);
+    protected void endRun(String runHost, Context context)
+        throws IOException, InterruptedException {
+      if (!counts.isEmpty()) {
+        host.set(runHost);
         vector.set(format(new ArrayList<>(counts.entrySet())));
         context.write(host, vector);
       }

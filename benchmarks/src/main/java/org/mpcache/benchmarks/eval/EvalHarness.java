@@ -1,0 +1,322 @@
+package org.mpcache.benchmarks.eval;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.FileSystemCounter;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.util.Time;
+import org.mpcache.benchmarks.cluster.MiniMpCacheCluster;
+import org.mpcache.benchmarks.datagen.DataGenerators;
+import org.mpcache.benchmarks.datagen.SeededRandom;
+import org.mpcache.benchmarks.puma.PumaBenchmarks;
+import org.mpcache.benchmarks.puma.PumaConfigKeys;
+import org.mpcache.benchmarks.puma.PumaRun;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.arbitrator.CachePolicies;
+
+/**
+ * Runs a job mix on a fresh embedded cluster ({@link MiniMpCacheCluster}) per mode, placing each
+ * node's HDFS blocks, input cache and NodeManager local dirs on the tiers of a {@link TierLayout}
+ * as {@link EvalMode} says, and measures every job. Before a mode's first job, the datasets of the
+ * mix are generated once per (input kind, size class) through plain HDFS, so the cache starts cold
+ * and later jobs over the same dataset can hit it. An untimed warm-up job runs first in every
+ * mode. The page cache is dropped before every job where the machine allows it.
+ *
+ * <p>Not thread-safe: one caller runs one harness at a time (the machine holds one cluster).
+ */
+public final class EvalHarness {
+  private static final String MPCACHE_POLICY = CachePolicies.MPCACHE;
+
+  /**
+   * The cluster and job settings shared by every mode.
+   *
+   * @param nodes DataNodes, NodeManagers and slaves
+   * @param blockBytes HDFS block size
+   * @param ssdCacheBytes mpCache's Input Cache per node
+   * @param memoryCacheBytes the PACMan-like in-memory cache per node, taken from the containers
+   * @param nodeManagerMemoryMb container memory per NodeManager before the memory cache takes its
+   *     share
+   * @param pacmanPolicy the PACMan-like mode's eviction policy ({@code lfu-f} or {@code life})
+   * @param reduces reduce tasks per job
+   * @param kmeansIterations the most iterations k-means runs
+   * @param seed seeds the datasets
+   */
+  public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long memoryCacheBytes,
+      int nodeManagerMemoryMb, String pacmanPolicy, int reduces, int kmeansIterations,
+      long seed) {
+
+    /** Checks the settings. */
+    public Settings {
+      if (nodes < 1 || blockBytes < 1 || ssdCacheBytes < 1 || memoryCacheBytes < 1
+          || reduces < 1 || kmeansIterations < 1) {
+        throw new IllegalArgumentException("nodes, block size, cache sizes, reduces and k-means "
+            + "iterations must all be positive");
+      }
+    }
+  }
+
+  /** Hears about the harness's progress; called on the harness's thread. */
+  public interface Listener {
+    /** A run of {@code jobs} jobs begins (cluster start and data generation follow). */
+    void runStarted(String run, int jobs);
+
+    /** A job is submitted. */
+    void jobStarted(String run, MixJob job);
+
+    /** A job completed (or failed: {@link JobResult#success()}). */
+    void jobFinished(JobResult result);
+
+    /** Something the reader of the results should know. */
+    void notice(String message);
+  }
+
+  private final Settings settings;
+  private final TierLayout tiers;
+  private final File workDir;
+  private final Listener listener;
+
+  /**
+   * @param workDir holds each run's NameNode and test files
+   */
+  public EvalHarness(Settings settings, TierLayout tiers, File workDir, Listener listener) {
+    this.settings = settings;
+    this.tiers = tiers;
+    this.workDir = workDir.getAbsoluteFile();
+    this.listener = listener;
+  }
+
+  /**
+   * The policy the PACMan-like mode will use: the one asked for if this build's master knows it,
+   * else {@code mpcache} with a notice (so the mode still measures an in-memory cache that takes
+   * container memory).
+   */
+  public String effectivePacmanPolicy() {
+    if (CachePolicies.names().contains(settings.pacmanPolicy())) {
+      return settings.pacmanPolicy();
+    }
+    return MPCACHE_POLICY;
+  }
+
+  /**
+   * Runs {@code mix} in {@code mode}.
+   *
+   * @param cacheBytesPerNode the input cache size per node for a caching mode (ignored by the
+   *     others)
+   * @return one result per job, in mix order
+   */
+  public List<JobResult> run(EvalMode mode, long cacheBytesPerNode, List<MixJob> mix)
+      throws IOException, InterruptedException {
+    long cacheMb = mode.caches() ? cacheBytesPerNode >> 20 : 0;
+    String run = JobResult.runName(mode.cliName(), cacheMb);
+    listener.runStarted(run, mix.size());
+    if (mode == EvalMode.PACMAN && !effectivePacmanPolicy().equals(settings.pacmanPolicy())) {
+      listener.notice("policy " + settings.pacmanPolicy() + " is not in this build (known: "
+          + CachePolicies.names() + "); the pacman mode evicts with " + MPCACHE_POLICY);
+    }
+    int containerMb = mode == EvalMode.PACMAN
+        ? settings.nodeManagerMemoryMb() - (int) cacheMb : settings.nodeManagerMemoryMb();
+    if (containerMb < 1024) {
+      throw new IllegalArgumentException("A " + cacheMb + " MB memory cache leaves " + containerMb
+          + " MB of the NodeManager's " + settings.nodeManagerMemoryMb() + " MB for containers; "
+          + "at least 1024 MB are needed: shrink the memory cache or raise the NodeManager memory");
+    }
+    File base = new File(workDir, run);
+    FileUtil.fullyDelete(base);
+    List<File> tierDirs = new ArrayList<>();
+    MiniMpCacheCluster.Builder b = new MiniMpCacheCluster.Builder(base)
+        .dataNodes(settings.nodes()).yarn(true).blockSize(settings.blockBytes())
+        .slaveCapacity(mode.caches() ? cacheBytesPerNode : settings.blockBytes())
+        .dataNodeDir(tierDir(mode.dataOnSsd() ? Tier.SSD : Tier.HDD, run + "/dn", tierDirs))
+        .slaveCacheDir(tierDir(mode == EvalMode.PACMAN ? Tier.MEMORY : Tier.SSD,
+            run + "/cache", tierDirs))
+        .nodeManagerLocalDir(tierDir(mode.localOnSsd() ? Tier.SSD : Tier.HDD, run + "/nm-local",
+            tierDirs))
+        .nodeManagerMemoryMb(containerMb)
+        .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
+        .set(MasterConfigKeys.POLICY_KEY,
+            mode == EvalMode.PACMAN ? effectivePacmanPolicy() : MPCACHE_POLICY);
+    Configuration tierConf = new Configuration(false);
+    tiers.configure(tierConf);
+    for (Map.Entry<String, String> e : tierConf) {
+      b.set(e.getKey(), e.getValue());
+    }
+    List<JobResult> results = new ArrayList<>();
+    try (MiniMpCacheCluster cluster = b.build()) {
+      // Interrupted (Ctrl-C), the JVM would leave the task JVMs running and holding files on the
+      // tiers' devices; stopping the cluster stops them.
+      Thread hook = new Thread(cluster::close, "eval-cluster-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        generateInputs(cluster.plainFileSystem(), mix);
+        warmUp(cluster, run);
+        for (MixJob job : mix) {
+          listener.jobStarted(run, job);
+          JobResult r = runJob(cluster, mode, cacheMb, run, job);
+          results.add(r);
+          listener.jobFinished(r);
+        }
+      } finally {
+        removeHook(hook);
+      }
+    } finally {
+      FileUtil.fullyDelete(base);
+      for (File d : tierDirs) {
+        FileUtil.fullyDelete(d);
+      }
+    }
+    return results;
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // Already shutting down: the hook runs.
+    }
+  }
+
+  private enum Tier { HDD, SSD, MEMORY }
+
+  private IntFunction<File> tierDir(Tier tier, String sub, List<File> created) {
+    return i -> {
+      try {
+        File root = switch (tier) {
+          case HDD -> tiers.hddDir(i);
+          case SSD -> tiers.ssdDir(i);
+          case MEMORY -> tiers.memoryDir(i);
+        };
+        File dir = new File(root, sub);
+        FileUtil.fullyDelete(dir);
+        created.add(dir);
+        return PlainTiers.mkdirs(dir);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
+  }
+
+  /**
+   * Runs one small untimed word-count over a dataset of its own, so that every mode's first
+   * timed job meets a cluster whose JVMs have loaded and compiled the job path; without it, the
+   * first mode run pays that alone. It reads through the cache like any job, but nothing of the
+   * mix reads its blocks.
+   */
+  private void warmUp(MiniMpCacheCluster cluster, String run)
+      throws IOException, InterruptedException {
+    Path input = new Path("/eval/warmup/input");
+    Path output = new Path("/eval/warmup/output");
+    DataGenerators.generate("word-count", cluster.plainFileSystem(), input, settings.blockBytes(),
+        settings.seed());
+    Configuration conf = cluster.conf();
+    conf.setInt(MRJobConfig.NUM_REDUCES, settings.reduces());
+    PumaRun r = PumaBenchmarks.byName("word-count").run(conf, input, output);
+    if (!r.success()) {
+      listener.notice("the warm-up job failed in " + run);
+    }
+    cluster.plainFileSystem().delete(new Path("/eval/warmup"), true);
+  }
+
+  /** Writes each distinct dataset of the mix once. */
+  private void generateInputs(FileSystem fs, List<MixJob> mix) throws IOException {
+    Map<String, MixJob> datasets = new LinkedHashMap<>();
+    for (MixJob j : mix) {
+      datasets.putIfAbsent(j.dataset(), j);
+    }
+    for (MixJob j : datasets.values()) {
+      long seed = SeededRandom.mix(settings.seed() * 31 + j.dataset().hashCode());
+      DataGenerators.generate(j.kind(), fs, dataPath(j), j.bytes(), seed);
+    }
+  }
+
+  private static Path dataPath(MixJob j) {
+    return new Path("/eval/data/" + j.dataset());
+  }
+
+  private JobResult runJob(MiniMpCacheCluster cluster, EvalMode mode, long cacheMb, String run,
+      MixJob job) throws IOException, InterruptedException {
+    Configuration conf = cluster.conf();
+    conf.setInt(MRJobConfig.NUM_REDUCES, settings.reduces());
+    conf.setInt(PumaConfigKeys.KMEANS_MAX_ITERATIONS_KEY, settings.kmeansIterations());
+    Path output = new Path("/eval/out/" + run + "/job-" + job.index() + "-"
+        + job.benchmark().name());
+    if (!tiers.dropCaches() && job.index() == 0) {
+      listener.notice("the page cache could not be dropped on this machine: repeated reads may "
+          + "come from memory whatever the tier");
+    }
+    SlaveCountersProto before = cluster.totals();
+    long start = Time.monotonicNow();
+    PumaRun r;
+    try {
+      r = job.benchmark().run(conf, dataPath(job), output);
+    } catch (IOException e) {
+      listener.notice("job " + job.index() + " (" + job.benchmark().name() + ") failed in "
+          + run + ": " + e.getMessage());
+      r = new PumaRun(false, List.of(), new Counters());
+    }
+    double seconds = (Time.monotonicNow() - start) / 1000.0;
+    for (Job j : r.jobs()) {
+      if (!j.isSuccessful()) {
+        listener.notice("job " + job.index() + " (" + job.benchmark().name() + ") failed in "
+            + run + ": " + j.getStatus().getFailureInfo());
+      }
+    }
+    SlaveCountersProto after = cluster.totals();
+    double[] phases = phaseSeconds(r.jobs());
+    Counters c = r.counters();
+    long hdfsRead = c.findCounter("hdfs", FileSystemCounter.BYTES_READ).getValue();
+    long local = c.findCounter("file", FileSystemCounter.BYTES_READ).getValue()
+        + c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
+    cluster.plainFileSystem().delete(output, true);
+    return new JobResult(mode.cliName(), cacheMb, job.index(), job.benchmark().name(), job.k(),
+        job.dataset(), job.bytes(), r.success(), seconds, phases[0], phases[1], hdfsRead,
+        after.getBytesFromCache() - before.getBytesFromCache(),
+        after.getBytesFromHdfs() - before.getBytesFromHdfs(),
+        mode.dataOnSsd() ? "ssd" : "hdd",
+        mode == EvalMode.PACMAN ? "memory" : mode == EvalMode.MPCACHE ? "ssd" : "none",
+        local, mode.localOnSsd() ? "ssd" : "hdd",
+        after.getHits() - before.getHits(), after.getMisses() - before.getMisses());
+  }
+
+  /**
+   * The Map phase (first map start to last map end) and the Reduce phase (last map end to last
+   * reduce end) of each job, summed, in seconds.
+   */
+  static double[] phaseSeconds(List<Job> jobs) throws IOException, InterruptedException {
+    double map = 0;
+    double reduce = 0;
+    for (Job j : jobs) {
+      long mapStart = Long.MAX_VALUE;
+      long mapEnd = 0;
+      for (TaskReport t : j.getTaskReports(TaskType.MAP)) {
+        mapStart = Math.min(mapStart, t.getStartTime());
+        mapEnd = Math.max(mapEnd, t.getFinishTime());
+      }
+      if (mapEnd == 0) {
+        continue;
+      }
+      map += (mapEnd - mapStart) / 1000.0;
+      long reduceEnd = 0;
+      for (TaskReport t : j.getTaskReports(TaskType.REDUCE)) {
+        reduceEnd = Math.max(reduceEnd, t.getFinishTime());
+      }
+      reduce += Math.max(0, reduceEnd - mapEnd) / 1000.0;
+    }
+    return new double[] {map, reduce};
+  }
+}

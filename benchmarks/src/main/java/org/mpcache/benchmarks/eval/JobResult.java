@@ -1,0 +1,80 @@
+package org.mpcache.benchmarks.eval;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What one job of the mix did in one mode. Times come from the jobs' task reports; bytes from the
+ * jobs' file-system counters and the mpCache slaves' counters (deltas over the job).
+ *
+ * @param mode the mode's name
+ * @param cacheMbPerNode the input cache size per node in this run (0 without a cache)
+ * @param index the job's position in the mix
+ * @param benchmark the PUMA benchmark
+ * @param k the input size class
+ * @param dataset the dataset the job read
+ * @param inputBytes the dataset's size
+ * @param success whether every MapReduce job of the benchmark succeeded
+ * @param seconds submission to completion, summed over the benchmark's MapReduce jobs
+ * @param mapSeconds first map start to last map end, summed over the MapReduce jobs
+ * @param reduceSeconds last map end to last reduce end, summed over the MapReduce jobs
+ * @param hdfsBytesRead the jobs' HDFS_BYTES_READ (bytes served by the cache included)
+ * @param cacheBytes bytes the slaves served from the input cache (whole read-ahead chunks, so it
+ *     can exceed what the job consumed)
+ * @param missBytes bytes the cache's clients read from HDFS on a miss (0 without a cache)
+ * @param inputTier where HDFS blocks live in this mode ({@code hdd} or {@code ssd})
+ * @param cacheTier where the input cache lives ({@code ssd}, {@code memory} or {@code none})
+ * @param localBytes bytes of local data (spills, map outputs, merges) read and written
+ * @param localTier where the NodeManagers' local dirs live ({@code hdd} or {@code ssd})
+ * @param blockHits block lookups the cache answered
+ * @param blockMisses block lookups the cache missed
+ */
+public record JobResult(String mode, long cacheMbPerNode, int index, String benchmark, int k,
+    String dataset, long inputBytes, boolean success, double seconds, double mapSeconds,
+    double reduceSeconds, long hdfsBytesRead, long cacheBytes, long missBytes, String inputTier,
+    String cacheTier, long localBytes, String localTier, long blockHits, long blockMisses) {
+
+  /** The CSV header matching {@link #csvRow()}. */
+  public static final List<String> COLUMNS = List.of("mode", "cache_mb_per_node", "job", "benchmark",
+      "k", "dataset", "input_bytes", "success", "seconds", "map_seconds", "reduce_seconds",
+      "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "input_tier", "cache_tier",
+      "local_bytes", "local_tier", "byte_hit_ratio", "block_hits", "block_misses");
+
+  /**
+   * Bytes read from the tier holding HDFS blocks: the misses with a cache, every HDFS byte
+   * without one.
+   */
+  public long inputTierBytes() {
+    return cacheTier.equals("none") ? hdfsBytesRead : missBytes;
+  }
+
+  /** The cache's share of the bytes read through it; 0 without a cache. */
+  public double byteHitRatio() {
+    long through = cacheBytes + missBytes;
+    return through == 0 ? 0 : (double) cacheBytes / through;
+  }
+
+  /** The run this job belongs to: the mode, and its cache size when it has one. */
+  public String run() {
+    return runName(mode, cacheMbPerNode);
+  }
+
+  /** A run's name: {@code mode}, or {@code mode-<cacheMb>mb} for a caching mode. */
+  static String runName(String mode, long cacheMbPerNode) {
+    return cacheMbPerNode == 0 ? mode : mode + "-" + cacheMbPerNode + "mb";
+  }
+
+  /** The values in {@link #COLUMNS} order, unquoted (no value holds a comma). */
+  public List<String> csvRow() {
+    return List.of(mode, Long.toString(cacheMbPerNode), Integer.toString(index), benchmark,
+        Integer.toString(k), dataset, Long.toString(inputBytes), Boolean.toString(success),
+        fmt(seconds), fmt(mapSeconds), fmt(reduceSeconds), Long.toString(hdfsBytesRead),
+        Long.toString(cacheBytes), Long.toString(missBytes), Long.toString(inputTierBytes()), inputTier, cacheTier,
+        Long.toString(localBytes), localTier, String.format(Locale.ROOT, "%.4f", byteHitRatio()),
+        Long.toString(blockHits), Long.toString(blockMisses));
+  }
+
+  static String fmt(double seconds) {
+    return String.format(Locale.ROOT, "%.3f", seconds);
+  }
+}

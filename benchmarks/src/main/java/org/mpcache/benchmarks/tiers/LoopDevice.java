@@ -1,0 +1,181 @@
+package org.mpcache.benchmarks.tiers;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One emulated device of the kernel mechanism: a sparse image file attached to a loop device
+ * with direct I/O (so the image's own pages do not sit in the page cache twice), formatted ext4,
+ * mounted, and limited by cgroup v1 blkio throttle rules in the root blkio cgroup, which apply to
+ * every process on the machine. {@link #create} sets it all up or undoes what it did; {@link
+ * #close} undoes it all, as far as it can, and reports what it could not.
+ *
+ * <p>Not thread-safe: one owner ({@link StorageTiers}) sets it up and tears it down.
+ */
+final class LoopDevice implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LoopDevice.class);
+  /** Loop devices' block major number. */
+  static final int LOOP_MAJOR = 7;
+  /** The throttle files of the v1 blkio controller, each holding "MAJ:MIN value" lines. */
+  static final List<String> THROTTLE_FILES = List.of("blkio.throttle.read_bps_device",
+      "blkio.throttle.write_bps_device", "blkio.throttle.read_iops_device",
+      "blkio.throttle.write_iops_device");
+
+  private final Path image;
+  private final Path mountPoint;
+  private String device;
+  private String majMin;
+  private boolean mounted;
+
+  private LoopDevice(Path image, Path mountPoint) {
+    this.image = image;
+    this.mountPoint = mountPoint;
+  }
+
+  /**
+   * Creates a sparse image of {@code spec.sizeBytes()}, attaches, formats and mounts it on
+   * {@code mountPoint}, then sets the throttle. On failure undoes what was done and throws.
+   */
+  static LoopDevice create(Path image, Path mountPoint, TierSpec.Device spec) throws IOException {
+    LoopDevice d = new LoopDevice(image, mountPoint);
+    try {
+      d.setUp(spec);
+      return d;
+    } catch (IOException | RuntimeException e) {
+      try {
+        d.close();
+      } catch (IOException undo) {
+        e.addSuppressed(undo);
+      }
+      throw e;
+    }
+  }
+
+  private void setUp(TierSpec.Device spec) throws IOException {
+    Files.createDirectories(image.getParent());
+    Files.createDirectories(mountPoint);
+    Files.deleteIfExists(image);
+    try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
+      f.setLength(spec.sizeBytes());
+    }
+    device = Shell.run("losetup", "--find", "--show", "--direct-io=on", image.toString());
+    majMin = Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(),
+        "dev"), StandardCharsets.US_ASCII).trim();
+    // A rule left on this device number by a crashed run would limit the formatting.
+    resetThrottle(majMin);
+    // Inode tables are written now, not by ext4's lazy-init thread later, which would compete
+    // with the measured I/O; one inode per 64 KiB is plenty for HDFS blocks and task files.
+    Shell.run("mkfs.ext4", "-q", "-F", "-m", "0", "-i", "65536",
+        "-E", "nodiscard,lazy_itable_init=0,lazy_journal_init=0", device);
+    Shell.run("mount", device, mountPoint.toString());
+    mounted = true;
+    writeThrottle(majMin, spec.readBytesPerSec(), spec.writeBytesPerSec(), spec.iops());
+  }
+
+  /** The loop device, e.g. /dev/loop3. */
+  String device() {
+    return device;
+  }
+
+  /** The device number, e.g. 7:3. */
+  String majMin() {
+    return majMin;
+  }
+
+  Path mountPoint() {
+    return mountPoint;
+  }
+
+  /**
+   * Resets the throttle, unmounts (lazily if the directory is still busy), detaches the loop
+   * device and deletes the image. Every step is tried even when an earlier one failed; the
+   * first failure is thrown with the others suppressed.
+   */
+  @Override
+  public void close() throws IOException {
+    List<IOException> errors = new ArrayList<>();
+    if (majMin != null) {
+      try {
+        resetThrottle(majMin);
+      } catch (IOException e) {
+        errors.add(e);
+      }
+    }
+    if (mounted) {
+      try {
+        unmount(mountPoint.toString());
+        mounted = false;
+      } catch (IOException e) {
+        errors.add(e);
+      }
+    }
+    if (device != null) {
+      try {
+        Shell.run("losetup", "-d", device);
+        device = null;
+      } catch (IOException e) {
+        errors.add(e);
+      }
+    }
+    try {
+      Files.deleteIfExists(image);
+    } catch (IOException e) {
+      errors.add(e);
+    }
+    throwFirst(errors);
+  }
+
+  /** Unmounts; when the mount is busy (a process still has a file open) detaches it lazily. */
+  static void unmount(String mountPoint) throws IOException {
+    try {
+      Shell.run("umount", mountPoint);
+    } catch (IOException busy) {
+      LOG.warn("{} is busy ({}): detaching it lazily; the device goes once its last file is "
+          + "closed. Stop the cluster before the tiers.", mountPoint, busy.getMessage());
+      Shell.run("umount", "-l", mountPoint);
+    }
+  }
+
+  /** Writes the four limits of {@code majMin} to the root blkio cgroup. */
+  static void writeThrottle(String majMin, long readBps, long writeBps, int iops)
+      throws IOException {
+    long[] values = {readBps, writeBps, iops, iops};
+    for (int i = 0; i < THROTTLE_FILES.size(); i++) {
+      Files.writeString(HostProbe.BLKIO_ROOT.resolve(THROTTLE_FILES.get(i)),
+          majMin + " " + values[i] + "\n", StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+    }
+  }
+
+  /** Removes every limit of {@code majMin} (writing 0 deletes the rule). Tries all four files. */
+  static void resetThrottle(String majMin) throws IOException {
+    List<IOException> errors = new ArrayList<>();
+    for (String f : THROTTLE_FILES) {
+      try {
+        Files.writeString(HostProbe.BLKIO_ROOT.resolve(f), majMin + " 0\n",
+            StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        errors.add(new IOException("cannot reset " + f + " for " + majMin + ": " + e, e));
+      }
+    }
+    throwFirst(errors);
+  }
+
+  static void throwFirst(List<IOException> errors) throws IOException {
+    if (errors.isEmpty()) {
+      return;
+    }
+    IOException first = errors.get(0);
+    for (int i = 1; i < errors.size(); i++) {
+      first.addSuppressed(errors.get(i));
+    }
+    throw first;
+  }
+}

@@ -1,0 +1,105 @@
+package org.mpcache.benchmarks.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The mix, the command line and the report's arithmetic, without a cluster. */
+class EvalUnitTest {
+
+  @Test
+  void paperMix_sameSeed_sameJobsAndZipfSkewedClasses() {
+    List<MixJob> a = EvalMix.paper(2000, 4, 1.0, 1000, 5);
+    assertThat(EvalMix.paper(2000, 4, 1.0, 1000, 5)).isEqualTo(a);
+    assertThat(a).allMatch(j -> j.k() >= 1 && j.k() <= 4 && j.bytes() == 1000L * j.k());
+    long k1 = a.stream().filter(j -> j.k() == 1).count();
+    long k4 = a.stream().filter(j -> j.k() == 4).count();
+    // Equation 3 with s = 1, N = 4: P(1) = 0.48, P(4) = 0.12.
+    assertThat(k1).isBetween(880L, 1040L);
+    assertThat(k4).isBetween(190L, 290L);
+    assertThat(a.stream().map(j -> j.benchmark().name()).distinct().count()).isEqualTo(13);
+  }
+
+  @Test
+  void mixJob_sameKindAndClass_shareDataset() {
+    List<MixJob> a = EvalMix.paper(200, 2, 1.0, 10, 1);
+    MixJob grep = a.stream().filter(j -> j.benchmark().name().equals("grep") && j.k() == 1)
+        .findFirst().orElseThrow();
+    MixJob wc = a.stream().filter(j -> j.benchmark().name().equals("word-count") && j.k() == 1)
+        .findFirst().orElseThrow();
+    assertThat(grep.dataset()).isEqualTo(wc.dataset()).isEqualTo("wikipedia-k1");
+  }
+
+  @Test
+  void parse_badArguments_nameTheArgument() {
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--jobs", "x"}))
+        .hasMessageContaining("--jobs").hasMessageContaining("'x'");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--modes", "hadoop,spark"}))
+        .hasMessageContaining("spark").hasMessageContaining("all-ssd");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--bogus", "1"}))
+        .hasMessageContaining("--bogus");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--out"}))
+        .hasMessageContaining("--out");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"-D", "novalue"}))
+        .hasMessageContaining("key=value").hasMessageContaining("novalue");
+  }
+
+  @Test
+  void parse_full_thenOverride() {
+    EvalMain m = new EvalMain();
+    m.parse(new String[] {"--full", "--jobs", "7", "--modes", "hadoop,pacman",
+        "-D", "mpcache.tiers.hdd.iops=8"});
+    assertThat(m.settings).containsEntry("mpcache.tiers.hdd.iops", "8");
+    assertThat(m.classes).isEqualTo(20);
+    assertThat(m.jobs).isEqualTo(7);
+    assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
+  }
+
+  @Test
+  void speedup_meanOfPerJobRatios_overJobsBothRanWell() {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 0, 10, true), result("hadoop", 0, 1, 30, true),
+        result("hadoop", 0, 2, 30, true),
+        result("mpcache", 64, 0, 5, true), result("mpcache", 64, 1, 30, true),
+        result("mpcache", 64, 2, 1, false),
+        result("pacman", 32, 0, 8, true), result("pacman", 32, 1, 20, true),
+        result("pacman", 32, 2, 20, true));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of("a notice"));
+    assertThat(report.runs()).containsExactly("hadoop", "mpcache-64mb", "pacman-32mb");
+    assertThat(report.speedup("mpcache-64mb", "hadoop").getAsDouble()).isEqualTo(1.5);
+    assertThat(report.speedup("mpcache-64mb", "pacman-32mb").getAsDouble())
+        .isCloseTo((8 / 5.0 + 20 / 30.0) / 2, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(report.speedup("all-ssd", "hadoop")).isEmpty();
+    assertThat(report.summary()).contains("1.50x").contains("1.13x").contains("failed")
+        .contains("a notice").contains("2.09x").contains("1.79x");
+  }
+
+  @Test
+  void write_cacheSweep_drawsFigure5AndFigure3(@TempDir Path dir) throws Exception {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 0, 10, true), result("hadoop", 0, 1, 20, true),
+        result("mpcache", 16, 0, 10, true), result("mpcache", 16, 1, 20, true),
+        result("mpcache", 64, 0, 5, true), result("mpcache", 64, 1, 10, true));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of());
+    List<Path> plots = report.write(dir);
+    assertThat(plots).extracting(p -> p.getFileName().toString())
+        .containsExactly("fig3-map.png", "fig3-reduce.png", "fig5-speedup.png");
+    assertThat(ImageIO.read(dir.resolve("fig5-speedup.png").toFile()).getWidth()).isEqualTo(800);
+    assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(4)
+        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,2,2,") && l.contains(",2.0000,"));
+    // The summary compares against the largest cache of the sweep.
+    assertThat(report.summary()).containsPattern("over hadoop\\s+2\\.00x");
+  }
+
+  private static JobResult result(String mode, long mb, int index, double seconds, boolean ok) {
+    return new JobResult(mode, mb, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
+        seconds / 2, seconds / 4, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
+        mb > 0 ? "ssd" : "none", 10, "hdd", 1, 1);
+  }
+}
