@@ -296,8 +296,8 @@ class AdminCliTest {
   @Test
   @Order(5)
   void prefetch_isSubjectToAdmissionUnlessForced() throws Exception {
-    // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up.
-    // Larger than the cluster's room, the dataset would not pass admission: it is forced in.
+    // 24 blocks for 2 x 4 blocks of room: whichever slave each block goes to, both fill up
+    // (forced: admission control would refuse a new dataset larger than the room).
     Path big = new Path("/big/f");
     write(big, 24, 3);
     ok("prefetch", "/big", "-force");

@@ -40,6 +40,9 @@ import org.mpcache.master.status.ArbitratorStats;
  * (as a DataNode receives its cache commands), asks the Replace Arbitrator as for any miss
  * (unless forced), reads the block from HDFS itself and caches it.
  *
+ * <p>Encrypted and erasure-coded files, and the last block of a file being written, are skipped,
+ * as the client skips them (an encrypted file's plaintext never goes to an SSD).
+ *
  * <p>The whole path is one dataset, named by its qualified path: the same id a job reading that
  * path as its input reports.
  *
@@ -96,6 +99,9 @@ public final class PrefetchPlanner {
     Map<FileStatus, List<LocatedBlock>> blocks = new LinkedHashMap<>();
     int total = 0;
     for (FileStatus f : files) {
+      if (f.isEncrypted()) {
+        continue;
+      }
       LocatedBlocks lbs = dfs.getClient().getLocatedBlocks(f.getPath().toUri().getPath(), 0,
           f.getLen());
       if (lbs == null || lbs.getErasureCodingPolicy() != null) {

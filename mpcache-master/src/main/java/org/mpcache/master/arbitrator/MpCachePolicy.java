@@ -174,7 +174,8 @@ final class MpCachePolicy implements CachePolicy {
     if (need <= 0) {
       admit(d, a);
       report(slave, free - a.blockBytes());
-      return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
+      return CacheDecision.admit(forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
+          : CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
     }
     long pending = placement.pendingBytes(slave);
     if (pending < need) {

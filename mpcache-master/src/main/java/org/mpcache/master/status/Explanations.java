@@ -96,14 +96,14 @@ final class Explanations {
       case ADMITTED_BY_FORCE:
         return "admitted by an operator's prefetch -force, without the admission test";
       case REJECTED_NOT_IN_AUXILIARY_CACHE:
-        return "not admitted: the slave's cache was full and the dataset was new to the "
-            + "auxiliary cache; it is remembered now, so its next access may be admitted";
+        return "not admitted: caching it needed room that only evicting other datasets "
+            + "would make, and the dataset was new to the auxiliary cache; it is remembered "
+            + "now, so its next access may be admitted";
       case REJECTED_NOT_PROFITABLE:
-        return "not admitted: the slave's cache was full and evicting the lowest-priority "
-            + "datasets would lose more than caching this one gains (the 1/(Size*Delta) test)";
+        return "not admitted: making room would evict lower-priority datasets worth more "
+            + "than caching this one gains (the 1/(Size*Delta) test)";
       case REJECTED_TOO_LARGE:
-        return "not admitted: even evicting every other dataset on that slave would not make "
-            + "room";
+        return "not admitted: even evicting every other dataset would not make room for it";
       case REJECTED_BY_POLICY:
         return "not admitted: the configured policy never caches";
       case REJECTED_SLAVE_DECOMMISSIONED:

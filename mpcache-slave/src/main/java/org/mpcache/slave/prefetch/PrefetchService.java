@@ -169,6 +169,10 @@ public final class PrefetchService extends AbstractService {
     long length = c.getAccess().getBlockBytes();
     Path path = new Path(c.getPath());
     DistributedFileSystem fs = fileSystem(path.toUri());
+    if (fs.getFileStatus(path).isEncrypted()) {
+      LOG.info("Not prefetching {}: {} is encrypted; its plaintext stays off the SSD", key, path);
+      return false;
+    }
     LocatedBlocks lbs = fs.getClient().getLocatedBlocks(path.toUri().getPath(), c.getOffset(), 1);
     ExtendedBlock b = null;
     for (LocatedBlock lb : lbs == null ? List.<LocatedBlock>of() : lbs.getLocatedBlocks()) {
