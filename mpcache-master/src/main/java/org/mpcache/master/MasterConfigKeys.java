@@ -11,6 +11,10 @@ public final class MasterConfigKeys {
   public static final String RPC_BIND_HOST_KEY = "mpcache.master.rpc-bind-host";
   public static final String RPC_BIND_HOST_DEFAULT = "0.0.0.0";
 
+  /** Where the master's web UI (status page, /jmx, /conf, /stacks, /logLevel) listens. */
+  public static final String HTTP_ADDRESS_KEY = "mpcache.master.http-address";
+  public static final String HTTP_ADDRESS_DEFAULT = "0.0.0.0:50130";
+
   /** RPC handler threads of the master. */
   public static final String RPC_HANDLER_COUNT_KEY = "mpcache.master.rpc.handler.count";
   public static final int RPC_HANDLER_COUNT_DEFAULT = 16;

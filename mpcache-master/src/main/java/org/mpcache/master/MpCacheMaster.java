@@ -6,6 +6,7 @@ import java.nio.file.Paths;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.io.IOUtils;
@@ -39,6 +40,7 @@ import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
 import org.mpcache.master.status.MasterStatus;
 import org.mpcache.master.space.DynamicSpaceManager;
+import org.mpcache.master.web.MasterHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * {@code mpcache.master.space.history.file}), and the monitor that expires silent slaves.
  *
  * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
- * up), then the slave monitor (which only acts on registered slaves).
+ * up), the slave monitor (which only acts on registered slaves), then the web UI (it only reads).
  */
 public class MpCacheMaster extends CompositeService {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
@@ -57,6 +59,7 @@ public class MpCacheMaster extends CompositeService {
   private ReplaceArbitrator arbitrator;
   private DynamicSpaceManager spaceManager;
   private RpcServerService rpcServer;
+  private MasterHttpServer httpServer;
   private MasterStatus status;
   private MasterRefresher refresher;
   private MasterMetrics metrics;
@@ -84,6 +87,8 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
     InetSocketAddress rpcAddress = ConfigChecks.address(conf,
         MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    InetSocketAddress httpAddress = ConfigChecks.address(conf, MasterConfigKeys.HTTP_ADDRESS_KEY,
+        MasterConfigKeys.HTTP_ADDRESS_DEFAULT);
     InetSocketAddress bind = new InetSocketAddress(conf.getTrimmed(
         MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
         rpcAddress.getPort());
@@ -98,6 +103,7 @@ public class MpCacheMaster extends CompositeService {
     refresher.start();
     status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
     PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
+    httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class)
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
@@ -114,6 +120,7 @@ public class MpCacheMaster extends CompositeService {
       arbitrator.onSlaveLost(id);
       prefetch.forget(id);
     }));
+    addService(httpServer);
     super.serviceInit(conf);
   }
 
@@ -167,8 +174,9 @@ public class MpCacheMaster extends CompositeService {
     metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator);
     metrics.register();
     rpcTimer = metrics;
-    LOG.info("mpCache master serving on {} with policy {}", rpcServer.getAddress(),
-        arbitrator.policyName());
+    LOG.info("mpCache master serving on {} with policy {}; web UI at http://{}/",
+        rpcServer.getAddress(), arbitrator.policyName(),
+        NetUtils.getHostPortString(httpServer.getAddress()));
   }
 
   /**
@@ -215,6 +223,11 @@ public class MpCacheMaster extends CompositeService {
   /** The Dynamic Space Manager: the history of localized space per job type and input size. */
   public DynamicSpaceManager getSpaceManager() {
     return spaceManager;
+  }
+
+  /** The address the web UI listens on. */
+  public InetSocketAddress getHttpAddress() {
+    return httpServer.getAddress();
   }
 
   public SlaveRegistry getSlaveRegistry() {

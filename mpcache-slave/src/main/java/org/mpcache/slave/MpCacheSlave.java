@@ -13,6 +13,7 @@ import org.apache.hadoop.service.CompositeService;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.MpCacheVersion;
 import org.mpcache.common.proto.ClientSlaveProtos.ClientSlaveService;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.service.Daemons;
@@ -182,9 +183,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   public SlaveInfoProto info() {
     SlaveInfoProto.Builder b = SlaveInfoProto.newBuilder()
         .setSlaveId(hostname + ":" + rpcServer.getAddress().getPort()).setHost(hostname)
-        .setClientPort(rpcServer.getAddress().getPort()).setVersion(MpCacheSlave.class.getPackage()
-            .getImplementationVersion() == null ? "dev"
-            : MpCacheSlave.class.getPackage().getImplementationVersion());
+        .setClientPort(rpcServer.getAddress().getPort()).setVersion(MpCacheVersion.get());
     if (!datanodeAddress.isEmpty()) {
       b.setDatanodeAddress(datanodeAddress);
     }

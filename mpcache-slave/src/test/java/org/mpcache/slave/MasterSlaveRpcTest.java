@@ -56,6 +56,7 @@ class MasterSlaveRpcTest {
   void start() throws IOException {
     Configuration mc = new Configuration();
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
     mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 1000);
     master = new MpCacheMaster();
@@ -163,10 +164,21 @@ class MasterSlaveRpcTest {
   @Test
   void master_expiresASilentSlaveAndForgetsItsBlocks() throws Exception {
     waitFor(() -> report().size() == 1, "registration");
+    // As a crash: the link falls silent without telling the master.
+    slave.getMasterLink().setUnregisterOnStop(false);
     slave.getMasterLink().stop();
     waitFor(() -> !report().get(0).getLive(), "expiry: the report lists the slave as dead");
     assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());
     assertEquals(1, master.getSlaveRegistry().deadCount());
+  }
+
+  @Test
+  void stop_unregistersTheSlaveAtOnce() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    slave.stop();
+    // The expiry is 1 s; the slave is gone before any expiry pass could have run.
+    assertTrue(report().isEmpty(), "a stopped slave is unregistered, not left to expire");
+    assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());
   }
 
   @Test

@@ -86,6 +86,7 @@ class SlaveSpaceTest {
     mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
     mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 5_000);
     mc.set(MasterConfigKeys.SPACE_HISTORY_FILE_KEY, history.toString());
+    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     MpCacheMaster m = new MpCacheMaster();
     m.init(mc);
     m.start();

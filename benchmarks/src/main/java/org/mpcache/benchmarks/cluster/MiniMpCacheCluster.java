@@ -201,6 +201,7 @@ public final class MiniMpCacheCluster implements Closeable {
 
     Configuration masterConf = new Configuration(conf);
     masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     master = new MpCacheMaster();
@@ -378,6 +379,8 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /** Stops slave {@code i}, as a crash would (its files stay on its SSD directory). */
   public void stopSlave(int i) {
+    // As a crash: the master is not told, clients find the slave unreachable until it expires.
+    slaves.get(i).getMasterLink().setUnregisterOnStop(false);
     slaves.get(i).stop();
   }
 

@@ -20,6 +20,8 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.admin.PrefetchPlanner;
@@ -151,6 +153,18 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     LOG.info("Slave {} needs {} Input Cache bytes for localized data: {} blocks to evict",
         req.getSlaveId(), req.getBytes(), evict.size());
     return ReclaimResponseProto.newBuilder().addAllEvict(ProtoConverters.toProtos(evict)).build();
+  }
+
+  @Override
+  public UnregisterSlaveResponseProto unregisterSlave(RpcController c,
+      UnregisterSlaveRequestProto req) {
+    boolean was = registry.remove(req.getSlaveId());
+    if (was) {
+      arbitrator.onSlaveLost(req.getSlaveId());
+      prefetch.forget(req.getSlaveId());
+      LOG.info("Slave {} is shutting down: unregistered, its blocks forgotten", req.getSlaveId());
+    }
+    return UnregisterSlaveResponseProto.newBuilder().setWasRegistered(was).build();
   }
 
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now) {

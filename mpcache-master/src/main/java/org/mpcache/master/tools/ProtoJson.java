@@ -15,16 +15,18 @@ import org.apache.hadoop.thirdparty.protobuf.Message;
 /**
  * The JSON {@code mpcache admin -json} prints: a protobuf message as an object whose keys are the
  * proto field names (camelCase, as in {@code AdminProtocol.proto}), numbers as numbers, repeated
- * fields as arrays, enums by name; unset optional fields are left out. Stateless.
+ * fields as arrays, enums by name; unset optional fields are left out. The master's web UI serves
+ * the same JSON. Stateless.
  */
-final class ProtoJson {
+public final class ProtoJson {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private ProtoJson() {
   }
 
-  static ObjectNode toJson(Message m) {
+  /** The message as a JSON object. */
+  public static ObjectNode toJson(Message m) {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
       FieldDescriptor f = e.getKey();

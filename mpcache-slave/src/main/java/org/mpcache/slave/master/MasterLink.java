@@ -27,6 +27,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
@@ -73,6 +74,7 @@ public final class MasterLink extends AbstractService {
   private final Object wake = new Object();
   private volatile SlaveMasterProtocolPB proxy;
   private volatile boolean registered;
+  private volatile boolean unregisterOnStop = true;
   private volatile long heartbeatIntervalMs = 1_000;
   @GuardedBy("wake")
   private boolean running;
@@ -108,8 +110,17 @@ public final class MasterLink extends AbstractService {
     if (thread != null) {
       thread.join(10_000);
     }
+    unregister();
     RpcSupport.close(proxy);
     super.serviceStop();
+  }
+
+  /**
+   * Whether stopping the link tells the master the slave is leaving (the default). Tests that
+   * stand for a crashed slave turn it off, so that the master only learns of it by expiry.
+   */
+  public void setUnregisterOnStop(boolean on) {
+    unregisterOnStop = on;
   }
 
   /** Whether the master has accepted this slave's registration. */
@@ -252,6 +263,27 @@ public final class MasterLink extends AbstractService {
         s.info().getSlaveId());
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
+    }
+  }
+
+  /**
+   * Tells the master this slave is leaving, so that it stops sending clients here and forgets the
+   * slave's blocks now rather than after the expiry interval. Best effort: a master that cannot be
+   * reached expires the slave as usual.
+   */
+  private void unregister() {
+    if (proxy == null || !registered || !unregisterOnStop) {
+      return;
+    }
+    registered = false;
+    String id = state.get().info().getSlaveId();
+    try {
+      RpcSupport.call(() -> proxy.unregisterSlave(null,
+          UnregisterSlaveRequestProto.newBuilder().setSlaveId(id).build()));
+      LOG.info("Unregistered {} from the mpCache master at {}", id, masterAddress);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not unregister {} from the mpCache master at {}: {}; it will expire there",
+          id, masterAddress, e.getMessage());
     }
   }
 

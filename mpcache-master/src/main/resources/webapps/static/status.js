@@ -1,0 +1,118 @@
+// Renders /status.json into the status page. Every value goes in through textContent, never
+// innerHTML, so names from the cluster (hosts, dataset paths) cannot inject markup.
+'use strict';
+
+function bytes(n) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return (i === 0 ? v : v.toFixed(1)) + ' ' + units[i];
+}
+
+function percent(r) {
+  return r === null || r === undefined ? '-' : (100 * r).toFixed(1) + '%';
+}
+
+function row(tbody, cells, attrs) {
+  const tr = document.createElement('tr');
+  for (const [k, v] of Object.entries(attrs || {})) {
+    tr.setAttribute(k, v);
+  }
+  for (const c of cells) {
+    const td = document.createElement('td');
+    td.textContent = c;
+    tr.appendChild(td);
+  }
+  tbody.appendChild(tr);
+}
+
+function note(tbody, columns, text) {
+  const tr = document.createElement('tr');
+  const td = document.createElement('td');
+  td.colSpan = columns;
+  td.className = 'note';
+  td.textContent = text;
+  tr.appendChild(td);
+  tbody.appendChild(tr);
+}
+
+function hitRatio(c) {
+  const bytes = c.bytesFromCache + c.bytesFromHdfs;
+  // Bytes, not lookups: the share of the bytes read through the slave that came from its SSD.
+  return bytes > 0 ? c.bytesFromCache / bytes : null;
+}
+
+function render(s) {
+  const r = s.report;
+  const slaves = r.slaves || [];
+  const live = slaves.filter(x => x.live).length;
+  document.getElementById('summary').textContent = 'Policy ' + r.policy + ', up '
+      + Math.round(r.masterUptimeMs / 1000) + ' s, ' + live + ' live slave'
+      + (live === 1 ? '' : 's') + ', ' + (slaves.length - live) + ' dead.';
+  const tbody = document.querySelector('#slaves tbody');
+  tbody.replaceChildren();
+  for (const x of slaves) {
+    const sp = x.space;
+    const c = x.counters;
+    const id = x.slave.slaveId;
+    const state = !x.live ? ' (dead)' : x.decommissioning ? ' (decommissioning)' : '';
+    row(tbody, [
+      id + state,
+      x.slave.datanodeAddress || '-',
+      (x.lastHeartbeatAgeMs / 1000).toFixed(1) + ' s ago',
+      bytes(sp.capacity),
+      bytes(sp.inputCacheUsed) + ' / ' + bytes(sp.inputCacheCapacity),
+      bytes(sp.dynamicPoolCapacity) + ' (' + bytes(sp.poolLentToInput) + ' / '
+          + bytes(sp.poolLentToLocalized) + ')',
+      bytes(sp.localizedCacheUsed) + ' / ' + bytes(sp.localizedCacheCapacity),
+      String(x.cachedBlocks),
+      c.hits + ' / ' + c.misses,
+      percent(hitRatio(c)),
+      String(c.fallbacks),
+    ], {'class': x.live ? 'slave live' : 'slave dead', 'data-slave-id': id});
+  }
+  if (slaves.length === 0) {
+    note(tbody, 11, 'No slave has registered.');
+  }
+  const datasets = document.querySelector('#datasets tbody');
+  datasets.replaceChildren();
+  for (const d of s.datasets) {
+    row(datasets, [
+      d.datasetId,
+      d.priority === undefined ? '-' : d.priority.toFixed(3),
+      percent(d.sizeBlocks > 0 ? d.cachedBlocks / d.sizeBlocks : null) + (d.full ? ' (full)' : ''),
+      d.cachedBlocks + ' / ' + d.sizeBlocks,
+      d.frequency.toFixed(2),
+    ], {'class': 'dataset', 'data-dataset-id': d.datasetId});
+  }
+  if (s.datasets.length === 0) {
+    note(datasets, 5, 'No dataset has been read through the cache yet.');
+  }
+  document.body.setAttribute('data-loaded', 'true');
+}
+
+function refresh() {
+  fetch('/status.json', {cache: 'no-store'})
+      .then(r => {
+        if (!r.ok) {
+          throw new Error('HTTP ' + r.status + ' ' + r.statusText);
+        }
+        return r.json();
+      })
+      .then(s => {
+        document.getElementById('error').hidden = true;
+        render(s);
+      })
+      .catch(e => {
+        const el = document.getElementById('error');
+        el.textContent = 'Cannot read /status.json: ' + e.message;
+        el.hidden = false;
+      });
+}
+
+refresh();
+setInterval(refresh, 5000);
