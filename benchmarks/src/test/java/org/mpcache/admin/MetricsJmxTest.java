@@ -103,6 +103,9 @@ class MetricsJmxTest {
       assertEquals(1L << 30, attr(slave, "InputCacheCapacity"));
       assertEquals(attr(slave, "Fills") * BLOCK, attr(slave, "InputCacheUsed"));
       assertEquals(0, attr(slave, "Fallbacks"));
+      // The Input Cache's own gigabyte holds every block: the tuner lent no pool unit.
+      assertEquals(0, attr(slave, "PoolMoves"));
+      assertEquals(0, attr(slave, "PoolLentToInput"));
       hits += attr(slave, "Hits");
       fromSsd += attr(slave, "BytesFromSsd");
       fills += attr(slave, "Fills");

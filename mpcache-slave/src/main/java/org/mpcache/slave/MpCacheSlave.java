@@ -201,6 +201,13 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         .setLocalizedCacheUsed(s.localizedCacheUsed()).build();
   }
 
+  /** Dynamic Pool units lent to a cache or returned to the pool since the slave started. */
+  public long poolMoves() {
+    synchronized (spaceLock) {
+      return tuner.poolMoves();
+    }
+  }
+
   @Override
   public SlaveCountersProto counters() {
     return counters.snapshot();

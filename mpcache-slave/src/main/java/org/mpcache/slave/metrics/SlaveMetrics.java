@@ -12,7 +12,7 @@ import org.mpcache.slave.MpCacheSlave;
 
 /**
  * A slave's metrics2 source, {@code MpCacheSlave-<client port>} in JMX: the SSD space per region
- * (Input Cache, Dynamic Pool and what it lends, Localized Cache), hits and misses, bytes served
+ * (Input Cache, Dynamic Pool and what it lends, Localized Cache), the pool's unit moves, hits and misses, bytes served
  * from the SSD and bytes clients read from HDFS instead, fallbacks in all and per cause, fills,
  * evictions, corrupt blocks, fills in progress and the prefetcher's figures. Every metric is
  * listed in {@code docs/metrics.md}.
@@ -64,6 +64,8 @@ public final class SlaveMetrics implements MetricsSource {
             s.getPoolLentToInput())
         .addGauge(Interns.info("PoolLentToLocalized",
             "Dynamic Pool bytes lent to the Localized Cache"), s.getPoolLentToLocalized())
+        .addCounter(Interns.info("PoolMoves",
+            "Dynamic Pool units lent to a cache or returned to the pool"), slave.poolMoves())
         .addGauge(Interns.info("LocalizedCacheCapacity", "Localized Cache bytes"),
             s.getLocalizedCacheCapacity())
         .addGauge(Interns.info("LocalizedCacheUsed", "Localized Cache bytes used"),

@@ -114,8 +114,8 @@ public final class DynamicSpaceTuner {
       return Reservation.denied(List.of());
     }
     best.inputUsed += bytes;
-    best.lentToInput = Math.max(best.lentToInput, best.unitsFor(best.inputUsed
-        - best.layout.inputCacheCapacity()));
+    best.lendToInput(Math.max(best.lentToInput, best.unitsFor(best.inputUsed
+        - best.layout.inputCacheCapacity())));
     inputs.put(block, new InputEntry(best, bytes));
     return Reservation.granted(best.layout.dir(), List.of());
   }
@@ -133,7 +133,7 @@ public final class DynamicSpaceTuner {
     }
     Volume v = entry.volume;
     v.inputUsed -= entry.bytes;
-    v.lentToInput = v.unitsFor(v.inputUsed - v.layout.inputCacheCapacity());
+    v.lendToInput(v.unitsFor(v.inputUsed - v.layout.inputCacheCapacity()));
     return true;
   }
 
@@ -207,8 +207,20 @@ public final class DynamicSpaceTuner {
     long ownAndLent = v.layout.localizedCacheCapacity()
         + v.lentToLocalized * v.layout.unitBytes();
     if (v.lentToLocalized > 0 && v.localizedUsed < guard * ownAndLent) {
-      v.lentToLocalized = v.unitsFor(v.localizedUsed - v.layout.localizedCacheCapacity());
+      v.lendToLocalized(v.unitsFor(v.localizedUsed - v.layout.localizedCacheCapacity()));
     }
+  }
+
+  /**
+   * Pool units moved since the tuner was made: every unit lent to a cache and every unit returned
+   * to the pool counts once, over all directories.
+   */
+  public long poolMoves() {
+    long moves = 0;
+    for (Volume v : volumes) {
+      moves += v.unitMoves;
+    }
+    return moves;
   }
 
   /** The node's figures: the sum over its directories. */
@@ -255,9 +267,22 @@ public final class DynamicSpaceTuner {
     long localizedUsed;
     int lentToInput;
     int lentToLocalized;
+    long unitMoves;
 
     Volume(SsdVolume layout) {
       this.layout = layout;
+    }
+
+    /** Sets the units lent to the Input Cache, counting each unit lent or returned. */
+    void lendToInput(int units) {
+      unitMoves += Math.abs(units - lentToInput);
+      lentToInput = units;
+    }
+
+    /** Sets the units lent to the Localized Cache, counting each unit lent or returned. */
+    void lendToLocalized(int units) {
+      unitMoves += Math.abs(units - lentToLocalized);
+      lentToLocalized = units;
     }
 
     int freeUnits() {
@@ -282,8 +307,8 @@ public final class DynamicSpaceTuner {
     /** Adds localized bytes the caller checked fit, lending the units they need. */
     void grantLocalized(long bytes) {
       localizedUsed += bytes;
-      lentToLocalized = Math.max(lentToLocalized,
-          unitsFor(localizedUsed - layout.localizedCacheCapacity()));
+      lendToLocalized(Math.max(lentToLocalized,
+          unitsFor(localizedUsed - layout.localizedCacheCapacity())));
     }
 
     SpaceSnapshot snapshot() {

@@ -49,6 +49,22 @@ class DynamicSpaceTunerTest {
   }
 
   @Test
+  void poolMoves_countsEveryUnitLentAndReturned() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertEquals(0, t.poolMoves());
+    assertTrue(t.reserveInput(block(2), 150).reserved());
+    assertEquals(2, t.poolMoves());
+    assertTrue(t.releaseInput(block(2)));
+    assertEquals(4, t.poolMoves());
+    assertTrue(t.reserveLocalized(250, InputExcluder.NEVER).reserved());
+    assertEquals(5, t.poolMoves());
+    t.releaseLocalized("/ssd", 250);
+    assertEquals(6, t.poolMoves());
+    assertEquals(0, t.snapshot().poolLentToInput() + t.snapshot().poolLentToLocalized());
+  }
+
+  @Test
   void reserveInput_inputCacheFull_lendsFreePoolUnits() {
     DynamicSpaceTuner t = tuner("/ssd");
     assertTrue(t.reserveInput(block(1), 400).reserved());
