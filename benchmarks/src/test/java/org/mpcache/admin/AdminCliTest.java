@@ -225,7 +225,9 @@ class AdminCliTest {
         j.get("master").asText());
     for (JsonNode s : j.get("slaves")) {
       assertThat(s.get("live").asBoolean()).isTrue();
-      assertEquals(4L * BLOCK, s.get("space").get("inputCacheCapacity").asLong());
+      // The slave capacity is what input may fill: the Input Cache's own space plus the pool.
+      assertEquals(4L * BLOCK, s.get("space").get("inputCacheCapacity").asLong()
+          + s.get("space").get("dynamicPoolCapacity").asLong());
     }
   }
 
