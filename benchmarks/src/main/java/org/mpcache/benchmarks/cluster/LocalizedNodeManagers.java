@@ -24,15 +24,29 @@ import org.mpcache.yarn.YarnIntegrationConfigKeys;
 public final class LocalizedNodeManagers {
   /** Identifies one cluster's slots in {@link #NEXT_SLOT}. */
   private static final String CLUSTER_ID_KEY = "mpcache.minicluster.id";
-  /** The slaves as {@code <ssd dir>|<localized host:port>}, comma-separated, one per NodeManager. */
+  /**
+   * The slaves as {@code <ssd dir>|<localized host:port>[|<hdd dir>]}, comma-separated, one per
+   * NodeManager.
+   */
   private static final String SLOTS_KEY = "mpcache.minicluster.localized.slots";
   private static final Map<String, AtomicInteger> NEXT_SLOT = new ConcurrentHashMap<>();
 
   private LocalizedNodeManagers() {
   }
 
-  /** A slave a NodeManager is paired with: its SSD directory and Localized Cache address. */
-  public record Slot(String ssdDir, String localizedAddress) {
+  /**
+   * A slave a NodeManager is paired with: its SSD directory and Localized Cache address, and the
+   * NodeManager's HDD local dir, or {@code null} to keep the dirs MiniMRYarnCluster gives it.
+   */
+  public record Slot(String ssdDir, String localizedAddress, String hddDir) {
+    /** Checks that no field holds the separators of the slots value. */
+    public Slot {
+      for (String f : new String[] {ssdDir, localizedAddress, hddDir}) {
+        if (f != null && (f.contains("|") || f.contains(","))) {
+          throw new IllegalArgumentException("A slot field may not contain '|' or ',': " + f);
+        }
+      }
+    }
   }
 
   /**
@@ -48,6 +62,9 @@ public final class LocalizedNodeManagers {
     for (Slot slot : slots) {
       s.append(s.length() == 0 ? "" : ",").append(slot.ssdDir()).append('|')
           .append(slot.localizedAddress());
+      if (slot.hddDir() != null) {
+        s.append('|').append(slot.hddDir());
+      }
     }
     conf.set(SLOTS_KEY, s.toString());
     conf.set("yarn.nodemanager.aux-services." + YarnIntegrationConfigKeys.AUX_SERVICE_NAME
@@ -78,7 +95,8 @@ public final class LocalizedNodeManagers {
 
   /**
    * The default executor, after pairing its NodeManager with the next slave: that slave's SSD dir
-   * joins the NodeManager's local dirs, and {@code mpcache.slave.cache.dirs} and
+   * joins the NodeManager's local dirs (which become the slot's HDD dir and the SSD dir when the
+   * slot names an HDD dir), and {@code mpcache.slave.cache.dirs} and
    * {@code mpcache.localized.address} name the slave for the auxiliary service.
    */
   public static final class SsdDirExecutor extends DefaultContainerExecutor {
@@ -93,7 +111,8 @@ public final class LocalizedNodeManagers {
           throw new IllegalStateException("More NodeManagers than slaves: " + slots.length);
         }
         String[] slot = slots[i].split("\\|");
-        String dirs = conf.getTrimmed(YarnConfiguration.NM_LOCAL_DIRS, "");
+        String dirs = slot.length > 2 ? slot[2]
+            : conf.getTrimmed(YarnConfiguration.NM_LOCAL_DIRS, "");
         conf.set(YarnConfiguration.NM_LOCAL_DIRS, dirs.isEmpty() ? slot[0] : dirs + "," + slot[0]);
         conf.set(YarnIntegrationConfigKeys.SSD_DIRS_KEY, slot[0]);
         conf.set(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY, slot[1]);

@@ -66,6 +66,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private IntFunction<File> dataNodeDir;
     private IntFunction<File> slaveCacheDir;
     private IntFunction<File> nodeManagerLocalDir;
+    private IntFunction<File> nodeManagerHddDir;
     private int nodeManagerMemoryMb;
     private final Configuration conf = new Configuration();
 
@@ -129,10 +130,22 @@ public final class MiniMpCacheCluster implements Closeable {
 
     /**
      * The only local dir of NodeManager {@code i} (spills, map outputs, merges, container work
-     * dirs); by default the four dirs MiniMRYarnCluster makes under {@code target/}.
+     * dirs), with the Localized Cache not wired in; by default the four dirs MiniMRYarnCluster
+     * makes under {@code target/}, beside the slave's SSD dir, with it wired in.
      */
     public Builder nodeManagerLocalDir(IntFunction<File> dir) {
       this.nodeManagerLocalDir = dir;
+      return this;
+    }
+
+    /**
+     * Gives NodeManager {@code i} two local dirs, this HDD dir and slave {@code i}'s SSD dir, with
+     * the Localized Cache wired in: localized data goes to the SSD dir while the slave grants room
+     * and to the HDD dir otherwise, as on a real node with both. Excludes
+     * {@link #nodeManagerLocalDir}.
+     */
+    public Builder nodeManagerHddDir(IntFunction<File> dir) {
+      this.nodeManagerHddDir = dir;
       return this;
     }
 
@@ -149,6 +162,10 @@ public final class MiniMpCacheCluster implements Closeable {
     }
 
     public MiniMpCacheCluster build() throws IOException {
+      if (nodeManagerLocalDir != null && nodeManagerHddDir != null) {
+        throw new IllegalArgumentException("Set either nodeManagerLocalDir (one dir, no Localized "
+            + "Cache) or nodeManagerHddDir (an HDD dir beside the slave's SSD dir), not both");
+      }
       MiniMpCacheCluster c = new MiniMpCacheCluster(this);
       try {
         c.start();
@@ -227,6 +244,17 @@ public final class MiniMpCacheCluster implements Closeable {
         : spec.slaveCacheDir.apply(i);
   }
 
+  private String hddDir(int i) throws IOException {
+    if (spec.nodeManagerHddDir == null) {
+      return null;
+    }
+    File dir = spec.nodeManagerHddDir.apply(i);
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("Cannot create NodeManager HDD local dir " + dir);
+    }
+    return dir.getAbsolutePath();
+  }
+
   private void startSlave(int i) throws IOException {
     DataNode dn = dfs.getDataNodes().get(i);
     Configuration sc = new Configuration(conf);
@@ -274,7 +302,7 @@ public final class MiniMpCacheCluster implements Closeable {
       List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
       for (int i = 0; i < slaves.size(); i++) {
         slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
-            "127.0.0.1:" + localizedPorts.get(i)));
+            "127.0.0.1:" + localizedPorts.get(i), hddDir(i)));
       }
       yc = LocalizedNodeManagers.configure(conf, slots);
     } else {
@@ -430,6 +458,16 @@ public final class MiniMpCacheCluster implements Closeable {
       SlaveFigures.add(t, s.getCounters().snapshot());
     }
     return t.build();
+  }
+
+  /** Localized bytes the slaves' Localized Caches granted on the SSD since they started. */
+  public long localizedBytesGranted() {
+    return slaves.stream().mapToLong(s -> s.getLocalizedCache().bytesGranted()).sum();
+  }
+
+  /** Localized bytes the slaves' Localized Caches denied (sent to the HDDs) since they started. */
+  public long localizedBytesDenied() {
+    return slaves.stream().mapToLong(s -> s.getLocalizedCache().bytesDenied()).sum();
   }
 
   @Override

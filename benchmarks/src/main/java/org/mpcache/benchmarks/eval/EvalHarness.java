@@ -49,6 +49,7 @@ public final class EvalHarness {
    * @param nodes DataNodes, NodeManagers and slaves
    * @param blockBytes HDFS block size
    * @param ssdCacheBytes mpCache's Input Cache per node
+   * @param localizedBytes mpCache's Localized Cache per node (the Dynamic Pool lends more)
    * @param memoryCacheBytes the PACMan-like in-memory cache per node, taken from the containers
    * @param nodeManagerMemoryMb container memory per NodeManager before the memory cache takes its
    *     share
@@ -57,13 +58,15 @@ public final class EvalHarness {
    * @param kmeansIterations the most iterations k-means runs
    * @param seed seeds the datasets
    */
-  public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long memoryCacheBytes,
+  public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long localizedBytes,
+      long memoryCacheBytes,
       int nodeManagerMemoryMb, String pacmanPolicy, int reduces, int kmeansIterations,
       long seed) {
 
     /** Checks the settings. */
     public Settings {
-      if (nodes < 1 || blockBytes < 1 || ssdCacheBytes < 1 || memoryCacheBytes < 1
+      if (nodes < 1 || blockBytes < 1 || ssdCacheBytes < 1 || localizedBytes < 1
+          || memoryCacheBytes < 1
           || reduces < 1 || kmeansIterations < 1) {
         throw new IllegalArgumentException("nodes, block size, cache sizes, reduces and k-means "
             + "iterations must all be positive");
@@ -145,12 +148,22 @@ public final class EvalHarness {
         .dataNodeDir(tierDir(mode.dataOnSsd() ? Tier.SSD : Tier.HDD, run + "/dn", tierDirs))
         .slaveCacheDir(tierDir(mode == EvalMode.PACMAN ? Tier.MEMORY : Tier.SSD,
             run + "/cache", tierDirs))
-        .nodeManagerLocalDir(tierDir(mode.localOnSsd() ? Tier.SSD : Tier.HDD, run + "/nm-local",
-            tierDirs))
         .nodeManagerMemoryMb(containerMb)
+        // Heartbeats and the client's poll add idle seconds to every job whatever the storage;
+        // at their defaults (1 s, 1 s, 5 s) they hide the tiers' differences.
+        .set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "250")
+        .set("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", "250")
+        .set("mapreduce.client.completion.pollinterval", "200")
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
         .set(MasterConfigKeys.POLICY_KEY,
             mode == EvalMode.PACMAN ? effectivePacmanPolicy() : MPCACHE_POLICY);
+    if (mode.localizedCache()) {
+      b.nodeManagerHddDir(tierDir(Tier.HDD, run + "/nm-local", tierDirs))
+          .localizedCapacity(settings.localizedBytes());
+    } else {
+      b.nodeManagerLocalDir(tierDir(mode.localOnSsd() ? Tier.SSD : Tier.HDD, run + "/nm-local",
+          tierDirs));
+    }
     Configuration tierConf = new Configuration(false);
     tiers.configure(tierConf);
     for (Map.Entry<String, String> e : tierConf) {
@@ -260,6 +273,8 @@ public final class EvalHarness {
           + "come from memory whatever the tier");
     }
     SlaveCountersProto before = cluster.totals();
+    long grantedBefore = cluster.localizedBytesGranted();
+    long deniedBefore = cluster.localizedBytesDenied();
     long start = Time.monotonicNow();
     PumaRun r;
     try {
@@ -289,7 +304,9 @@ public final class EvalHarness {
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
         mode == EvalMode.PACMAN ? "memory" : mode == EvalMode.MPCACHE ? "ssd" : "none",
-        local, mode.localOnSsd() ? "ssd" : "hdd",
+        local, mode.localizedCache() ? "ssd+hdd" : mode.localOnSsd() ? "ssd" : "hdd",
+        cluster.localizedBytesGranted() - grantedBefore,
+        cluster.localizedBytesDenied() - deniedBefore,
         after.getHits() - before.getHits(), after.getMisses() - before.getMisses());
   }
 

@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * <p>Usage: {@code EvalMain [--full] [--jobs N] [--modes m1,m2,...] [--seed S] [--out DIR]
  * [--work DIR] [--classes N] [--zipf S] [--mb-per-class X] [--block-mb N] [--cache-mb N]
- * [--memory-cache-mb N] [--sweep-cache-mb a,b,...] [--nodes N] [--nm-memory-mb N]
+ * [--localized-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] [--nodes N] [--nm-memory-mb N]
  * [--pacman-policy lfu-f|life] [--reduces N] [--kmeans-iterations N] [-D key=value ...]}. Without {@code --full}
  * it runs the short mix (about 15 minutes on 2 cores); {@code --full} selects the paper's 20 size
  * classes and a longer mix.
@@ -36,6 +36,7 @@ public final class EvalMain {
   double mbPerClass = 16;
   long blockMb = 8;
   long cacheMb = 256;
+  long localizedMb = 128;
   long memoryCacheMb = 128;
   List<Long> sweepCacheMb = List.of();
   int nodes = 2;
@@ -43,6 +44,7 @@ public final class EvalMain {
   String pacmanPolicy = "lfu-f";
   int reduces = 1;
   int kmeansIterations = 2;
+  int nodeCores = 16;
   /** {@code -D key=value} settings, for the tiers ({@code mpcache.tiers.*}). */
   final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -55,6 +57,7 @@ public final class EvalMain {
         classes = 20;
         mbPerClass = 12;
         cacheMb = 1024;
+        localizedMb = 256;
         memoryCacheMb = 256;
         kmeansIterations = 3;
         continue;
@@ -88,6 +91,7 @@ public final class EvalMain {
           case "--mb-per-class" -> mbPerClass = Double.parseDouble(v);
           case "--block-mb" -> blockMb = Long.parseLong(v);
           case "--cache-mb" -> cacheMb = Long.parseLong(v);
+          case "--localized-mb" -> localizedMb = Long.parseLong(v);
           case "--memory-cache-mb" -> memoryCacheMb = Long.parseLong(v);
           case "--sweep-cache-mb" -> {
             List<Long> s = new ArrayList<>();
@@ -101,6 +105,12 @@ public final class EvalMain {
           case "--pacman-policy" -> pacmanPolicy = v;
           case "--reduces" -> reduces = Integer.parseInt(v);
           case "--kmeans-iterations" -> kmeansIterations = Integer.parseInt(v);
+          case "--node-cores" -> {
+            nodeCores = Integer.parseInt(v);
+            if (nodeCores < 1) {
+              throw new IllegalArgumentException("--node-cores must be at least 1, got " + v);
+            }
+          }
           default -> throw new IllegalArgumentException("Unknown option " + a);
         }
       } catch (NumberFormatException e) {
@@ -111,9 +121,9 @@ public final class EvalMain {
 
   static final String USAGE = "Usage: EvalMain [--full] [--jobs N] [--modes hadoop,mpcache,pacman,"
       + "all-ssd] [--seed S] [--out DIR] [--work DIR] [--classes N] [--zipf S] [--mb-per-class X]"
-      + " [--block-mb N] [--cache-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] "
+      + " [--block-mb N] [--cache-mb N] [--localized-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] "
       + "[--nodes N] [--nm-memory-mb N] [--pacman-policy lfu-f|life] [--reduces N] "
-      + "[--kmeans-iterations N] [-D mpcache.tiers.KEY=VALUE ...]";
+      + "[--kmeans-iterations N] [--node-cores N] [-D mpcache.tiers.KEY=VALUE ...]";
 
   /**
    * Runs the evaluation as parsed; writes results into the output directory.
@@ -125,7 +135,7 @@ public final class EvalMain {
         .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
     List<MixJob> mix = EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed);
     EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, cacheMb * MB,
-        memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed);
+        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed);
     List<long[]> runs = new ArrayList<>();
     for (EvalMode m : modes) {
       long size = m == EvalMode.PACMAN ? memoryCacheMb : cacheMb;
@@ -189,7 +199,7 @@ public final class EvalMain {
     }
     int code = 0;
     try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), main.nodes,
-        main.settings, System.out)) {
+        main.settings, main.nodeCores, System.out)) {
       main.run(System.out, System.console() != null, tiers);
     } catch (Exception e) {
       System.err.println("The evaluation failed: " + e);

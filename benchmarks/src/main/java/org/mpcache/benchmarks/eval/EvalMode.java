@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * <caption>Placement per mode</caption>
  * <tr><th>mode</th><th>HDFS blocks</th><th>input cache</th><th>local data</th></tr>
  * <tr><td>hadoop</td><td>HDD</td><td>none</td><td>HDD</td></tr>
- * <tr><td>mpcache</td><td>HDD</td><td>SSD</td><td>SSD</td></tr>
+ * <tr><td>mpcache</td><td>HDD</td><td>SSD</td><td>SSD while the Localized Cache grants room,
+ * HDD otherwise</td></tr>
  * <tr><td>pacman</td><td>HDD</td><td>memory, taken from the containers</td><td>HDD</td></tr>
  * <tr><td>all-ssd</td><td>SSD</td><td>none</td><td>SSD</td></tr>
  * </table>
@@ -49,9 +50,17 @@ public enum EvalMode {
     return this == ALL_SSD;
   }
 
-  /** True if NodeManager local data lives on the SSD. */
+  /** True if NodeManager local data lives on the SSD whatever its size. */
   boolean localOnSsd() {
-    return this == MPCACHE || this == ALL_SSD;
+    return this == ALL_SSD;
+  }
+
+  /**
+   * True if the NodeManagers have an HDD and an SSD local dir and mpCache's Localized Cache
+   * decides, file by file, which one gets the job's local data.
+   */
+  boolean localizedCache() {
+    return this == MPCACHE;
   }
 
   /**

@@ -126,7 +126,7 @@ public final class EvalReport {
   static final List<String> RUN_COLUMNS = List.of("run", "mode", "cache_mb_per_node", "jobs",
       "succeeded", "seconds", "map_seconds", "reduce_seconds", "speedup_over_hadoop",
       "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "local_bytes",
-      "byte_hit_ratio");
+      "local_ssd_granted_bytes", "local_ssd_denied_bytes", "byte_hit_ratio");
 
   private List<String> runRow(String run) {
     List<JobResult> rs = byRun.get(run);
@@ -143,6 +143,8 @@ public final class EvalReport {
         Long.toString(hdfs), Long.toString(cache), Long.toString(miss),
         Long.toString(rs.stream().mapToLong(JobResult::inputTierBytes).sum()),
         Long.toString(rs.stream().mapToLong(JobResult::localBytes).sum()),
+        Long.toString(rs.stream().mapToLong(JobResult::localSsdGranted).sum()),
+        Long.toString(rs.stream().mapToLong(JobResult::localSsdDenied).sum()),
         String.format(Locale.ROOT, "%.4f", cache + miss == 0 ? 0 : (double) cache / (cache + miss)));
   }
 

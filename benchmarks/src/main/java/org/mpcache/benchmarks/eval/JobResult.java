@@ -25,20 +25,26 @@ import java.util.Locale;
  * @param inputTier where HDFS blocks live in this mode ({@code hdd} or {@code ssd})
  * @param cacheTier where the input cache lives ({@code ssd}, {@code memory} or {@code none})
  * @param localBytes bytes of local data (spills, map outputs, merges) read and written
- * @param localTier where the NodeManagers' local dirs live ({@code hdd} or {@code ssd})
+ * @param localTier where the NodeManagers' local dirs live ({@code hdd}, {@code ssd}, or
+ *     {@code ssd+hdd} where the Localized Cache puts each file on the SSD while it grants room)
+ * @param localSsdGranted localized bytes tasks asked the Localized Cache for and were granted on
+ *     the SSD (requests, which err high; 0 without a Localized Cache)
+ * @param localSsdDenied localized bytes tasks asked for and were sent to the HDD dirs
  * @param blockHits block lookups the cache answered
  * @param blockMisses block lookups the cache missed
  */
 public record JobResult(String mode, long cacheMbPerNode, int index, String benchmark, int k,
     String dataset, long inputBytes, boolean success, double seconds, double mapSeconds,
     double reduceSeconds, long hdfsBytesRead, long cacheBytes, long missBytes, String inputTier,
-    String cacheTier, long localBytes, String localTier, long blockHits, long blockMisses) {
+    String cacheTier, long localBytes, String localTier, long localSsdGranted,
+    long localSsdDenied, long blockHits, long blockMisses) {
 
   /** The CSV header matching {@link #csvRow()}. */
   public static final List<String> COLUMNS = List.of("mode", "cache_mb_per_node", "job", "benchmark",
       "k", "dataset", "input_bytes", "success", "seconds", "map_seconds", "reduce_seconds",
       "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "input_tier", "cache_tier",
-      "local_bytes", "local_tier", "byte_hit_ratio", "block_hits", "block_misses");
+      "local_bytes", "local_tier", "local_ssd_granted_bytes", "local_ssd_denied_bytes",
+      "byte_hit_ratio", "block_hits", "block_misses");
 
   /**
    * Bytes read from the tier holding HDFS blocks: the misses with a cache, every HDFS byte
@@ -70,7 +76,8 @@ public record JobResult(String mode, long cacheMbPerNode, int index, String benc
         Integer.toString(k), dataset, Long.toString(inputBytes), Boolean.toString(success),
         fmt(seconds), fmt(mapSeconds), fmt(reduceSeconds), Long.toString(hdfsBytesRead),
         Long.toString(cacheBytes), Long.toString(missBytes), Long.toString(inputTierBytes()), inputTier, cacheTier,
-        Long.toString(localBytes), localTier, String.format(Locale.ROOT, "%.4f", byteHitRatio()),
+        Long.toString(localBytes), localTier, Long.toString(localSsdGranted),
+        Long.toString(localSsdDenied), String.format(Locale.ROOT, "%.4f", byteHitRatio()),
         Long.toString(blockHits), Long.toString(blockMisses));
   }
 

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.mpcache.benchmarks.tiers.StorageTiers;
+import org.mpcache.benchmarks.tiers.TierConfigKeys;
 import org.mpcache.benchmarks.tiers.TierMechanism;
 import org.mpcache.common.MpCacheConfiguration;
 
@@ -18,15 +19,46 @@ public final class TierLayouts {
   private TierLayouts() {
   }
 
+  /** The device limits {@link #shareOfNode} divides. */
+  private static final Map<String, Long> DEVICE_LIMITS = Map.of(
+      TierConfigKeys.HDD_READ_BPS_KEY, TierConfigKeys.HDD_READ_BPS_DEFAULT,
+      TierConfigKeys.HDD_WRITE_BPS_KEY, TierConfigKeys.HDD_WRITE_BPS_DEFAULT,
+      TierConfigKeys.HDD_IOPS_KEY, (long) TierConfigKeys.HDD_IOPS_DEFAULT,
+      TierConfigKeys.SSD_READ_BPS_KEY, TierConfigKeys.SSD_READ_BPS_DEFAULT,
+      TierConfigKeys.SSD_WRITE_BPS_KEY, TierConfigKeys.SSD_WRITE_BPS_DEFAULT,
+      TierConfigKeys.SSD_IOPS_KEY, (long) TierConfigKeys.SSD_IOPS_DEFAULT);
+
+  /**
+   * Sets every device limit {@code conf} does not set to its default divided by
+   * {@code nodeCores}: one core's share of a node whose {@code nodeCores} cores share one HDD and
+   * one SSD. Each emulated node runs about one core's tasks on the evaluation's machine, and the
+   * bandwidth and requests per core are what make MapReduce storage-bound on many-core nodes.
+   *
+   * @throws IllegalArgumentException if {@code nodeCores} is below 1
+   */
+  static void shareOfNode(Configuration conf, int nodeCores) {
+    if (nodeCores < 1) {
+      throw new IllegalArgumentException("The cores sharing a node's disks must be at least 1: "
+          + nodeCores);
+    }
+    for (Map.Entry<String, Long> e : DEVICE_LIMITS.entrySet()) {
+      if (conf.get(e.getKey()) == null) {
+        conf.setLong(e.getKey(), Math.max(1, e.getValue() / nodeCores));
+      }
+    }
+  }
+
   /**
    * Opens and measures the tiers for {@code nodes} nodes under {@code base}, with
-   * {@code settings} over mpcache-site.xml's {@code mpcache.tiers.*} keys, printing what it
-   * got, and a notice when the tiers are not emulated, to {@code console}.
+   * {@code settings} over mpcache-site.xml's {@code mpcache.tiers.*} keys and each device limit
+   * neither sets at one core's share of the default device ({@link #shareOfNode}), printing what
+   * it got, and a notice when the tiers are not emulated, to {@code console}.
    */
   public static TierLayout open(File base, int nodes, Map<String, String> settings,
-      PrintStream console) {
+      int nodeCores, PrintStream console) {
     Configuration conf = MpCacheConfiguration.create();
     settings.forEach(conf::set);
+    shareOfNode(conf, nodeCores);
     StorageTiers tiers = new StorageTiers(base.toPath(), nodes);
     try {
       console.println("Setting up and measuring the storage tiers ...");

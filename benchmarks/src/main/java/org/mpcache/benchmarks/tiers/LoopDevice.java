@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * One emulated device of the kernel mechanism: a sparse image file attached to a loop device
  * with direct I/O (so the image's own pages do not sit in the page cache twice), formatted ext4,
  * mounted, and limited by cgroup v1 blkio throttle rules in the root blkio cgroup, which apply to
- * every process on the machine. {@link #create} sets it all up or undoes what it did; {@link
+ * every process on the machine, and by a strict per-device dirty page limit, so that writers wait
+ * for the device as they do on a node whose memory its containers fill. {@link #create} sets it all up or undoes what it did; {@link
  * #close} undoes it all, as far as it can, and reports what it could not.
  *
  * <p>Not thread-safe: one owner ({@link StorageTiers}) sets it up and tears it down.
@@ -28,6 +29,8 @@ final class LoopDevice implements AutoCloseable {
   static final List<String> THROTTLE_FILES = List.of("blkio.throttle.read_bps_device",
       "blkio.throttle.write_bps_device", "blkio.throttle.read_iops_device",
       "blkio.throttle.write_iops_device");
+  /** Per-device writeback settings ({@code max_bytes}, {@code strict_limit}), by "MAJ:MIN". */
+  static final Path BDI_ROOT = Path.of("/sys/class/bdi");
 
   private final Path image;
   private final Path mountPoint;
@@ -42,12 +45,14 @@ final class LoopDevice implements AutoCloseable {
 
   /**
    * Creates a sparse image of {@code spec.sizeBytes()}, attaches, formats and mounts it on
-   * {@code mountPoint}, then sets the throttle. On failure undoes what was done and throws.
+   * {@code mountPoint}, then sets the throttle and the dirty limit ({@code dirtyBytes}, 0 for
+   * none). On failure undoes what was done and throws.
    */
-  static LoopDevice create(Path image, Path mountPoint, TierSpec.Device spec) throws IOException {
+  static LoopDevice create(Path image, Path mountPoint, TierSpec.Device spec, long dirtyBytes)
+      throws IOException {
     LoopDevice d = new LoopDevice(image, mountPoint);
     try {
-      d.setUp(spec);
+      d.setUp(spec, dirtyBytes);
       return d;
     } catch (IOException | RuntimeException e) {
       try {
@@ -59,7 +64,7 @@ final class LoopDevice implements AutoCloseable {
     }
   }
 
-  private void setUp(TierSpec.Device spec) throws IOException {
+  private void setUp(TierSpec.Device spec, long dirtyBytes) throws IOException {
     Files.createDirectories(image.getParent());
     Files.createDirectories(mountPoint);
     Files.deleteIfExists(image);
@@ -78,6 +83,7 @@ final class LoopDevice implements AutoCloseable {
     Shell.run("mount", device, mountPoint.toString());
     mounted = true;
     writeThrottle(majMin, spec.readBytesPerSec(), spec.writeBytesPerSec(), spec.iops());
+    writeDirtyLimit(majMin, dirtyBytes);
   }
 
   /** The loop device, e.g. /dev/loop3. */
@@ -154,9 +160,40 @@ final class LoopDevice implements AutoCloseable {
     }
   }
 
-  /** Removes every limit of {@code majMin} (writing 0 deletes the rule). Tries all four files. */
+  /**
+   * Limits the dirty page-cache bytes of {@code majMin}'s device to {@code bytes}, strictly (its
+   * writers wait for the device once that much is dirty, however little the rest of the machine
+   * has dirty); 0 leaves the kernel's machine-wide limits alone.
+   */
+  static void writeDirtyLimit(String majMin, long bytes) throws IOException {
+    if (bytes <= 0) {
+      return;
+    }
+    Path bdi = BDI_ROOT.resolve(majMin);
+    Files.writeString(bdi.resolve("max_bytes"), bytes + "\n", StandardCharsets.US_ASCII,
+        StandardOpenOption.WRITE);
+    Files.writeString(bdi.resolve("strict_limit"), "1\n", StandardCharsets.US_ASCII,
+        StandardOpenOption.WRITE);
+  }
+
+  /**
+   * Removes every limit of {@code majMin}: the four throttle rules (writing 0 deletes a rule) and
+   * the dirty limit (back to the kernel's defaults, a 100% share and no strict limit). Tries them
+   * all.
+   */
   static void resetThrottle(String majMin) throws IOException {
     List<IOException> errors = new ArrayList<>();
+    Path bdi = BDI_ROOT.resolve(majMin);
+    if (Files.isDirectory(bdi)) {
+      try {
+        Files.writeString(bdi.resolve("strict_limit"), "0\n", StandardCharsets.US_ASCII,
+            StandardOpenOption.WRITE);
+        Files.writeString(bdi.resolve("max_ratio"), "100\n", StandardCharsets.US_ASCII,
+            StandardOpenOption.WRITE);
+      } catch (IOException e) {
+        errors.add(new IOException("cannot reset the dirty limit of " + majMin + ": " + e, e));
+      }
+    }
     for (String f : THROTTLE_FILES) {
       try {
         Files.writeString(HostProbe.BLKIO_ROOT.resolve(f), majMin + " 0\n",

@@ -132,7 +132,7 @@ public class StorageTiers extends AbstractService {
   private LoopDevice attach(int node, String tier, TierSpec.Device limits) throws IOException {
     LoopDevice d = LoopDevice.create(
         imagesDir().resolve(KernelLeftovers.IMAGE_PREFIX + "node" + node + "-" + tier + ".img"),
-        nodeDir(node).resolve(tier), limits);
+        nodeDir(node).resolve(tier), limits, spec.dirtyBytes());
     devices.add(d);
     return d;
   }

@@ -47,6 +47,16 @@ public final class TierConfigKeys {
   public static final String SSD_SIZE_KEY = "mpcache.tiers.ssd.size";
   public static final long SSD_SIZE_DEFAULT = 4L << 30;
 
+  /**
+   * Dirty page-cache bytes each emulated device may hold before its writers wait for the device
+   * (a strict per-device limit, kernel mechanism only). The machine's own limits let gigabytes of
+   * spills and map outputs sit in memory and never reach the throttled devices while a job runs;
+   * a many-core node whose containers fill its memory has little page cache to spare. 0 leaves
+   * the machine's limits.
+   */
+  public static final String DIRTY_BYTES_KEY = "mpcache.tiers.dirty.bytes";
+  public static final long DIRTY_BYTES_DEFAULT = 32L << 20;
+
   private TierConfigKeys() {
   }
 }

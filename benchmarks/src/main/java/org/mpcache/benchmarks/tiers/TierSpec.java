@@ -12,6 +12,8 @@ import org.apache.hadoop.conf.Configuration;
 public final class TierSpec {
   /** Smallest device size accepted: ext4 and a few HDFS blocks must fit. */
   static final long MIN_SIZE_BYTES = 64L << 20;
+  /** Smallest dirty limit accepted: below a few MiB writeback stalls on every request. */
+  static final long MIN_DIRTY_BYTES = 4L << 20;
 
   /** Limits and size of one emulated device. Immutable. */
   public static final class Device {
@@ -60,11 +62,13 @@ public final class TierSpec {
   private final MechanismChoice mechanism;
   private final Device hdd;
   private final Device ssd;
+  private final long dirtyBytes;
 
-  public TierSpec(MechanismChoice mechanism, Device hdd, Device ssd) {
+  public TierSpec(MechanismChoice mechanism, Device hdd, Device ssd, long dirtyBytes) {
     this.mechanism = Objects.requireNonNull(mechanism, "mechanism");
     this.hdd = Objects.requireNonNull(hdd, "hdd");
     this.ssd = Objects.requireNonNull(ssd, "ssd");
+    this.dirtyBytes = dirtyBytes;
   }
 
   /**
@@ -85,7 +89,13 @@ public final class TierSpec {
         positiveBytes(conf, TierConfigKeys.SSD_WRITE_BPS_KEY, TierConfigKeys.SSD_WRITE_BPS_DEFAULT),
         positiveInt(conf, TierConfigKeys.SSD_IOPS_KEY, TierConfigKeys.SSD_IOPS_DEFAULT),
         size(conf, TierConfigKeys.SSD_SIZE_KEY, TierConfigKeys.SSD_SIZE_DEFAULT));
-    return new TierSpec(m, hdd, ssd);
+    long dirty = bytes(conf, TierConfigKeys.DIRTY_BYTES_KEY, TierConfigKeys.DIRTY_BYTES_DEFAULT);
+    if (dirty < 0 || (dirty > 0 && dirty < MIN_DIRTY_BYTES)) {
+      throw new IllegalArgumentException(TierConfigKeys.DIRTY_BYTES_KEY + " = '"
+          + conf.get(TierConfigKeys.DIRTY_BYTES_KEY) + "' must be 0 (the machine's limits) or at "
+          + "least " + (MIN_DIRTY_BYTES >> 20) + "m (suffixes k, m, g allowed)");
+    }
+    return new TierSpec(m, hdd, ssd, dirty);
   }
 
   private static long positiveBytes(Configuration conf, String key, long dflt) {
@@ -141,13 +151,20 @@ public final class TierSpec {
     return ssd;
   }
 
+  /** Dirty page-cache bytes each device may hold before its writers wait; 0 for no limit. */
+  public long dirtyBytes() {
+    return dirtyBytes;
+  }
+
   /** The same limits and sizes with another mechanism choice. */
   public TierSpec withMechanism(MechanismChoice m) {
-    return new TierSpec(m, hdd, ssd);
+    return new TierSpec(m, hdd, ssd, dirtyBytes);
   }
 
   @Override
   public String toString() {
-    return "HDD " + hdd + "; SSD " + ssd + "; mechanism " + mechanism;
+    return "HDD " + hdd + "; SSD " + ssd + "; dirty limit "
+        + (dirtyBytes == 0 ? "none" : (dirtyBytes >> 20) + " MiB per device") + "; mechanism "
+        + mechanism;
   }
 }

@@ -34,7 +34,7 @@ class EvalHarnessTest {
         new MixJob(0, PumaBenchmarks.byName("grep"), 1, 3 * MB),
         new MixJob(1, PumaBenchmarks.byName("word-count"), 1, 3 * MB),
         new MixJob(2, PumaBenchmarks.byName("tera-sort"), 1, 2 * MB));
-    EvalHarness.Settings settings = new EvalHarness.Settings(2, MB, 64 * MB, 32 * MB, 2048,
+    EvalHarness.Settings settings = new EvalHarness.Settings(2, MB, 64 * MB, 32 * MB, 32 * MB, 2048,
         "lfu-f", 1, 1, 7);
     List<String> events = new ArrayList<>();
     EvalHarness.Listener listener = new EvalHarness.Listener() {
@@ -78,7 +78,10 @@ class EvalHarnessTest {
       assertThat(results.subList(0, 3)).allMatch(r -> r.cacheBytes() == 0
           && r.cacheTier().equals("none") && r.localTier().equals("hdd"));
       assertThat(results.subList(3, 6)).allMatch(r -> r.cacheTier().equals("ssd")
-          && r.localTier().equals("ssd"));
+          && r.localTier().equals("ssd+hdd"));
+      assertThat(results.get(5).localSsdGranted())
+          .as("tera-sort's map outputs are granted on the SSD").isPositive();
+      assertThat(results.subList(0, 3)).allMatch(r -> r.localSsdGranted() == 0);
       assertThat(results).allMatch(r -> r.hdfsBytesRead() >= r.inputBytes()
           && r.mapSeconds() > 0 && r.mapSeconds() + r.reduceSeconds() <= r.seconds() + 1
           && r.byteHitRatio() >= 0 && r.byteHitRatio() <= 1);

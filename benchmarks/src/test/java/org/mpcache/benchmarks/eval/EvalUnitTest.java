@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.mpcache.benchmarks.tiers.TierConfigKeys;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +50,27 @@ class EvalUnitTest {
         .hasMessageContaining("--out");
     assertThatThrownBy(() -> new EvalMain().parse(new String[] {"-D", "novalue"}))
         .hasMessageContaining("key=value").hasMessageContaining("novalue");
+    assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--node-cores", "0"}))
+        .hasMessageContaining("--node-cores").hasMessageContaining("0");
+  }
+
+  @Test
+  void shareOfNode_dividesUnsetDeviceLimitsByTheCores() {
+    Configuration c = new Configuration(false);
+    c.set(TierConfigKeys.HDD_IOPS_KEY, "100");
+    TierLayouts.shareOfNode(c, 16);
+    assertThat(c.getLong(TierConfigKeys.HDD_READ_BPS_KEY, 0))
+        .isEqualTo(TierConfigKeys.HDD_READ_BPS_DEFAULT / 16);
+    assertThat(c.getLong(TierConfigKeys.SSD_WRITE_BPS_KEY, 0))
+        .isEqualTo(TierConfigKeys.SSD_WRITE_BPS_DEFAULT / 16);
+    assertThat(c.getInt(TierConfigKeys.SSD_IOPS_KEY, 0)).isEqualTo(1250);
+    assertThat(c.getInt(TierConfigKeys.HDD_IOPS_KEY, 0)).as("set by the user").isEqualTo(100);
+    Configuration whole = new Configuration(false);
+    TierLayouts.shareOfNode(whole, 1);
+    assertThat(whole.getInt(TierConfigKeys.HDD_IOPS_KEY, 0))
+        .isEqualTo(TierConfigKeys.HDD_IOPS_DEFAULT);
+    assertThatThrownBy(() -> TierLayouts.shareOfNode(new Configuration(false), 0))
+        .hasMessageContaining("at least 1");
   }
 
   @Test
@@ -100,6 +123,6 @@ class EvalUnitTest {
   private static JobResult result(String mode, long mb, int index, double seconds, boolean ok) {
     return new JobResult(mode, mb, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
         seconds / 2, seconds / 4, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
-        mb > 0 ? "ssd" : "none", 10, "hdd", 1, 1);
+        mb > 0 ? "ssd" : "none", 10, "hdd", 0, 0, 1, 1);
   }
 }

@@ -21,6 +21,20 @@ class TierSpecTest {
     assertThat(s.ssd().readBytesPerSec()).isEqualTo(500L << 20);
     assertThat(s.ssd().iops()).isEqualTo(20_000);
     assertThat(s.hdd().sizeBytes()).isEqualTo(8L << 30);
+    assertThat(s.dirtyBytes()).isEqualTo(32L << 20);
+  }
+
+  @Test
+  void from_dirtyLimit_zeroOrAtLeastFourMiB() {
+    Configuration c = conf();
+    c.set(TierConfigKeys.DIRTY_BYTES_KEY, "0");
+    assertThat(TierSpec.from(c).dirtyBytes()).isZero();
+    c.set(TierConfigKeys.DIRTY_BYTES_KEY, "8m");
+    assertThat(TierSpec.from(c).dirtyBytes()).isEqualTo(8L << 20);
+    c.set(TierConfigKeys.DIRTY_BYTES_KEY, "1m");
+    assertThatThrownBy(() -> TierSpec.from(c)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(TierConfigKeys.DIRTY_BYTES_KEY).hasMessageContaining("'1m'")
+        .hasMessageContaining("at least 4m");
   }
 
   @Test

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.annotation.concurrent.GuardedBy;
@@ -55,6 +56,8 @@ public final class LocalizedCache implements LocalizedProtocol {
   /** By application id: the applications holding or having held grants here. */
   @GuardedBy("spaceLock")
   private final Map<String, AppUsage> apps = new HashMap<>();
+  private final AtomicLong bytesGranted = new AtomicLong();
+  private final AtomicLong bytesDenied = new AtomicLong();
 
   /**
    * @param tuner the slave's tuner, shared with its Input Cache
@@ -104,6 +107,7 @@ public final class LocalizedCache implements LocalizedProtocol {
           r.excluded().size(), bytes);
       excludedInputDeleter.accept(r.excluded());
     }
+    (r.reserved() ? bytesGranted : bytesDenied).addAndGet(bytes);
     if (!r.reserved()) {
       return LocalizedGrant.denied("No room for " + bytes + " localized bytes on the SSD");
     }
@@ -171,6 +175,16 @@ public final class LocalizedCache implements LocalizedProtocol {
     if (app != null && app.job.isKnown()) {
       jobFinished.accept(app.job, app.peak);
     }
+  }
+
+  /** Bytes requested and granted on the SSD since the slave started (requests, not writes). */
+  public long bytesGranted() {
+    return bytesGranted.get();
+  }
+
+  /** Bytes requested and denied (so written to the HDDs) since the slave started. */
+  public long bytesDenied() {
+    return bytesDenied.get();
   }
 
   /** The node's SSD split as the tuner accounts it now. */

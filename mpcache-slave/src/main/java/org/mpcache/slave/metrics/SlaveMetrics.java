@@ -70,6 +70,12 @@ public final class SlaveMetrics implements MetricsSource {
             s.getLocalizedCacheCapacity())
         .addGauge(Interns.info("LocalizedCacheUsed", "Localized Cache bytes used"),
             s.getLocalizedCacheUsed())
+        .addCounter(Interns.info("LocalizedBytesGranted",
+            "Localized bytes tasks asked for and were granted on the SSD"),
+            slave.getLocalizedCache().bytesGranted())
+        .addCounter(Interns.info("LocalizedBytesDenied",
+            "Localized bytes tasks asked for and were sent to the HDDs"),
+            slave.getLocalizedCache().bytesDenied())
         .addCounter(Interns.info("Hits", "Block lookups found cached"), c.getHits())
         .addCounter(Interns.info("Misses", "Block lookups not found"), c.getMisses())
         .addCounter(Interns.info("BytesFromSsd", "Bytes served from the SSD"),

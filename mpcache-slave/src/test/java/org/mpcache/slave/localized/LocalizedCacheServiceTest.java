@@ -98,6 +98,17 @@ class LocalizedCacheServiceTest {
   }
 
   @Test
+  void requestSpace_countsGrantedAndDeniedBytes() throws IOException {
+    client.requestSpace(APP, "c1", "a1", 600);
+    client.requestSpace(APP, "c1", "a1", 7);
+    client.requestSpace(APP, "c2", "a2", 5);
+    client.containerFinished("c1");
+    assertTrue(client.requestSpace(APP, "c3", "a3", 40).isGranted());
+    assertEquals(640, cache.bytesGranted());
+    assertEquals(12, cache.bytesDenied());
+  }
+
+  @Test
   void requestSpace_poolHoldsInput_deletesExcludedBlocksBeforeGranting() throws IOException {
     synchronized (lock) {
       tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
