@@ -5,7 +5,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
@@ -185,6 +187,7 @@ public final class MiniMpCacheCluster implements Closeable {
   private final List<MpCacheSlave> slaves = new ArrayList<>();
   private final List<Configuration> slaveConfs = new ArrayList<>();
   private final List<Integer> localizedPorts = new ArrayList<>();
+  private final Map<Integer, File> ssdDirs = new HashMap<>();
 
   private MiniMpCacheCluster(Builder spec) {
     this.spec = spec;
@@ -239,9 +242,10 @@ public final class MiniMpCacheCluster implements Closeable {
     }
   }
 
+  /** Slave {@code i}'s SSD dir; the builder's function is called once per node. */
   private File ssdDir(int i) {
-    return spec.slaveCacheDir == null ? new File(spec.baseDir, "ssd-" + i)
-        : spec.slaveCacheDir.apply(i);
+    return ssdDirs.computeIfAbsent(i, n -> spec.slaveCacheDir == null
+        ? new File(spec.baseDir, "ssd-" + n) : spec.slaveCacheDir.apply(n));
   }
 
   private String hddDir(int i) throws IOException {

@@ -33,8 +33,8 @@ public final class EvalMain {
   String work = "target/eval-work";
   int classes = 4;
   double zipf = 1.0;
-  double mbPerClass = 16;
-  long blockMb = 8;
+  double mbPerClass = 8;
+  long blockMb = 4;
   long cacheMb = 256;
   long localizedMb = 128;
   long memoryCacheMb = 128;
@@ -44,7 +44,7 @@ public final class EvalMain {
   String pacmanPolicy = "lfu-f";
   int reduces = 1;
   int kmeansIterations = 2;
-  int nodeCores = 16;
+  int nodeCores = 8;
   /** {@code -D key=value} settings, for the tiers ({@code mpcache.tiers.*}). */
   final Map<String, String> settings = new LinkedHashMap<>();
 

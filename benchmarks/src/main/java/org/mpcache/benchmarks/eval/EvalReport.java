@@ -128,6 +128,10 @@ public final class EvalReport {
       "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "local_bytes",
       "local_ssd_granted_bytes", "local_ssd_denied_bytes", "byte_hit_ratio");
 
+  private static int col(String name) {
+    return RUN_COLUMNS.indexOf(name);
+  }
+
   private List<String> runRow(String run) {
     List<JobResult> rs = byRun.get(run);
     JobResult first = rs.get(0);
@@ -185,16 +189,22 @@ public final class EvalReport {
       out.append('\n');
     }
     out.append("\nRuns\n");
-    out.append(String.format(Locale.ROOT, "%-18s %8s %8s %8s %10s %10s %10s %9s%n", "run",
-        "total s", "map s", "reduce s", "vs hadoop", "cache MiB", "tier MiB", "hit ratio"));
+    out.append(String.format(Locale.ROOT, "%-18s %8s %8s %8s %10s %10s %10s %9s %13s%n", "run",
+        "total s", "map s", "reduce s", "vs hadoop", "cache MiB", "tier MiB", "hit ratio",
+        "local SSD MiB"));
     for (String run : runs) {
       List<String> row = runRow(run);
-      out.append(String.format(Locale.ROOT, "%-18s %8.1f %8.1f %8.1f %10s %10.1f %10.1f %9s%n",
-          run, Double.parseDouble(row.get(5)), Double.parseDouble(row.get(6)),
-          Double.parseDouble(row.get(7)), row.get(8).isEmpty() ? "-"
-              : String.format(Locale.ROOT, "%.2fx", Double.parseDouble(row.get(8))),
-          Long.parseLong(row.get(10)) / 1048576.0, Long.parseLong(row.get(12)) / 1048576.0,
-          row.get(14)));
+      out.append(String.format(Locale.ROOT,
+          "%-18s %8.1f %8.1f %8.1f %10s %10.1f %10.1f %9s %13.1f%n",
+          run, Double.parseDouble(row.get(col("seconds"))),
+          Double.parseDouble(row.get(col("map_seconds"))),
+          Double.parseDouble(row.get(col("reduce_seconds"))),
+          row.get(col("speedup_over_hadoop")).isEmpty() ? "-" : String.format(Locale.ROOT,
+              "%.2fx", Double.parseDouble(row.get(col("speedup_over_hadoop")))),
+          Long.parseLong(row.get(col("cache_bytes"))) / 1048576.0,
+          Long.parseLong(row.get(col("input_tier_bytes"))) / 1048576.0,
+          row.get(col("byte_hit_ratio")),
+          Long.parseLong(row.get(col("local_ssd_granted_bytes"))) / 1048576.0));
     }
     String mp = mainRun(EvalMode.MPCACHE.cliName());
     String pac = mainRun(EvalMode.PACMAN.cliName());

@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.mpcache.benchmarks.tiers.StorageTiers;
 import org.mpcache.benchmarks.tiers.TierConfigKeys;
 import org.mpcache.benchmarks.tiers.TierMechanism;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
 
 /**
@@ -29,7 +30,8 @@ public final class TierLayouts {
       TierConfigKeys.SSD_IOPS_KEY, (long) TierConfigKeys.SSD_IOPS_DEFAULT);
 
   /**
-   * Sets every device limit {@code conf} does not set to its default divided by
+   * Sets every device limit {@code conf} does not set (or sets only from
+   * {@code mpcache-default.xml}) to its default divided by
    * {@code nodeCores}: one core's share of a node whose {@code nodeCores} cores share one HDD and
    * one SSD. Each emulated node runs about one core's tasks on the evaluation's machine, and the
    * bandwidth and requests per core are what make MapReduce storage-bound on many-core nodes.
@@ -42,10 +44,23 @@ public final class TierLayouts {
           + nodeCores);
     }
     for (Map.Entry<String, Long> e : DEVICE_LIMITS.entrySet()) {
-      if (conf.get(e.getKey()) == null) {
+      if (!setByUser(conf, e.getKey())) {
         conf.setLong(e.getKey(), Math.max(1, e.getValue() / nodeCores));
       }
     }
+  }
+
+  private static boolean setByUser(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return false;
+    }
+    for (String source : sources) {
+      if (!source.equals(MpCacheConfigKeys.DEFAULT_RESOURCE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.mpcache.benchmarks.tiers.TierConfigKeys;
+import org.mpcache.common.MpCacheConfiguration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,6 +66,10 @@ class EvalUnitTest {
         .isEqualTo(TierConfigKeys.SSD_WRITE_BPS_DEFAULT / 16);
     assertThat(c.getInt(TierConfigKeys.SSD_IOPS_KEY, 0)).isEqualTo(1250);
     assertThat(c.getInt(TierConfigKeys.HDD_IOPS_KEY, 0)).as("set by the user").isEqualTo(100);
+    Configuration withDefaults = MpCacheConfiguration.create();
+    TierLayouts.shareOfNode(withDefaults, 16);
+    assertThat(withDefaults.getInt(TierConfigKeys.HDD_IOPS_KEY, 0))
+        .as("mpcache-default.xml's value is a default, not a setting").isEqualTo(7);
     Configuration whole = new Configuration(false);
     TierLayouts.shareOfNode(whole, 1);
     assertThat(whole.getInt(TierConfigKeys.HDD_IOPS_KEY, 0))
