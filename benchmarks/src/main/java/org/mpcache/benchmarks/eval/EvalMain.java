@@ -33,7 +33,7 @@ public final class EvalMain {
   String work = "target/eval-work";
   int classes = 4;
   double zipf = 1.0;
-  double mbPerClass = 8;
+  double mbPerClass = 6;
   long blockMb = 4;
   long cacheMb = 256;
   long localizedMb = 128;
