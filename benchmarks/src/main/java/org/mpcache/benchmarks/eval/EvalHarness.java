@@ -59,15 +59,13 @@ public final class EvalHarness {
    * @param seed seeds the datasets
    */
   public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long localizedBytes,
-      long memoryCacheBytes,
-      int nodeManagerMemoryMb, String pacmanPolicy, int reduces, int kmeansIterations,
-      long seed) {
+      long memoryCacheBytes, int nodeManagerMemoryMb, String pacmanPolicy, int reduces,
+      int kmeansIterations, long seed) {
 
     /** Checks the settings. */
     public Settings {
       if (nodes < 1 || blockBytes < 1 || ssdCacheBytes < 1 || localizedBytes < 1
-          || memoryCacheBytes < 1
-          || reduces < 1 || kmeansIterations < 1) {
+          || memoryCacheBytes < 1 || reduces < 1 || kmeansIterations < 1) {
         throw new IllegalArgumentException("nodes, block size, cache sizes, reduces and k-means "
             + "iterations must all be positive");
       }
@@ -304,7 +302,7 @@ public final class EvalHarness {
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
         mode == EvalMode.PACMAN ? "memory" : mode == EvalMode.MPCACHE ? "ssd" : "none",
-        local, mode.localizedCache() ? "ssd+hdd" : mode.localOnSsd() ? "ssd" : "hdd",
+        local, mode.localTier(),
         cluster.localizedBytesGranted() - grantedBefore,
         cluster.localizedBytesDenied() - deniedBefore,
         after.getHits() - before.getHits(), after.getMisses() - before.getMisses());

@@ -63,6 +63,11 @@ public enum EvalMode {
     return this == MPCACHE;
   }
 
+  /** Where local data lives, as the results name it: {@code ssd+hdd}, {@code ssd} or {@code hdd}. */
+  String localTier() {
+    return localizedCache() ? "ssd+hdd" : localOnSsd() ? "ssd" : "hdd";
+  }
+
   /**
    * The mode named {@code name}.
    *

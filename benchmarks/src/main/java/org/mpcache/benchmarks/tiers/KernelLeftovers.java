@@ -138,7 +138,7 @@ final class KernelLeftovers {
         continue;
       }
       try {
-        LoopDevice.resetThrottle(a.majMin);
+        LoopDevice.resetLimits(a.majMin);
         for (String m : mountPointsOf(a.device, mounts)) {
           LoopDevice.unmount(m);
           done.add("unmounted " + m);
@@ -156,8 +156,8 @@ final class KernelLeftovers {
     stale.removeAll(live);
     for (String majMin : stale) {
       try {
-        LoopDevice.resetThrottle(majMin);
-        done.add("reset throttle of unattached loop device " + majMin);
+        LoopDevice.resetLimits(majMin);
+        done.add("reset the limits of unattached loop device " + majMin);
       } catch (IOException e) {
         errors.add(e);
       }

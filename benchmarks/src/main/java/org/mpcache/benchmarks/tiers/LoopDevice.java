@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * with direct I/O (so the image's own pages do not sit in the page cache twice), formatted ext4,
  * mounted, and limited by cgroup v1 blkio throttle rules in the root blkio cgroup, which apply to
  * every process on the machine, and by a strict per-device dirty page limit, so that writers wait
- * for the device as they do on a node whose memory its containers fill. {@link #create} sets it all up or undoes what it did; {@link
- * #close} undoes it all, as far as it can, and reports what it could not.
+ * for the device as they do on a node whose memory its containers fill. {@link #create} sets it
+ * all up or undoes what it did; {@link #close} undoes it all, as far as it can, and reports what
+ * it could not.
  *
  * <p>Not thread-safe: one owner ({@link StorageTiers}) sets it up and tears it down.
  */
@@ -75,7 +76,7 @@ final class LoopDevice implements AutoCloseable {
     majMin = Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(),
         "dev"), StandardCharsets.US_ASCII).trim();
     // A rule left on this device number by a crashed run would limit the formatting.
-    resetThrottle(majMin);
+    resetLimits(majMin);
     // Inode tables are written now, not by ext4's lazy-init thread later, which would compete
     // with the measured I/O; one inode per 64 KiB is plenty for HDFS blocks and task files.
     Shell.run("mkfs.ext4", "-q", "-F", "-m", "0", "-i", "65536",
@@ -110,7 +111,7 @@ final class LoopDevice implements AutoCloseable {
     List<IOException> errors = new ArrayList<>();
     if (majMin != null) {
       try {
-        resetThrottle(majMin);
+        resetLimits(majMin);
       } catch (IOException e) {
         errors.add(e);
       }
@@ -155,8 +156,7 @@ final class LoopDevice implements AutoCloseable {
       throws IOException {
     long[] values = {readBps, writeBps, iops, iops};
     for (int i = 0; i < THROTTLE_FILES.size(); i++) {
-      Files.writeString(HostProbe.BLKIO_ROOT.resolve(THROTTLE_FILES.get(i)),
-          majMin + " " + values[i] + "\n", StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+      writeControl(HostProbe.BLKIO_ROOT.resolve(THROTTLE_FILES.get(i)), majMin + " " + values[i]);
     }
   }
 
@@ -170,10 +170,13 @@ final class LoopDevice implements AutoCloseable {
       return;
     }
     Path bdi = BDI_ROOT.resolve(majMin);
-    Files.writeString(bdi.resolve("max_bytes"), bytes + "\n", StandardCharsets.US_ASCII,
-        StandardOpenOption.WRITE);
-    Files.writeString(bdi.resolve("strict_limit"), "1\n", StandardCharsets.US_ASCII,
-        StandardOpenOption.WRITE);
+    writeControl(bdi.resolve("max_bytes"), Long.toString(bytes));
+    writeControl(bdi.resolve("strict_limit"), "1");
+  }
+
+  /** Writes one line to a cgroup or sysfs control file. */
+  private static void writeControl(Path file, String value) throws IOException {
+    Files.writeString(file, value + "\n", StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
   }
 
   /**
@@ -181,23 +184,20 @@ final class LoopDevice implements AutoCloseable {
    * the dirty limit (back to the kernel's defaults, a 100% share and no strict limit). Tries them
    * all.
    */
-  static void resetThrottle(String majMin) throws IOException {
+  static void resetLimits(String majMin) throws IOException {
     List<IOException> errors = new ArrayList<>();
     Path bdi = BDI_ROOT.resolve(majMin);
     if (Files.isDirectory(bdi)) {
       try {
-        Files.writeString(bdi.resolve("strict_limit"), "0\n", StandardCharsets.US_ASCII,
-            StandardOpenOption.WRITE);
-        Files.writeString(bdi.resolve("max_ratio"), "100\n", StandardCharsets.US_ASCII,
-            StandardOpenOption.WRITE);
+        writeControl(bdi.resolve("strict_limit"), "0");
+        writeControl(bdi.resolve("max_ratio"), "100");
       } catch (IOException e) {
         errors.add(new IOException("cannot reset the dirty limit of " + majMin + ": " + e, e));
       }
     }
     for (String f : THROTTLE_FILES) {
       try {
-        Files.writeString(HostProbe.BLKIO_ROOT.resolve(f), majMin + " 0\n",
-            StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+        writeControl(HostProbe.BLKIO_ROOT.resolve(f), majMin + " 0");
       } catch (IOException e) {
         errors.add(new IOException("cannot reset " + f + " for " + majMin + ": " + e, e));
       }
