@@ -13,14 +13,19 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Time;
-import org.mpcache.benchmarks.cluster.MiniMpCacheCluster;
+import org.mpcache.benchmarks.datagen.DataGenerators;
+import org.mpcache.benchmarks.datagen.DatasetKind;
+import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.minicluster.MiniMpCacheCluster;
 
 /**
  * The demo: an embedded cluster (2 DataNodes, 2 NodeManagers, one master, one slave per node)
- * runs the same word-count job twice over a multi-block input and prints both job times, the
+ * runs the same PUMA word-count job twice over a multi-block Wikipedia-like text and prints both
+ * job times, the
  * bytes read from the slaves' caches and from HDFS, the hit ratio (the share of bytes read that
  * came from a cache) and the blocks found cached out of the blocks looked up. Every HDFS read of
  * the run counts, including the job's own small files (configuration, splits), which are new on
@@ -95,8 +100,9 @@ public final class WordCountDemo {
     out.printf("Starting an embedded cluster in %s ...%n", dir);
     try (MiniMpCacheCluster cluster = new MiniMpCacheCluster.Builder(dir).yarn(true)
         .blockSize(blockMb << 20).slaveCapacity(4 * (inputMb << 20)).build()) {
-      Path in = new Path("/demo/input/text");
-      TextGenerator.write(cluster.plainFileSystem(), in, inputMb << 20, 2014);
+      Path in = new Path("/demo/input", DataGenerators.DATA_FILE);
+      DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, cluster.plainFileSystem(),
+          in.getParent(), inputMb << 20, 2014);
       long bytes = cluster.plainFileSystem().getFileStatus(in).getLen();
       out.printf("mpCache word-count demo: %d DataNodes, %d NodeManagers, 1 master, %d slaves; "
           + "input %s in %d blocks of %d MiB%n", cluster.slaves().size(),
@@ -116,7 +122,8 @@ public final class WordCountDemo {
       throws Exception {
     SlaveCountersProto before = cluster.totals();
     Configuration conf = cluster.conf();
-    Job job = WordCount.create(conf, in, outDir, 2);
+    conf.setInt(MRJobConfig.NUM_REDUCES, 2);
+    Job job = new WordCount().createJob(conf, in, outDir);
     long start = Time.monotonicNow();
     if (!job.waitForCompletion(false)) {
       StringBuilder why = new StringBuilder(job.getStatus().getFailureInfo());

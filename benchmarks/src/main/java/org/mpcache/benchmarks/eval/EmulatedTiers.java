@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
-import org.mpcache.benchmarks.tiers.StorageTiers;
-import org.mpcache.benchmarks.tiers.TierMeasurement;
-import org.mpcache.benchmarks.tiers.TierMechanism;
-import org.mpcache.benchmarks.tiers.TierReport;
+import org.mpcache.tiers.StorageTiers;
+import org.mpcache.tiers.TierMeasurement;
+import org.mpcache.tiers.TierMechanism;
+import org.mpcache.tiers.TierReport;
 
 /**
  * The evaluation's tiers on {@link StorageTiers}: each node's HDD and SSD directories on their

@@ -19,7 +19,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.util.Time;
-import org.mpcache.benchmarks.cluster.MiniMpCacheCluster;
+import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.benchmarks.datagen.DataGenerators;
 import org.mpcache.benchmarks.datagen.SeededRandom;
 import org.mpcache.benchmarks.puma.PumaBenchmarks;

@@ -4,7 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.FileUtil;
-import org.mpcache.benchmarks.tiers.PageCache;
+import org.mpcache.tiers.PageCache;
 
 /**
  * Tiers that are only directories: HDD and SSD directories under one base directory on whatever

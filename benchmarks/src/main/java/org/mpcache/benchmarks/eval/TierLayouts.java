@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.mpcache.benchmarks.tiers.StorageTiers;
-import org.mpcache.benchmarks.tiers.TierConfigKeys;
-import org.mpcache.benchmarks.tiers.TierMechanism;
+import org.mpcache.tiers.StorageTiers;
+import org.mpcache.tiers.TierConfigKeys;
+import org.mpcache.tiers.TierMechanism;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
 

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.mpcache.benchmarks.tiers.TierConfigKeys;
+import org.mpcache.tiers.TierConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;

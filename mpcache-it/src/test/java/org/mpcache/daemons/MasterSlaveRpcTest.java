@@ -1,0 +1,221 @@
+package org.mpcache.daemons;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.util.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
+import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.MpCacheMaster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+
+/**
+ * A real master and a real slave talking Hadoop RPC: registration, a block cached through the
+ * client protocol and reported to the master, cached reads, and the expiry of a slave that stops
+ * heartbeating.
+ */
+class MasterSlaveRpcTest {
+  @TempDir
+  Path dir;
+  private MpCacheMaster master;
+  private MpCacheSlave slave;
+  private AdminProtocolPB admin;
+  private ClientSlaveProtocolPB client;
+
+  @BeforeEach
+  void start() throws IOException {
+    Configuration mc = new Configuration();
+    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
+    mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 1000);
+    master = new MpCacheMaster();
+    master.init(mc);
+    master.start();
+    InetSocketAddress masterAddr = master.getRpcAddress();
+    slave = startSlave(masterAddr);
+    admin = RpcSupport.proxy(AdminProtocolPB.class, masterAddr, mc, 5000);
+    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), mc, 5000);
+  }
+
+  private MpCacheSlave startSlave(InetSocketAddress masterAddr) {
+    Configuration sc = new Configuration();
+    sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + masterAddr.getPort());
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
+    MpCacheSlave s = new MpCacheSlave();
+    s.init(sc);
+    s.start();
+    return s;
+  }
+
+  @AfterEach
+  void stop() {
+    RpcSupport.close(admin);
+    RpcSupport.close(client);
+    if (slave != null) {
+      slave.stop();
+    }
+    master.stop();
+  }
+
+  /** Waits up to 10 s for {@code condition}; shared by this package's daemon tests. */
+  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = Time.monotonicNow() + 10_000;
+    while (!condition.getAsBoolean()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private List<SlaveReportProto> report() {
+    try {
+      return RpcSupport.call(() -> admin.report(null, ReportRequestProto.getDefaultInstance()))
+          .getSlavesList();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static BlockAccessProto access(BlockKey k, int bytes) {
+    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(k)).setBlockBytes(bytes)
+        .setDatasetId("/data").setDatasetBlocks(1).setJobId("job_1").build();
+  }
+
+  @Test
+  void slave_registersCachesReportsAndServes() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    assertEquals("127.0.0.1:" + slave.info().getClientPort(), report().get(0).getSlave()
+        .getSlaveId());
+
+    BlockKey key = new BlockKey("BP-7", 42, 3);
+    byte[] data = new byte[200_000];
+    new Random(9).nextBytes(data);
+    LookupResponseProto miss = RpcSupport.call(() -> client.lookup(null,
+        LookupRequestProto.newBuilder().setAccess(access(key, data.length)).build()));
+    assertEquals(LookupResponseProto.Status.MISS, miss.getStatus());
+    assertFalse(miss.hasFillId(), "no fill unless the client offers one");
+    long fillId = RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
+        .setAccess(access(key, data.length)).setOfferFill(true).build())).getFillId();
+    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
+        .setFillId(fillId).setOffset(0).setData(ByteString.copyFrom(data)).build()))
+        .getAccepted());
+    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
+        .setFillId(fillId).setLength(data.length).build())).getCached());
+
+    waitFor(() -> report().get(0).getCachedBlocks() == 1, "the block report");
+    ReadResponseProto r = RpcSupport.call(() -> client.read(null, ReadRequestProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(key)).setOffset(70_000).setLength(1000).build()));
+    byte[] got = r.getData().toByteArray();
+    byte[] want = new byte[got.length];
+    System.arraycopy(data, (int) r.getOffset(), want, 0, got.length);
+    assertArrayEquals(want, got);
+    assertTrue(r.getOffset() <= 70_000 && r.getOffset() + got.length >= 71_000);
+    waitFor(() -> report().get(0).getCounters().getBytesFromCache() == 1000,
+        "counters in the heartbeat");
+    assertEquals(1, report().get(0).getCounters().getBlocksCached());
+  }
+
+  @Test
+  void read_ofAnUncachedBlockIsARemoteError() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    RemoteException e = assertThrows(RemoteException.class, () -> RpcSupport.call(() ->
+        client.read(null, ReadRequestProto.newBuilder().setBlock(ProtoConverters.toProto(
+            new BlockKey("BP-7", 1, 1))).setOffset(0).setLength(10).build())));
+    assertTrue(e.getClassName().endsWith("BlockNotCachedException"), e.getClassName());
+  }
+
+  @Test
+  void master_expiresASilentSlaveAndForgetsItsBlocks() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    // As a crash: the link falls silent without telling the master.
+    slave.getMasterLink().setUnregisterOnStop(false);
+    slave.getMasterLink().stop();
+    waitFor(() -> !report().get(0).getLive(), "expiry: the report lists the slave as dead");
+    assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());
+    assertEquals(1, master.getSlaveRegistry().deadCount());
+  }
+
+  @Test
+  void stop_unregistersTheSlaveAtOnce() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    slave.stop();
+    // The expiry is 1 s; the slave is gone before any expiry pass could have run.
+    assertTrue(report().isEmpty(), "a stopped slave is unregistered, not left to expire");
+    assertTrue(master.getSlaveRegistry().liveSlaves().isEmpty());
+  }
+
+  @Test
+  void slave_registersAgainAfterTheMasterForgotIt() throws Exception {
+    waitFor(() -> report().size() == 1, "registration");
+    String id = slave.info().getSlaveId();
+    assertTrue(master.getSlaveRegistry().remove(id));
+    waitFor(() -> report().size() == 1, "re-registration after the heartbeat said reregister");
+  }
+
+  @Test
+  void init_rejectsMissingCacheDirsNamingTheKey() {
+    Configuration sc = new Configuration();
+    MpCacheSlave s = new MpCacheSlave();
+    Exception e = assertThrows(Exception.class, () -> s.init(sc));
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertTrue(root.getMessage().contains(SlaveConfigKeys.CACHE_DIRS_KEY), root.getMessage());
+  }
+
+  @Test
+  void init_rejectsExpiryShorterThanHeartbeat() {
+    Configuration mc = new Configuration();
+    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 5000);
+    mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 1000);
+    MpCacheMaster m = new MpCacheMaster();
+    Exception e = assertThrows(Exception.class, () -> m.init(mc));
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    assertTrue(root.getMessage().contains(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY),
+        root.getMessage());
+  }
+}

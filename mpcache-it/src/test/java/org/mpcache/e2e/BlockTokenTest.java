@@ -1,0 +1,113 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * With HDFS block access tokens on, a slave serves a cached block only to a client holding a
+ * valid token for that very block, as a DataNode would; readers through the FileSystem, which
+ * hold the NameNode's tokens, still read from the cache.
+ */
+class BlockTokenTest {
+  private static final int BLOCK = 1 << 20;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/block-token"))
+        .blockSize(BLOCK).set("dfs.block.access.token.enable", "true").build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static byte[] readAll(Path p, int length) throws IOException {
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[length];
+      IOUtils.readFully(in, b, 0, length);
+      return b;
+    }
+  }
+
+  private static ReadRequestProto read(ExtendedBlock b, String token) {
+    ReadRequestProto.Builder r = ReadRequestProto.newBuilder().setBlock(ProtoConverters.toProto(
+        new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp())))
+        .setOffset(0).setLength(100);
+    if (token != null) {
+      r.setBlockToken(token);
+    }
+    return r.build();
+  }
+
+  @Test
+  void read_needsAValidTokenForThatBlock() throws Exception {
+    Path p = new Path("/secure/file");
+    byte[] content = new byte[2 * BLOCK];
+    new Random(3).nextBytes(content);
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(p)) {
+      out.write(content);
+    }
+    assertArrayEquals(content, readAll(p, content.length));
+    long before = cluster.totals().getBytesFromCache();
+    assertArrayEquals(content, readAll(p, content.length));
+    assertEquals(content.length, cluster.totals().getBytesFromCache() - before,
+        "an authorized reader is served from the cache");
+
+    List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
+    ExtendedBlock first = blocks.get(0).getBlock();
+    MpCacheSlave holder = null;
+    for (MpCacheSlave s : cluster.slaves()) {
+      if (s.getStore().cachedLength(new BlockKey(first.getBlockPoolId(), first.getBlockId(),
+          first.getGenerationStamp())) >= 0) {
+        holder = s;
+      }
+    }
+    assertTrue(holder != null);
+    ClientSlaveProtocolPB client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", holder.info().getClientPort()), cluster.conf(), 5000);
+    try {
+      String valid = blocks.get(0).getBlockToken().encodeToUrlString();
+      assertTrue(RpcSupport.call(() -> client.read(null, read(first, valid))).getData()
+          .size() > 0);
+      String other = blocks.get(1).getBlockToken().encodeToUrlString();
+      for (String bad : new String[] {null, "", other, "not-a-token"}) {
+        RemoteException e = assertThrows(RemoteException.class,
+            () -> RpcSupport.call(() -> client.read(null, read(first, bad))));
+        assertTrue(e.getClassName().endsWith("AccessControlException"), e.getClassName());
+      }
+    } finally {
+      RpcSupport.close(client);
+    }
+  }
+}

@@ -1,0 +1,252 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * Reads through the intercepting FileSystem on a MiniDFSCluster with a master and two slaves:
+ * the first read fills the cache, the second is served from it, and every cache-side fault
+ * (corrupt block file, dead slave) still returns the right bytes from HDFS.
+ */
+class CachedReadTest {
+  private static final int BLOCK = 1 << 20;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/cached-read"))
+        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static byte[] data(long seed, int length) {
+    byte[] b = new byte[length];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static void write(org.apache.hadoop.fs.Path p, byte[] content) throws IOException {
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
+      out.write(content);
+    }
+  }
+
+  private static byte[] readAll(org.apache.hadoop.fs.Path p) throws IOException {
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
+      IOUtils.readFully(in, b, 0, b.length);
+      assertEquals(-1, in.read(), "stream must end at the file's length");
+      return b;
+    }
+  }
+
+  private static BlockKey keyOf(org.apache.hadoop.fs.Path p, int index) throws IOException {
+    ExtendedBlock b = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).get(index)
+        .getBlock();
+    return new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
+  }
+
+  private static MpCacheSlave holder(BlockKey key) {
+    for (MpCacheSlave s : cluster.slaves()) {
+      if (s.getStore().cachedLength(key) >= 0) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void read_secondReadComesFromCache() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/a");
+    byte[] content = data(1, 3 * BLOCK + BLOCK / 2);
+    write(p, content);
+
+    assertArrayEquals(content, readAll(p));
+    for (int i = 0; i < 4; i++) {
+      assertTrue(holder(keyOf(p, i)) != null, "block " + i + " cached after the first read");
+    }
+    SlaveCountersProto before = cluster.totals();
+    assertArrayEquals(content, readAll(p));
+    SlaveCountersProto after = cluster.totals();
+    assertEquals(content.length, after.getBytesFromCache() - before.getBytesFromCache());
+    assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
+    assertEquals(4, after.getHits() - before.getHits());
+  }
+
+  @Test
+  void read_everyStreamOperationIsServedFromTheCacheWithHdfsSemantics() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ops");
+    byte[] content = data(8, 3 * BLOCK + 12345);
+    write(p, content);
+    readAll(p);
+    SlaveCountersProto before = cluster.totals();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] buf = new byte[5000];
+      in.readFully(BLOCK - 2000, buf);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, BLOCK - 2000, BLOCK + 3000), buf,
+          "positional read across a block boundary");
+      assertEquals(0, in.getPos(), "positional reads leave the position alone");
+
+      java.nio.ByteBuffer heap = java.nio.ByteBuffer.allocate(3000);
+      in.seek(2 * BLOCK - 1000);
+      while (heap.hasRemaining() && in.read(heap) > 0) {
+        continue;
+      }
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, 2 * BLOCK - 1000, 2 * BLOCK + 2000),
+          heap.array());
+      java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(100);
+      in.readFully(3 * BLOCK, direct);
+      direct.flip();
+      byte[] d = new byte[100];
+      direct.get(d);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, 3 * BLOCK, 3 * BLOCK + 100), d);
+
+      in.seek(10);
+      assertEquals(BLOCK, in.skip(BLOCK));
+      assertEquals(BLOCK + 10, in.getPos());
+      assertEquals(content.length - BLOCK - 10, in.available());
+      assertEquals(content[BLOCK + 10] & 0xff, in.read());
+      in.unbuffer();
+      assertEquals(content[BLOCK + 11] & 0xff, in.read(), "reading goes on after unbuffer");
+      in.seek(content.length);
+      assertEquals(-1, in.read());
+      assertEquals(0, in.available());
+      assertThrows(java.io.EOFException.class, () -> in.seek(content.length + 1));
+      assertThrows(java.io.EOFException.class, () -> in.seek(-1));
+    }
+    SlaveCountersProto after = cluster.totals();
+    assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs(),
+        "every byte came from the cache");
+    assertTrue(after.getBytesFromCache() > before.getBytesFromCache());
+  }
+
+  @Test
+  void read_cachedFilesArePrivateToTheSlaveUser() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/private");
+    write(p, data(2, BLOCK));
+    readAll(p);
+    BlockKey key = keyOf(p, 0);
+    Path file = holder(key).getStore().blockFile(key).orElseThrow();
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    assertEquals("rwx------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(file.getParent())));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+        file.resolveSibling(file.getFileName() + ".crc"))));
+  }
+
+  @Test
+  void read_corruptBlockFileFallsBackAndIsDropped() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/corrupt");
+    byte[] content = data(3, 2 * BLOCK);
+    write(p, content);
+    readAll(p);
+    BlockKey key = keyOf(p, 1);
+    MpCacheSlave slave = holder(key);
+    Path file = slave.getStore().blockFile(key).orElseThrow();
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(BLOCK / 3);
+      int b = raf.read();
+      raf.seek(BLOCK / 3);
+      raf.write(b ^ 0x5a);
+    }
+    long corruptBefore = slave.getCounters().snapshot().getBlocksCorrupt();
+    long fallbacksBefore = ClientCounters.get().fallbacks()
+        .getOrDefault("checksum-mismatch", 0L);
+
+    assertArrayEquals(content, readAll(p), "corruption must never reach the reader");
+    assertEquals(fallbacksBefore + 1, (long) ClientCounters.get().fallbacks()
+        .get("checksum-mismatch"));
+    assertEquals(corruptBefore + 1, slave.getCounters().snapshot().getBlocksCorrupt());
+    assertEquals(-1, slave.getStore().cachedLength(key), "corrupt block dropped");
+  }
+
+  @Test
+  void read_truncatedBlockFileFallsBackAndIsDropped() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/truncated");
+    byte[] content = data(4, BLOCK);
+    write(p, content);
+    readAll(p);
+    BlockKey key = keyOf(p, 0);
+    MpCacheSlave slave = holder(key);
+    try (RandomAccessFile raf = new RandomAccessFile(
+        slave.getStore().blockFile(key).orElseThrow().toFile(), "rw")) {
+      raf.setLength(BLOCK / 2);
+    }
+    assertArrayEquals(content, readAll(p));
+    assertEquals(-1, slave.getStore().cachedLength(key));
+  }
+
+  @Test
+  void read_appendedFileNeverServesTheOldBlock() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/append");
+    byte[] first = data(5, BLOCK / 2);
+    write(p, first);
+    assertArrayEquals(first, readAll(p));
+    BlockKey oldKey = keyOf(p, 0);
+    byte[] more = data(6, BLOCK / 4);
+    try (FSDataOutputStream out = cluster.plainFileSystem().append(p)) {
+      out.write(more);
+    }
+    byte[] both = new byte[first.length + more.length];
+    System.arraycopy(first, 0, both, 0, first.length);
+    System.arraycopy(more, 0, both, first.length, more.length);
+    BlockKey newKey = keyOf(p, 0);
+    assertFalse(oldKey.equals(newKey), "append must change the block's generation stamp");
+    assertArrayEquals(both, readAll(p));
+    assertArrayEquals(both, readAll(p));
+  }
+
+  @Test
+  void read_deadSlaveFallsBackToHdfs() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/dead-slave");
+    byte[] content = data(7, 4 * BLOCK);
+    write(p, content);
+    readAll(p);
+    List<MpCacheSlave> slaves = cluster.slaves();
+    int victim = slaves.indexOf(holder(keyOf(p, 0)));
+    assertTrue(victim >= 0, "block 0 is cached somewhere");
+    long before = ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L);
+    cluster.stopSlave(victim);
+    try {
+      assertArrayEquals(content, readAll(p));
+      assertTrue(ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L) > before,
+          "the dead slave's blocks are counted as fallbacks: " + ClientCounters.get().fallbacks());
+    } finally {
+      cluster.restartSlave(victim);
+    }
+  }
+}

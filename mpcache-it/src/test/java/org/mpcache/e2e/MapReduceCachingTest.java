@@ -1,0 +1,181 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.benchmarks.datagen.DataGenerators;
+import org.mpcache.benchmarks.datagen.DatasetKind;
+import org.mpcache.benchmarks.puma.WikiLine;
+import org.mpcache.benchmarks.puma.WordCount;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
+
+/**
+ * Unmodified MapReduce jobs (PUMA word-count over Wikipedia-like text) on MiniDFSCluster +
+ * MiniMRYarnCluster with mpCache: the second run of
+ * a job reads its input from the slaves' SSD caches, outputs are byte-identical to plain HDFS's,
+ * an overwritten input is never served stale, and a slave dying mid-job fails nothing.
+ */
+class MapReduceCachingTest {
+  private static final long BLOCK = 2L << 20;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/mapreduce")).yarn(true)
+        .blockSize(BLOCK).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Configuration conf(boolean cache) {
+    Configuration c = cluster.conf();
+    c.setBoolean(ClientConfigKeys.ENABLED_KEY, cache);
+    c.setInt(MRJobConfig.NUM_REDUCES, 2);
+    return c;
+  }
+
+  private static Job wordCount(boolean cache, Path in, Path out) throws Exception {
+    return new WordCount().createJob(conf(cache), in, out);
+  }
+
+  private static void run(boolean cache, Path in, Path out) throws Exception {
+    Job job = wordCount(cache, in, out);
+    assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
+  }
+
+  /**
+   * Writes about {@code bytes} of seeded Wikipedia-like text into directory {@code dir}, replacing
+   * what was there; returns the data file.
+   */
+  private static Path text(Path dir, long bytes, long seed) throws IOException {
+    FileSystem fs = cluster.plainFileSystem();
+    fs.delete(dir, true);
+    DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, fs, dir, bytes, seed);
+    return new Path(dir, DataGenerators.DATA_FILE);
+  }
+
+  /** The concatenated bytes of a job's part files, in name order. */
+  private static byte[] output(Path dir) throws IOException {
+    FileSystem fs = cluster.plainFileSystem();
+    FileStatus[] parts = fs.globStatus(new Path(dir, "part-*"));
+    Arrays.sort(parts);
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (FileStatus p : parts) {
+      try (InputStream in = fs.open(p.getPath())) {
+        IOUtils.copyBytes(in, all, 65536, false);
+      }
+    }
+    return all.toByteArray();
+  }
+
+  /** Word counts computed in plain Java from the file's bytes, with word-count's notion of a word. */
+  private static Map<String, Integer> expectedCounts(Path file) throws IOException {
+    Map<String, Integer> counts = new TreeMap<>();
+    try (InputStream in = cluster.plainFileSystem().open(file)) {
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      for (String line : text.split("\n")) {
+        for (String w : WikiLine.words(new Text(line))) {
+          counts.merge(w, 1, Integer::sum);
+        }
+      }
+    }
+    return counts;
+  }
+
+  private static Map<String, Integer> parse(byte[] output) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (String line : new String(output, StandardCharsets.UTF_8).split("\n")) {
+      if (!line.isEmpty()) {
+        String[] kv = line.split("\t");
+        counts.put(kv[0], Integer.parseInt(kv[1]));
+      }
+    }
+    return counts;
+  }
+
+  @Test
+  void wordCount_secondRunReadsInputFromCache() throws Exception {
+    Path in = text(new Path("/wc/input"), 5 * BLOCK + BLOCK / 3, 11);
+    long inputBytes = cluster.plainFileSystem().getFileStatus(in).getLen();
+
+    run(false, in.getParent(), new Path("/wc/plain"));
+    run(true, in.getParent(), new Path("/wc/first"));
+    SlaveCountersProto before = cluster.totals();
+    run(true, in.getParent(), new Path("/wc/second"));
+    SlaveCountersProto after = cluster.totals();
+
+    long fromCache = after.getBytesFromCache() - before.getBytesFromCache();
+    long fromHdfs = after.getBytesFromHdfs() - before.getBytesFromHdfs();
+    double ratio = fromCache / (double) (fromCache + fromHdfs);
+    assertTrue(fromCache >= inputBytes * 0.9, "second run read only " + fromCache + " of "
+        + inputBytes + " input bytes from the cache");
+    assertTrue(ratio >= 0.9, "second run read " + fromCache + " bytes from the cache and "
+        + fromHdfs + " from HDFS: ratio " + ratio);
+    byte[] plain = output(new Path("/wc/plain"));
+    assertTrue(plain.length > 0);
+    assertArrayEquals(plain, output(new Path("/wc/first")));
+    assertArrayEquals(plain, output(new Path("/wc/second")));
+    assertEquals(expectedCounts(in), parse(plain));
+  }
+
+  @Test
+  void wordCount_overwrittenInputIsNeverServedStale() throws Exception {
+    Path in = text(new Path("/ow/input"), 3 * BLOCK, 21);
+    run(true, in.getParent(), new Path("/ow/a1"));
+    run(true, in.getParent(), new Path("/ow/a2"));
+    byte[] old = output(new Path("/ow/a2"));
+
+    assertEquals(in, text(in.getParent(), 3 * BLOCK, 22));
+    run(true, in.getParent(), new Path("/ow/b"));
+    byte[] fresh = output(new Path("/ow/b"));
+    assertFalse(Arrays.equals(old, fresh), "different inputs must give different counts");
+    assertEquals(expectedCounts(in), parse(fresh));
+  }
+
+  @Test
+  void wordCount_slaveKilledMidJobStillSucceeds() throws Exception {
+    Path in = text(new Path("/kill/input"), 6 * BLOCK, 31);
+    run(true, in.getParent(), new Path("/kill/warm"));
+
+    Job job = wordCount(true, in.getParent(), new Path("/kill/out"));
+    job.submit();
+    while (!job.isComplete() && job.mapProgress() <= 0f) {
+      Thread.sleep(100);
+    }
+    cluster.stopSlave(0);
+    try {
+      assertTrue(job.waitForCompletion(false), "job failed after a slave died");
+      assertEquals(expectedCounts(in), parse(output(new Path("/kill/out"))));
+    } finally {
+      cluster.restartSlave(0);
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.io.OutputStream;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * The master's status page in a real browser (Debian's chromium, headless) against a running
+ * embedded cluster: after the page's script ran, the DOM lists every live slave, and a screenshot
+ * is saved to {@code target/web-ui/status.png}.
+ *
+ * <p>CI installs chromium (.ci/run) and this test fails there without it; elsewhere (no {@code CI}
+ * environment variable) it is skipped when chromium is missing.
+ */
+class WebUiBrowserTest {
+  private static final java.nio.file.Path OUT = Paths.get("target", "web-ui").toAbsolutePath();
+  private static final Path DATASET = new Path("/web-ui-data");
+  private static MiniMpCacheCluster cluster;
+  private static String chromium;
+
+  @BeforeAll
+  static void start() throws IOException {
+    chromium = findChromium();
+    boolean ci = System.getenv("CI") != null && !System.getenv("CI").isEmpty()
+        && !"false".equalsIgnoreCase(System.getenv("CI"));
+    if (chromium == null) {
+      String msg = "chromium is not installed (apt-get install -y chromium)";
+      if (ci) {
+        throw new AssertionError(msg + "; .ci/run installs it, so in CI this is a failure");
+      }
+      Assumptions.abort(msg + "; skipped outside CI");
+    }
+    FileUtil.fullyDelete(OUT.toFile());
+    Files.createDirectories(OUT);
+    cluster = new MiniMpCacheCluster.Builder(new File("target/test/web-ui-cluster"))
+        .dataNodes(2).blockSize(1 << 20).build();
+    // One dataset read twice through the cache, so that the page has a dataset and hits to show.
+    Path data = new Path(DATASET, "part-0");
+    byte[] bytes = new byte[3 << 20];
+    new Random(7).nextBytes(bytes);
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(data)) {
+      out.write(bytes);
+    }
+    try (FileSystem fs = cluster.fileSystem()) {
+      for (int run = 0; run < 2; run++) {
+        try (FSDataInputStream in = fs.open(data)) {
+          IOUtils.copyBytes(in, OutputStream.nullOutputStream(), 1 << 16, false);
+        }
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static String findChromium() {
+    for (String c : new String[] {"/usr/bin/chromium", "/usr/bin/chromium-browser"}) {
+      if (Files.isExecutable(Paths.get(c))) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** Runs headless chromium on the page with extra arguments; returns its stdout. */
+  private static String chromium(String url, String... args) throws Exception {
+    java.nio.file.Path profile = Files.createTempDirectory(OUT, "profile");
+    List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox",
+        "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        "--user-data-dir=" + profile, "--window-size=1600,900",
+        // Lets the page's fetch and rendering finish before the DOM is dumped.
+        "--virtual-time-budget=10000"));
+    cmd.addAll(Arrays.asList(args));
+    cmd.add(url);
+    java.nio.file.Path err = OUT.resolve("chromium-stderr.txt");
+    Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("chromium did not finish: " + cmd);
+    }
+    assertEquals(0, p.exitValue(), "chromium failed: " + Files.readString(err));
+    FileUtil.fullyDelete(profile.toFile());
+    return out;
+  }
+
+  private static String pageUrl() {
+    return "http://127.0.0.1:" + cluster.master().getHttpAddress().getPort() + "/";
+  }
+
+  @Test
+  void statusPage_showsTheLiveSlavesAfterItsScriptRan() throws Exception {
+    String dom = chromium(pageUrl(), "--dump-dom");
+    Files.writeString(OUT.resolve("status-dom.html"), dom);
+    assertTrue(dom.contains("data-loaded=\"true\""), "the script rendered the status:\n" + dom);
+    assertEquals(2, cluster.slaves().size());
+    for (MpCacheSlave s : cluster.slaves()) {
+      String id = s.info().getSlaveId();
+      assertTrue(dom.contains("data-slave-id=\"" + id + "\""), id + " missing from\n" + dom);
+    }
+    assertTrue(dom.contains("2 live slaves"), dom);
+    assertTrue(dom.contains("data-dataset-id=\"") && dom.contains(DATASET.toString()),
+        "the dataset read is listed:\n" + dom);
+    assertFalse(dom.contains("Cannot read /status.json"), dom);
+  }
+
+  @Test
+  void statusPage_screenshotIsTaken() throws Exception {
+    java.nio.file.Path png = OUT.resolve("status.png");
+    chromium(pageUrl(), "--screenshot=" + png, "--hide-scrollbars");
+    assertTrue(Files.size(png) > 1000, "screenshot too small: " + Files.size(png));
+    byte[] magic = Arrays.copyOf(Files.readAllBytes(png), 8);
+    assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, magic);
+  }
+}

@@ -1,0 +1,492 @@
+package org.mpcache.minicluster;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.IntFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.Time;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.protocolPB.SlaveFigures;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.hdfs.MpCacheFileSystem;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.MpCacheMaster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.yarn.SsdMapOutputCollector;
+import org.mpcache.yarn.SsdShuffle;
+
+/**
+ * A whole mpCache cluster in one JVM, for the demo, the evaluation and end-to-end tests: a
+ * MiniDFSCluster, optionally a MiniMRYarnCluster, one master, and one slave beside each DataNode
+ * (each slave declares its DataNode's transfer address, as on a real node). {@link #conf()} is a
+ * client configuration whose {@code hdfs://} FileSystem reads through the cache.
+ *
+ * <p>Each slave's SSD directory ({@code <baseDir>/ssd-<i>}) holds an Input Cache that can reach
+ * {@link Builder#slaveCapacity} bytes (half its own space, half Dynamic Pool units of the block
+ * size) and a Localized Cache of {@link Builder#localizedCapacity} bytes. With YARN, NodeManager
+ * {@code i} is paired with slave {@code i} as on a real node ({@link LocalizedNodeManagers}): the
+ * slave's SSD directory is one of its local dirs and its {@code mpcache_localized} auxiliary service
+ * releases the grants of finished containers and applications; {@link #conf()} then also sets the
+ * map output collector and the shuffle that put localized data on the SSD when the slave grants
+ * room.
+ *
+ * <p>Not thread-safe: one caller builds, uses and closes it.
+ */
+public final class MiniMpCacheCluster implements Closeable {
+
+  /** How to build a {@link MiniMpCacheCluster}. */
+  public static final class Builder {
+    private final File baseDir;
+    private int dataNodes = 2;
+    private boolean yarn;
+    private long slaveCapacity = 1L << 30;
+    private long localizedCapacity = -1;
+    private long blockSize = 8L << 20;
+    private IntFunction<File> dataNodeDir;
+    private IntFunction<File> slaveCacheDir;
+    private IntFunction<File> nodeManagerLocalDir;
+    private IntFunction<File> nodeManagerHddDir;
+    private int nodeManagerMemoryMb;
+    private final Configuration conf = new Configuration();
+
+    public Builder(File baseDir) {
+      this.baseDir = baseDir;
+    }
+
+    public Builder dataNodes(int n) {
+      this.dataNodes = n;
+      return this;
+    }
+
+    /** Also start YARN with one NodeManager per DataNode. */
+    public Builder yarn(boolean on) {
+      this.yarn = on;
+      return this;
+    }
+
+    /**
+     * The bytes each slave's Input Cache can reach: its own space and the Dynamic Pool, half each.
+     */
+    public Builder slaveCapacity(long bytes) {
+      this.slaveCapacity = bytes;
+      return this;
+    }
+
+    /** Each slave's Localized Cache capacity in bytes; by default eight blocks. */
+    public Builder localizedCapacity(long bytes) {
+      this.localizedCapacity = bytes;
+      return this;
+    }
+
+    public Builder blockSize(long bytes) {
+      this.blockSize = bytes;
+      return this;
+    }
+
+    /**
+     * Adds a configuration file every daemon and client reads; the master reads it again on
+     * {@code mpcache admin refresh}. Values set with {@link #set} take precedence.
+     */
+    public Builder addResource(File file) {
+      conf.addResource(new Path(file.toURI()));
+      return this;
+    }
+
+    /**
+     * Where DataNode {@code i} keeps its blocks (one storage directory); by default under the
+     * base directory, as MiniDFSCluster places it.
+     */
+    public Builder dataNodeDir(IntFunction<File> dir) {
+      this.dataNodeDir = dir;
+      return this;
+    }
+
+    /** Where slave {@code i} keeps its Input Cache; by default {@code <base>/ssd-<i>}. */
+    public Builder slaveCacheDir(IntFunction<File> dir) {
+      this.slaveCacheDir = dir;
+      return this;
+    }
+
+    /**
+     * The only local dir of NodeManager {@code i} (spills, map outputs, merges, container work
+     * dirs), with the Localized Cache not wired in; by default the four dirs MiniMRYarnCluster
+     * makes under {@code target/}, beside the slave's SSD dir, with it wired in.
+     */
+    public Builder nodeManagerLocalDir(IntFunction<File> dir) {
+      this.nodeManagerLocalDir = dir;
+      return this;
+    }
+
+    /**
+     * Gives NodeManager {@code i} two local dirs, this HDD dir and slave {@code i}'s SSD dir, with
+     * the Localized Cache wired in: localized data goes to the SSD dir while the slave grants room
+     * and to the HDD dir otherwise, as on a real node with both. Excludes
+     * {@link #nodeManagerLocalDir}.
+     */
+    public Builder nodeManagerHddDir(IntFunction<File> dir) {
+      this.nodeManagerHddDir = dir;
+      return this;
+    }
+
+    /** Each NodeManager's container memory ({@code yarn.nodemanager.resource.memory-mb}). */
+    public Builder nodeManagerMemoryMb(int mb) {
+      this.nodeManagerMemoryMb = mb;
+      return this;
+    }
+
+    /** Sets a configuration value for every daemon and client of the cluster. */
+    public Builder set(String key, String value) {
+      conf.set(key, value);
+      return this;
+    }
+
+    public MiniMpCacheCluster build() throws IOException {
+      if (nodeManagerLocalDir != null && nodeManagerHddDir != null) {
+        throw new IllegalArgumentException("Set either nodeManagerLocalDir (one dir, no Localized "
+            + "Cache) or nodeManagerHddDir (an HDD dir beside the slave's SSD dir), not both");
+      }
+      MiniMpCacheCluster c = new MiniMpCacheCluster(this);
+      try {
+        c.start();
+      } catch (IOException | RuntimeException e) {
+        c.close();
+        throw e;
+      }
+      return c;
+    }
+  }
+
+  private final Builder spec;
+  private final Configuration conf;
+  private MiniDFSCluster dfs;
+  private MiniMRYarnCluster mr;
+  private MpCacheMaster master;
+  private final List<MpCacheSlave> slaves = new ArrayList<>();
+  private final List<Configuration> slaveConfs = new ArrayList<>();
+  private final List<Integer> localizedPorts = new ArrayList<>();
+  private final Map<Integer, File> ssdDirs = new HashMap<>();
+
+  private MiniMpCacheCluster(Builder spec) {
+    this.spec = spec;
+    this.conf = new Configuration(spec.conf);
+  }
+
+  private void start() throws IOException {
+    conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, spec.blockSize);
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, spec.dataNodes));
+    if (spec.dataNodeDir == null) {
+      dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs"))
+          .numDataNodes(spec.dataNodes).build();
+    } else {
+      dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs")).numDataNodes(0)
+          .build();
+      Configuration[] overlays = new Configuration[spec.dataNodes];
+      for (int i = 0; i < spec.dataNodes; i++) {
+        File dir = spec.dataNodeDir.apply(i);
+        overlays[i] = new Configuration(false);
+        overlays[i].set(DFSConfigKeys.DFS_DATANODE_DATA_DIR_KEY, dir.getAbsolutePath());
+      }
+      dfs.startDataNodes(conf, spec.dataNodes, null, false, null, null, null, null, null, false,
+          false, false, overlays, null, null);
+      // Built with no DataNodes, MiniDFSCluster lowered the replication to 0.
+      int replication = Math.min(2, spec.dataNodes);
+      conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
+      dfs.getConfiguration(0).setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
+    }
+    dfs.waitActive();
+    conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
+
+    Configuration masterConf = new Configuration(conf);
+    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
+    masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
+    master = new MpCacheMaster();
+    master.init(masterConf);
+    master.start();
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        "127.0.0.1:" + master.getRpcAddress().getPort());
+
+    for (int i = 0; i < spec.dataNodes; i++) {
+      startSlave(i);
+    }
+    awaitSlaves();
+    conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
+    if (spec.yarn) {
+      startYarn();
+    }
+  }
+
+  /** Slave {@code i}'s SSD dir; the builder's function is called once per node. */
+  private File ssdDir(int i) {
+    return ssdDirs.computeIfAbsent(i, n -> spec.slaveCacheDir == null
+        ? new File(spec.baseDir, "ssd-" + n) : spec.slaveCacheDir.apply(n));
+  }
+
+  private String hddDir(int i) throws IOException {
+    if (spec.nodeManagerHddDir == null) {
+      return null;
+    }
+    File dir = spec.nodeManagerHddDir.apply(i);
+    if (!dir.isDirectory() && !dir.mkdirs()) {
+      throw new IOException("Cannot create NodeManager HDD local dir " + dir);
+    }
+    return dir.getAbsolutePath();
+  }
+
+  private void startSlave(int i) throws IOException {
+    DataNode dn = dfs.getDataNodes().get(i);
+    Configuration sc = new Configuration(conf);
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
+    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
+    long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
+    long total = spec.slaveCapacity + localized;
+    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);
+    sc.setIfUnset(LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
+    sc.setIfUnset(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
+        Double.toString((double) localized / total));
+    sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
+        Double.toString(spec.slaveCapacity / 2.0 / total));
+    // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
+    int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:" + localizedPort);
+    MpCacheSlave s = new MpCacheSlave();
+    s.init(sc);
+    s.start();
+    if (i >= slaves.size()) {
+      localizedPorts.add(s.getLocalizedAddress().getPort());
+    }
+    if (i < slaves.size()) {
+      slaves.set(i, s);
+      slaveConfs.set(i, sc);
+    } else {
+      slaves.add(s);
+      slaveConfs.add(sc);
+    }
+  }
+
+  private void startYarn() throws IOException {
+    FileSystem fs = dfs.getFileSystem();
+    Path staging = new Path("/apps_staging_dir");
+    fs.mkdirs(staging);
+    fs.setPermission(staging, new FsPermission((short) 0777));
+    Path tmp = new Path("/tmp");
+    fs.mkdirs(tmp);
+    fs.setPermission(tmp, new FsPermission((short) 01777));
+    Configuration yc;
+    boolean localizedWired = spec.nodeManagerLocalDir == null;
+    if (localizedWired) {
+      List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
+      for (int i = 0; i < slaves.size(); i++) {
+        slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
+            "127.0.0.1:" + localizedPorts.get(i), hddDir(i)));
+      }
+      yc = LocalizedNodeManagers.configure(conf, slots);
+    } else {
+      yc = new NodeDirs.PinnedConf(conf);
+      yc.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, NodeDirs.Executor.class.getName());
+      for (int i = 0; i < spec.dataNodes; i++) {
+        File dir = spec.nodeManagerLocalDir.apply(i);
+        if (!dir.isDirectory() && !dir.mkdirs()) {
+          throw new IOException("Cannot create NodeManager local dir " + dir);
+        }
+        yc.set(NodeDirs.localDirKey(i), dir.getAbsolutePath());
+      }
+    }
+    // A YarnConfiguration makes the ResourceManager keep node attributes on the default file
+    // system (here HDFS, where its replication 0 is refused): keep them on the local disk.
+    yc.set(YarnConfiguration.FS_NODE_ATTRIBUTE_STORE_ROOT_DIR,
+        new File(spec.baseDir, "node-attributes").toURI().toString());
+    if (spec.nodeManagerMemoryMb > 0) {
+      yc.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeManagerMemoryMb);
+    }
+    yc.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    yc.set(MRJobConfig.MR_AM_STAGING_DIR, staging.toString());
+    yc.setInt(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    yc.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
+    yc.setInt(MRJobConfig.MAP_MEMORY_MB, 512);
+    yc.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx384m");
+    yc.setInt(MRJobConfig.REDUCE_MEMORY_MB, 512);
+    yc.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx384m");
+    yc.setInt(MRJobConfig.MR_AM_VMEM_MB, 512);
+    yc.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx384m");
+    mr = new MiniMRYarnCluster("mpcache", spec.dataNodes);
+    mr.init(yc);
+    mr.start();
+    conf.addResource(mr.getConfig());
+    for (String k : new String[] {YarnConfiguration.RM_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, "mapreduce.framework.name",
+        MRJobConfig.MR_AM_STAGING_DIR, "mapreduce.jobhistory.address",
+        YarnConfiguration.RM_WEBAPP_ADDRESS, MRJobConfig.MAP_MEMORY_MB,
+        MRJobConfig.MAP_JAVA_OPTS, MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.REDUCE_JAVA_OPTS,
+        MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.MR_AM_COMMAND_OPTS}) {
+      String v = mr.getConfig().get(k);
+      if (v != null) {
+        conf.set(k, v);
+      }
+    }
+    if (localizedWired) {
+      conf.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
+          SsdMapOutputCollector.class.getName());
+      conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SsdShuffle.class.getName());
+    }
+  }
+
+  /** The SSD directory of slave {@code i}, which is also NodeManager {@code i}'s local dir. */
+  public File slaveSsdDir(int i) {
+    return ssdDir(i).getAbsoluteFile();
+  }
+
+  /** The MiniMRYarnCluster, or {@code null} when YARN was not started. */
+  public MiniMRYarnCluster yarn() {
+    return mr;
+  }
+
+  /** A client configuration: HDFS through mpCache, and YARN when it was started. */
+  public Configuration conf() {
+    return new Configuration(conf);
+  }
+
+  /**
+   * A client configuration for plain Hadoop on the same cluster, the baseline to compare with:
+   * reads bypass the cache and jobs keep their localized data on the NodeManagers' dirs as Hadoop
+   * places it.
+   */
+  public Configuration plainHadoopConf() {
+    Configuration c = conf();
+    c.setBoolean(ClientConfigKeys.ENABLED_KEY, false);
+    c.unset(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR);
+    c.unset(MRConfig.SHUFFLE_CONSUMER_PLUGIN);
+    return c;
+  }
+
+  /** A FileSystem reading through the cache. */
+  public FileSystem fileSystem() throws IOException {
+    return FileSystem.get(dfs.getURI(), conf());
+  }
+
+  /** A plain HDFS FileSystem, bypassing the cache. */
+  public FileSystem plainFileSystem() throws IOException {
+    return dfs.getFileSystem();
+  }
+
+  public MpCacheMaster master() {
+    return master;
+  }
+
+  public List<MpCacheSlave> slaves() {
+    return slaves;
+  }
+
+  public MiniDFSCluster dfs() {
+    return dfs;
+  }
+
+  /** Stops slave {@code i}, as a crash would (its files stay on its SSD directory). */
+  public void stopSlave(int i) {
+    // As a crash: the master is not told, clients find the slave unreachable until it expires.
+    slaves.get(i).getMasterLink().setUnregisterOnStop(false);
+    slaves.get(i).stop();
+  }
+
+  /**
+   * Starts slave {@code i} again on its old directory (on a new port), and waits until the master
+   * lists exactly the running slaves (the old registration expired, the new one arrived).
+   */
+  public void restartSlave(int i) throws IOException {
+    slaves.get(i).stop();
+    startSlave(i);
+    awaitSlaves();
+  }
+
+  /** Waits until the master's live slaves are exactly the running ones. */
+  public void awaitSlaves() throws IOException {
+    Set<String> running = new TreeSet<>();
+    for (MpCacheSlave s : slaves) {
+      if (s.isInState(Service.STATE.STARTED)) {
+        running.add(s.info().getSlaveId());
+      }
+    }
+    long deadline = Time.monotonicNow() + 60_000;
+    while (true) {
+      Set<String> listed = new TreeSet<>();
+      for (SlaveInfoProto s : master.getSlaveRegistry().liveSlaves()) {
+        listed.add(s.getSlaveId());
+      }
+      if (listed.equals(running)) {
+        return;
+      }
+      if (Time.monotonicNow() > deadline) {
+        throw new IOException("The master lists slaves " + listed + ", expected " + running);
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for slaves");
+      }
+    }
+  }
+
+  /** The sum of every slave's counters. */
+  public SlaveCountersProto totals() {
+    SlaveCountersProto.Builder t = SlaveFigures.zeroCounters();
+    for (MpCacheSlave s : slaves) {
+      SlaveFigures.add(t, s.getCounters().snapshot());
+    }
+    return t.build();
+  }
+
+  /** Localized bytes the slaves' Localized Caches granted on the SSD since they started. */
+  public long localizedBytesGranted() {
+    return slaves.stream().mapToLong(s -> s.getLocalizedCache().bytesGranted()).sum();
+  }
+
+  /** Localized bytes the slaves' Localized Caches denied (sent to the HDDs) since they started. */
+  public long localizedBytesDenied() {
+    return slaves.stream().mapToLong(s -> s.getLocalizedCache().bytesDenied()).sum();
+  }
+
+  @Override
+  public void close() {
+    if (mr != null) {
+      mr.stop();
+    }
+    for (MpCacheSlave s : slaves) {
+      s.stop();
+    }
+    if (master != null) {
+      master.stop();
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+  }
+}

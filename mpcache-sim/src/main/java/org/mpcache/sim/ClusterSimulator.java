@@ -1,0 +1,164 @@
+package org.mpcache.sim;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.mpcache.common.BlockKey;
+import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.CachePolicy;
+
+/**
+ * Replays a job trace on a simulated cluster of slaves through a real {@link CachePolicy}, the way
+ * the daemons drive it: every block a job reads is looked up on the slave beside one of its
+ * replicas (chosen by rendezvous hashing, as clients choose); a hit is reported, a miss asks the
+ * policy and the slave carries out the decision (evict, then cache); after each job the evictions
+ * queued for every slave are delivered, as heartbeats would. Each dataset's blocks get
+ * consecutive ids the first time it is read, as the NameNode hands them out; every block has the
+ * configured size.
+ *
+ * <p>Measures block hits, jobs whose whole input was cached (all-or-nothing), bytes read from HDD
+ * and SSD, and the estimated job times of {@link CostModel} with the cache and without. Not
+ * thread-safe.
+ */
+public final class ClusterSimulator {
+
+  /** The simulated cluster. Immutable. */
+  public static final class Config {
+    final int nodes;
+    final long capacityBytesPerNode;
+    final long blockBytes;
+    final int replicas;
+    final CostModel cost;
+
+    public Config(int nodes, long capacityBytesPerNode, long blockBytes, int replicas,
+        CostModel cost) {
+      if (nodes < 1 || capacityBytesPerNode < 0 || blockBytes < 1 || replicas < 1) {
+        throw new IllegalArgumentException("Invalid simulated cluster: nodes " + nodes
+            + " (>= 1), capacity " + capacityBytesPerNode + " (>= 0), block " + blockBytes
+            + " (>= 1), replicas " + replicas + " (>= 1)");
+      }
+      this.nodes = nodes;
+      this.capacityBytesPerNode = capacityBytesPerNode;
+      this.blockBytes = blockBytes;
+      this.replicas = Math.min(replicas, nodes);
+      this.cost = cost;
+    }
+
+    /** The paper's platform: 7 nodes, 128 MB blocks, 3 replicas, the default cost model. */
+    public static Config paper(long capacityBytesPerNode) {
+      return new Config(7, capacityBytesPerNode, 128L << 20, 3, CostModel.defaults(7));
+    }
+  }
+
+  private static final String BLOCK_POOL = "BP-sim";
+
+  private final Config config;
+
+  public ClusterSimulator(Config config) {
+    this.config = config;
+  }
+
+  public SimResult run(CachePolicy policy, List<SimJob> jobs) {
+    List<Set<BlockKey>> slaves = new ArrayList<>(config.nodes);
+    String[] slaveIds = new String[config.nodes];
+    for (int i = 0; i < config.nodes; i++) {
+      slaves.add(new HashSet<>());
+      slaveIds[i] = "n" + i;
+    }
+    long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
+    Map<String, Long> firstBlockIds = new HashMap<>();
+    long nextBlockId = 1L << 30;
+    long accesses = 0;
+    long hits = 0;
+    long whole = 0;
+    long hddBytes = 0;
+    long ssdBytes = 0;
+    double hadoop = 0;
+    double cached = 0;
+    double speedups = 0;
+    long time = 0;
+    for (SimJob job : jobs) {
+      Long first = firstBlockIds.get(job.dataset);
+      if (first == null) {
+        first = nextBlockId;
+        firstBlockIds.put(job.dataset, first);
+        nextBlockId += job.blocks;
+      }
+      int jobHits = 0;
+      for (int b = 0; b < job.blocks; b++) {
+        BlockKey key = new BlockKey(BLOCK_POOL, first + b, 1);
+        int node = home(key.getBlockId());
+        Set<BlockKey> slave = slaves.get(node);
+        String slaveId = slaveIds[node];
+        BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset, job.blocks,
+            job.id, time++);
+        accesses++;
+        if (slave.contains(key)) {
+          jobHits++;
+          policy.onHit(a);
+          continue;
+        }
+        CacheDecision d = policy.onMiss(a, (perNodeBlocks - slave.size()) * config.blockBytes);
+        for (BlockKey e : d.evict()) {
+          slave.remove(e);
+          policy.onRemoved(slaveId, e);
+        }
+        if (d.admitted() && slave.size() < perNodeBlocks) {
+          slave.add(key);
+          policy.onCached(slaveId, key);
+        }
+      }
+      for (int i = 0; i < config.nodes; i++) {
+        for (BlockKey e : policy.pendingEvictions(slaveIds[i])) {
+          slaves.get(i).remove(e);
+          policy.onRemoved(slaveIds[i], e);
+        }
+      }
+      hits += jobHits;
+      if (jobHits == job.blocks) {
+        whole++;
+      }
+      long ssd = Math.min(job.inputBytes, jobHits * config.blockBytes);
+      hddBytes += job.inputBytes - ssd;
+      ssdBytes += ssd;
+      double plain = config.cost.jobSeconds(job, job.inputBytes, 0);
+      double withCache = config.cost.jobSeconds(job, job.inputBytes - ssd, ssd);
+      hadoop += plain;
+      cached += withCache;
+      speedups += plain / withCache;
+    }
+    return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
+        whole, hddBytes, ssdBytes, hadoop, cached, speedups);
+  }
+
+  /**
+   * The node whose slave serves a block: the replica with the highest rendezvous hash, as the
+   * intercepting FileSystem picks among equally distant replicas. Replicas sit on consecutive
+   * nodes from a hashed start, as HDFS spreads them.
+   */
+  int home(long blockId) {
+    int first = (int) Math.floorMod(mix(blockId, 0x5bd1e995), (long) config.nodes);
+    int best = first;
+    long bestHash = Long.MIN_VALUE;
+    for (int r = 0; r < config.replicas; r++) {
+      int node = (first + r) % config.nodes;
+      long h = mix(blockId, node);
+      if (h > bestHash) {
+        bestHash = h;
+        best = node;
+      }
+    }
+    return best;
+  }
+
+  private static long mix(long a, long b) {
+    long z = a * 0x9E3779B97F4A7C15L + b;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+}

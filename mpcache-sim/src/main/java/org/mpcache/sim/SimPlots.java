@@ -1,0 +1,58 @@
+package org.mpcache.sim;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Draws the simulator's results as PNG charts in the style of the paper's Figure 5: one line per
+ * policy against the cache size per node. Stateless.
+ */
+final class SimPlots {
+
+  private SimPlots() {
+  }
+
+  /** Writes hit-ratio.png, effective-hit-ratio.png and speedup.png into {@code dir}. */
+  static List<Path> write(List<SimResult> results, Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    out.add(chart(results, dir.resolve("hit-ratio.png"), "Block hit ratio", "hit ratio",
+        SimResult::hitRatio));
+    out.add(chart(results, dir.resolve("effective-hit-ratio.png"),
+        "Effective hit ratio (jobs with their whole input cached)", "effective hit ratio",
+        SimResult::effectiveHitRatio));
+    out.add(chart(results, dir.resolve("speedup.png"), "Estimated speedup over Hadoop",
+        "speedup", SimResult::speedup));
+    return out;
+  }
+
+  private static Path chart(List<SimResult> results, Path file, String title, String yTitle,
+      ToDoubleFunction<SimResult> y) throws IOException {
+    XYChart c = new XYChartBuilder().width(800).height(500).title(title)
+        .xAxisTitle("cache size per node (GB)").yAxisTitle(yTitle).build();
+    Map<String, List<SimResult>> byPolicy = new LinkedHashMap<>();
+    for (SimResult r : results) {
+      byPolicy.computeIfAbsent(r.policy, p -> new ArrayList<>()).add(r);
+    }
+    for (Map.Entry<String, List<SimResult>> e : byPolicy.entrySet()) {
+      double[] xs = new double[e.getValue().size()];
+      double[] ys = new double[xs.length];
+      for (int i = 0; i < xs.length; i++) {
+        SimResult r = e.getValue().get(i);
+        xs[i] = r.capacityBytesPerNode / (double) (1L << 30);
+        ys[i] = y.applyAsDouble(r);
+      }
+      c.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+    }
+    BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    return file;
+  }
+}

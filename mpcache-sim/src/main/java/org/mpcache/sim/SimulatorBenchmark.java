@@ -1,0 +1,185 @@
+package org.mpcache.sim;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.mpcache.common.BlockKey;
+import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.CachePolicy;
+import org.mpcache.master.arbitrator.PolicyParameters;
+
+/**
+ * Measures the simulator's speed and scale and the master's metadata per cached block, on one
+ * thread, and prints the figures docs/simulator.md reports:
+ * <ol>
+ *   <li>block accesses per second of the replaying thread's CPU time, of the process's CPU time
+ *       (which adds garbage collection and compilation) and of wall time, replaying
+ *       the paper's mix on 7 nodes with 80 GB per node, for each policy, after two warm-up
+ *       replays of the same trace; CPU time keeps the figure honest on a shared, loaded machine;</li>
+ *   <li>100,000 jobs on 1,000 nodes through mpCache's policy: wall time, accesses per second and
+ *       the peak heap of the run;</li>
+ *   <li>heap bytes per cached block held by mpCache's policy: live heap after GC with one million
+ *       blocks admitted and stored (datasets of 100 blocks, round-robin over 7 and over 1,000
+ *       slaves), minus the live heap before.</li>
+ * </ol>
+ * Options: {@code --jobs N} (throughput trace, default 20000), {@code --policies a,b},
+ * {@code --scale-jobs N} (100000), {@code --scale-nodes N} (1000), {@code --scale-gb N} (per
+ * node, 1), {@code --blocks N} (1000000). Run it alone on the machine: the figures are wall-clock
+ * and heap measurements. Not thread-safe.
+ */
+public final class SimulatorBenchmark {
+  private static final long GB = 1L << 30;
+  private static final long BLOCK_BYTES = 128L << 20;
+
+  private SimulatorBenchmark() {
+  }
+
+  public static void main(String[] args) {
+    int jobs = 20_000;
+    int scaleJobs = 100_000;
+    int scaleNodes = 1_000;
+    long scaleGb = 1;
+    int blocks = 1_000_000;
+    List<String> policies = CachePolicies.names();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      String v = args[i + 1];
+      switch (args[i]) {
+        case "--jobs": jobs = Integer.parseInt(v); break;
+        case "--policies": policies = Arrays.asList(v.split(",")); break;
+        case "--scale-jobs": scaleJobs = Integer.parseInt(v); break;
+        case "--scale-nodes": scaleNodes = Integer.parseInt(v); break;
+        case "--scale-gb": scaleGb = Long.parseLong(v); break;
+        case "--blocks": blocks = Integer.parseInt(v); break;
+        default:
+          throw new IllegalArgumentException("Unknown option " + args[i] + "; known: --jobs, "
+              + "--policies, --scale-jobs, --scale-nodes, --scale-gb, --blocks");
+      }
+    }
+
+    List<SimJob> mix = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(jobs, 42);
+    System.out.printf(Locale.ROOT, "1. throughput: %,d paper-mix jobs, 7 nodes, 80 GB/node%n",
+        jobs);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    OperatingSystemMXBean process =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    for (String name : policies) {
+      // Two warm-up replays: with one, the first policy measured still paid for JIT compilation
+      // in the process's CPU time.
+      replay(name, mix, 7, 80);
+      replay(name, mix, 7, 80);
+      long t0 = System.nanoTime();
+      long c0 = threads.getCurrentThreadCpuTime();
+      long p0 = process.getProcessCpuTime();
+      SimResult r = replay(name, mix, 7, 80);
+      double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+      double all = (process.getProcessCpuTime() - p0) / 1e9;
+      double s = (System.nanoTime() - t0) / 1e9;
+      System.out.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
+          + "%,12.0f per process CPU s (%5.2f s), %,12.0f per wall s (%5.2f s)%n", name,
+          r.blockAccesses, r.blockAccesses / cpu, cpu, r.blockAccesses / all, all,
+          r.blockAccesses / s, s);
+    }
+
+    System.out.printf(Locale.ROOT, "2. scale: %,d paper-mix jobs, %,d nodes, %d GB/node, "
+        + "mpcache%n", scaleJobs, scaleNodes, scaleGb);
+    List<SimJob> big = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(scaleJobs, 42);
+    resetPeaks();
+    long t0 = System.nanoTime();
+    long c0 = threads.getCurrentThreadCpuTime();
+    long p0 = process.getProcessCpuTime();
+    SimResult r = replay(CachePolicies.MPCACHE, big, scaleNodes, scaleGb);
+    double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+    double all = (process.getProcessCpuTime() - p0) / 1e9;
+    double s = (System.nanoTime() - t0) / 1e9;
+    System.out.printf(Locale.ROOT, "   %,d accesses: %.2f s wall, %.2f s thread CPU, %.2f s "
+        + "process CPU = %,.0f accesses per thread CPU second; effective hit ratio %.4f; peak "
+        + "heap %,d MiB (max heap %,d MiB)%n", r.blockAccesses, s, cpu, all,
+        r.blockAccesses / cpu, r.effectiveHitRatio(), peakHeap() >> 20,
+        Runtime.getRuntime().maxMemory() >> 20);
+    big = null;
+
+    System.out.printf(Locale.ROOT, "3. master metadata per cached block: %,d blocks%n", blocks);
+    for (int slaves : new int[] {7, 1000}) {
+      long before = liveHeap();
+      CachePolicy p = CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults());
+      int held = fill(p, blocks, slaves);
+      long after = liveHeap();
+      System.out.printf(Locale.ROOT, "   %4d slaves: %,d blocks held, %.1f bytes per block%n",
+          slaves, held, (after - before) / (double) held);
+      Reference.reachabilityFence(p);
+    }
+  }
+
+  private static SimResult replay(String policy, List<SimJob> jobs, int nodes, long gbPerNode) {
+    return new ClusterSimulator(new ClusterSimulator.Config(nodes, gbPerNode * GB, BLOCK_BYTES, 3,
+        CostModel.defaults(nodes)))
+        .run(CachePolicies.create(policy, PolicyParameters.defaults()), jobs);
+  }
+
+  /**
+   * Admits and stores {@code blocks} blocks in datasets of 100 blocks, round-robin over the
+   * slaves, each slave reporting room to spare; returns how many were admitted.
+   */
+  private static int fill(CachePolicy p, int blocks, int slaves) {
+    List<String> slaveIds = new ArrayList<>(slaves);
+    for (int i = 0; i < slaves; i++) {
+      slaveIds.add("slave-" + i);
+    }
+    String dataset = null;
+    int held = 0;
+    for (int b = 0; b < blocks; b++) {
+      if (b % 100 == 0) {
+        dataset = "/data/set-" + b / 100;
+      }
+      String slave = slaveIds.get(b % slaves);
+      BlockKey key = new BlockKey("BP-1", b, 1001);
+      CacheDecision d = p.onMiss(new BlockAccess(slave, key, BLOCK_BYTES, dataset, 100,
+          "job-" + b / 100, b), 1L << 50);
+      if (d.admitted()) {
+        p.onCached(slave, key);
+        held++;
+      }
+    }
+    return held;
+  }
+
+  private static long liveHeap() {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      long u = 0;
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == MemoryType.HEAP) {
+          u += pool.getUsage().getUsed();
+        }
+      }
+      used = Math.min(used, u);
+    }
+    return used;
+  }
+
+  private static void resetPeaks() {
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      pool.resetPeakUsage();
+    }
+  }
+
+  private static long peakHeap() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+}

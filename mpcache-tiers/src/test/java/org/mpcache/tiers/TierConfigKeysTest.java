@@ -1,0 +1,11 @@
+package org.mpcache.tiers;
+
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.ConfigKeysChecker;
+
+class TierConfigKeysTest {
+  @Test
+  void keys_matchDefaultsFile() throws Exception {
+    ConfigKeysChecker.assertInSync(TierConfigKeys.class);
+  }
+}
