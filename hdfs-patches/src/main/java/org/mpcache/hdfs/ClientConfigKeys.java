@@ -2,9 +2,13 @@ package org.mpcache.hdfs;
 
 /**
  * Configuration keys of the intercepting {@link MpCacheFileSystem}, set in core-site.xml or a
- * job's configuration, with their defaults. Every key is described in {@code mpcache-default.xml}.
+ * job's configuration, with their defaults. Every key is described in
+ * {@value #DEFAULT_RESOURCE}.
  */
 public final class ClientConfigKeys {
+
+  /** The defaults file describing these keys, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-client-default.xml";
 
   /** Whether reads go through the cache at all; false makes the FileSystem plain HDFS. */
   public static final String ENABLED_KEY = "mpcache.client.enabled";

@@ -6,6 +6,6 @@ import org.mpcache.common.ConfigKeysChecker;
 class ClientConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(ClientConfigKeys.class);
+    ConfigKeysChecker.assertInSync(ClientConfigKeys.DEFAULT_RESOURCE, ClientConfigKeys.class);
   }
 }

@@ -1,9 +1,13 @@
 package org.mpcache.common;
 
+import java.util.List;
+
 /**
- * Configuration keys every mpCache process shares (the master's address, RPC time limits), with
- * their defaults. Module-specific keys live in {@code MasterConfigKeys}, {@code SlaveConfigKeys}
- * and {@code ClientConfigKeys}; every key is described in {@code mpcache-default.xml}.
+ * Configuration keys more than one mpCache process reads (the master's address, RPC time limits,
+ * the slave's SSD directories), with their defaults, and the names of the defaults files. Each
+ * module declares its own keys in its own {@code *ConfigKeys} class and describes them in its own
+ * defaults file, as Hadoop's modules do ({@code core-default.xml}, {@code hdfs-default.xml}):
+ * these keys are described in {@code mpcache-default.xml}.
  */
 public final class MpCacheConfigKeys {
 
@@ -15,10 +19,26 @@ public final class MpCacheConfigKeys {
   public static final String RPC_TIMEOUT_MS_KEY = "mpcache.rpc.timeout.ms";
   public static final int RPC_TIMEOUT_MS_DEFAULT = 20_000;
 
-  /** The site file mpCache daemons and tools read on top of mpcache-default.xml. */
+  /**
+   * The node's SSD directories: the slave caches input blocks in them and the NodeManager's
+   * auxiliary service and tasks put localized data there. Required on a slave; no default.
+   */
+  public static final String SLAVE_CACHE_DIRS_KEY = "mpcache.slave.cache.dirs";
+
+  /** The site file mpCache daemons and tools read on top of the defaults files. */
   public static final String SITE_RESOURCE = "mpcache-site.xml";
-  /** The defaults file, on the classpath in mpcache-common's jar. */
+  /** The defaults file of these keys, on the classpath in mpcache-common's jar. */
   public static final String DEFAULT_RESOURCE = "mpcache-default.xml";
+
+  /**
+   * The production modules' defaults files, in the order a process loads them: this module's,
+   * then the master's, the slave's, the intercepting FileSystem's and the YARN integration's
+   * (each module's {@code *ConfigKeys.DEFAULT_RESOURCE}). A process loads those its classpath
+   * holds: a daemon has its own module's, a task the client's and the YARN integration's.
+   */
+  public static final List<String> DEFAULT_RESOURCES = List.of(DEFAULT_RESOURCE,
+      "mpcache-master-default.xml", "mpcache-slave-default.xml", "mpcache-client-default.xml",
+      "mpcache-yarn-default.xml");
 
   private MpCacheConfigKeys() {
   }

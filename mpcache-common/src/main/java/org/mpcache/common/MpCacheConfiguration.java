@@ -3,19 +3,31 @@ package org.mpcache.common;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Builds the configuration an mpCache daemon or tool runs with: Hadoop's core files, then
- * {@code mpcache-default.xml}, then the operator's {@code mpcache-site.xml} (all from the
- * classpath, where the launcher puts {@code MPCACHE_CONF_DIR}).
+ * Builds the configuration an mpCache daemon or tool runs with: Hadoop's core files, then every
+ * production module's defaults file on the classpath ({@link MpCacheConfigKeys#DEFAULT_RESOURCES}),
+ * then a tool's own defaults files, then the operator's {@code mpcache-site.xml} (all from the
+ * classpath, where the launcher puts {@code MPCACHE_CONF_DIR}). A defaults file missing from the
+ * classpath is skipped, as Hadoop skips a missing resource. Stateless.
  */
 public final class MpCacheConfiguration {
 
   private MpCacheConfiguration() {
   }
 
-  /** A fresh configuration with mpCache's default and site files loaded. */
-  public static Configuration create() {
+  /**
+   * A fresh configuration with mpCache's defaults and site files loaded, and
+   * {@code toolDefaults} (the defaults files of a tool's own keys, such as the evaluation's)
+   * between the production defaults and the site file, so that the site file still overrides
+   * them.
+   */
+  public static Configuration create(String... toolDefaults) {
     Configuration conf = new Configuration();
-    conf.addResource(MpCacheConfigKeys.DEFAULT_RESOURCE);
+    for (String resource : MpCacheConfigKeys.DEFAULT_RESOURCES) {
+      conf.addResource(resource);
+    }
+    for (String resource : toolDefaults) {
+      conf.addResource(resource);
+    }
     conf.addResource(MpCacheConfigKeys.SITE_RESOURCE);
     return conf;
   }

@@ -5,6 +5,6 @@ import org.junit.jupiter.api.Test;
 class MpCacheConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(MpCacheConfigKeys.class);
+    ConfigKeysChecker.assertInSync(MpCacheConfigKeys.DEFAULT_RESOURCE, MpCacheConfigKeys.class);
   }
 }

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.mpcache.common.MpCacheConfigKeys;
@@ -16,8 +18,9 @@ import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
 
 /**
- * Writes the distribution's {@code conf/mpcache-site.xml}: every key of {@code mpcache-default.xml},
- * in its order and sections, as a commented-out property with its default value and description,
+ * Writes the distribution's {@code conf/mpcache-site.xml}: every key of the production modules'
+ * defaults files ({@link MpCacheConfigKeys#DEFAULT_RESOURCES}), in their order and sections, as a
+ * commented-out property with its default value and description,
  * so that an operator uncomments what to change and the template can never miss a key. The build
  * runs it while packaging the distribution. Stateless.
  */
@@ -41,22 +44,26 @@ public final class SiteTemplateGenerator {
     Files.writeString(out, generate(), StandardCharsets.UTF_8);
   }
 
-  /** The template for the {@code mpcache-default.xml} on the classpath. */
+  /** The template for the production defaults files on the classpath, all of which must be. */
   public static String generate() throws IOException {
-    try (InputStream in = SiteTemplateGenerator.class.getClassLoader()
-        .getResourceAsStream(MpCacheConfigKeys.DEFAULT_RESOURCE)) {
-      if (in == null) {
-        throw new IOException(MpCacheConfigKeys.DEFAULT_RESOURCE + " is not on the classpath");
+    List<Document> docs = new ArrayList<>();
+    for (String resource : MpCacheConfigKeys.DEFAULT_RESOURCES) {
+      try (InputStream in = SiteTemplateGenerator.class.getClassLoader()
+          .getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IOException(resource + " is not on the classpath");
+        }
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        docs.add(f.newDocumentBuilder().parse(in));
+      } catch (ParserConfigurationException | SAXException e) {
+        throw new IOException("Cannot read " + resource, e);
       }
-      DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-      f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      return generate(f.newDocumentBuilder().parse(in));
-    } catch (ParserConfigurationException | SAXException e) {
-      throw new IOException("Cannot read " + MpCacheConfigKeys.DEFAULT_RESOURCE, e);
     }
+    return generate(docs);
   }
 
-  static String generate(Document defaults) {
+  static String generate(List<Document> defaults) {
     StringBuilder b = new StringBuilder();
     b.append("<?xml version=\"1.0\"?>\n<!--\n")
         .append("  mpCache site configuration, read by the master, the slaves and the admin CLI from\n")
@@ -64,8 +71,16 @@ public final class SiteTemplateGenerator {
         .append("  commented out, with its default: uncomment and edit the ones to change.\n")
         .append("  Keys read by clients and tasks (mpcache.master.rpc-address, mpcache.client.*,\n")
         .append("  mpcache.localized.*) go into Hadoop's core-site.xml / mapred-site.xml instead:\n")
-        .append("  see docs/install.md. Generated from mpcache-default.xml.\n-->\n")
+        .append("  see docs/install.md. Generated from the modules' defaults files (")
+        .append(String.join(", ", MpCacheConfigKeys.DEFAULT_RESOURCES)).append(").\n-->\n")
         .append("<configuration>\n");
+    for (Document doc : defaults) {
+      appendProperties(doc, b);
+    }
+    return b.append("</configuration>\n").toString();
+  }
+
+  private static void appendProperties(Document defaults, StringBuilder b) {
     for (Node n = defaults.getDocumentElement().getFirstChild(); n != null;
         n = n.getNextSibling()) {
       if (n instanceof Comment c) {
@@ -85,7 +100,6 @@ public final class SiteTemplateGenerator {
             .append(PROPERTY_END);
       }
     }
-    return b.append("</configuration>\n").toString();
   }
 
   private static String text(Element e, String tag) {

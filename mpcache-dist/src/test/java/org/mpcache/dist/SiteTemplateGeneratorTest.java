@@ -19,14 +19,18 @@ import org.w3c.dom.NodeList;
 
 /**
  * The generated {@code conf/mpcache-site.xml} is valid XML that sets nothing as shipped, and
- * enabling every commented-out property gives exactly the keys and defaults of
- * {@code mpcache-default.xml}.
+ * enabling every commented-out property gives exactly the keys and defaults of the production
+ * modules' defaults files.
  */
 class SiteTemplateGeneratorTest {
 
   private static Map<String, String> defaults() throws Exception {
-    return properties(SiteTemplateGenerator.class.getClassLoader()
-        .getResourceAsStream(MpCacheConfigKeys.DEFAULT_RESOURCE));
+    Map<String, String> all = new TreeMap<>();
+    for (String resource : MpCacheConfigKeys.DEFAULT_RESOURCES) {
+      all.putAll(properties(SiteTemplateGenerator.class.getClassLoader()
+          .getResourceAsStream(resource)));
+    }
+    return all;
   }
 
   /** name to value of every property element, empty values included. */
@@ -73,6 +77,9 @@ class SiteTemplateGeneratorTest {
   void generate_keepsDescriptionsAndSections() throws Exception {
     String t = SiteTemplateGenerator.generate();
     assertTrue(t.contains("<!-- Master -->"), "section comments are kept");
+    assertTrue(t.contains("<!-- Client (the intercepting FileSystem) -->"), "of every file");
+    assertFalse(t.contains("mpcache.puma.") || t.contains("mpcache.tiers."),
+        "the evaluation's keys are not the operator's");
     assertTrue(t.contains("The master's RPC address (host:port)."), "descriptions are kept");
     assertNull(load(t).get(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY));
   }

@@ -76,7 +76,7 @@ class MasterSlaveRpcTest {
     sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + masterAddr.getPort());
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
     sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     MpCacheSlave s = new MpCacheSlave();
@@ -200,7 +200,7 @@ class MasterSlaveRpcTest {
     while (root.getCause() != null) {
       root = root.getCause();
     }
-    assertTrue(root.getMessage().contains(SlaveConfigKeys.CACHE_DIRS_KEY), root.getMessage());
+    assertTrue(root.getMessage().contains(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY), root.getMessage());
   }
 
   @Test

@@ -68,7 +68,7 @@ class SlaveSpaceTest {
         "127.0.0.1:" + master.getRpcAddress().getPort());
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
     sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
     sc.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
     sc.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);

@@ -3,9 +3,12 @@ package org.mpcache.master;
 /**
  * Configuration keys of the mpCache master, with their defaults. The master's RPC address itself is
  * {@link org.mpcache.common.MpCacheConfigKeys#MASTER_RPC_ADDRESS_KEY}, shared with every caller.
- * Every key is described in {@code mpcache-default.xml}.
+ * Every key is described in {@value #DEFAULT_RESOURCE}.
  */
 public final class MasterConfigKeys {
+
+  /** The defaults file describing these keys, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-master-default.xml";
 
   /** The host the master's RPC server binds to; the port comes from the RPC address. */
   public static final String RPC_BIND_HOST_KEY = "mpcache.master.rpc-bind-host";

@@ -6,6 +6,6 @@ import org.mpcache.common.ConfigKeysChecker;
 class MasterConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(MasterConfigKeys.class);
+    ConfigKeysChecker.assertInSync(MasterConfigKeys.DEFAULT_RESOURCE, MasterConfigKeys.class);
   }
 }

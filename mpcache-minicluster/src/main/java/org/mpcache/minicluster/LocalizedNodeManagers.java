@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.yarn.LocalizedAuxService;
 import org.mpcache.yarn.YarnIntegrationConfigKeys;
 
@@ -103,7 +104,7 @@ public final class LocalizedNodeManagers {
     @Override
     public void setConf(Configuration conf) {
       if (conf != null && conf.get(CLUSTER_ID_KEY) != null
-          && conf.get(YarnIntegrationConfigKeys.SSD_DIRS_KEY) == null) {
+          && conf.get(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY) == null) {
         AtomicInteger next = NEXT_SLOT.get(conf.get(CLUSTER_ID_KEY));
         String[] slots = conf.getTrimmedStrings(SLOTS_KEY);
         int i = next.getAndIncrement();
@@ -114,7 +115,7 @@ public final class LocalizedNodeManagers {
         String dirs = slot.length > 2 ? slot[2]
             : conf.getTrimmed(YarnConfiguration.NM_LOCAL_DIRS, "");
         conf.set(YarnConfiguration.NM_LOCAL_DIRS, dirs.isEmpty() ? slot[0] : dirs + "," + slot[0]);
-        conf.set(YarnIntegrationConfigKeys.SSD_DIRS_KEY, slot[0]);
+        conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, slot[0]);
         conf.set(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY, slot[1]);
       }
       super.setConf(conf);

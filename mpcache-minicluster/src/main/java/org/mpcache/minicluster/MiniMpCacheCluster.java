@@ -265,7 +265,7 @@ public final class MiniMpCacheCluster implements Closeable {
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
-    sc.set(SlaveConfigKeys.CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
+    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
     long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
     long total = spec.slaveCapacity + localized;
     sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);

@@ -2,9 +2,12 @@ package org.mpcache.slave;
 
 /**
  * Configuration keys of the mpCache slave, with their defaults. Every key is described in
- * {@code mpcache-default.xml}.
+ * {@value #DEFAULT_RESOURCE}, with those of {@link org.mpcache.slave.localized.LocalizedConfigKeys}.
  */
 public final class SlaveConfigKeys {
+
+  /** The defaults file describing these keys and the Localized Cache's, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-slave-default.xml";
 
   /** The address the slave's client RPC server binds to; port 0 picks a free port. */
   public static final String RPC_ADDRESS_KEY = "mpcache.slave.rpc-address";
@@ -26,15 +29,9 @@ public final class SlaveConfigKeys {
   public static final int RPC_HANDLER_COUNT_DEFAULT = 16;
 
   /**
-   * The node's SSD directories, comma-separated (one per SSD, JBOD). Required. Each holds an Input
-   * Cache, a Dynamic Pool and a Localized Cache; for localized data each must also be one of the
-   * NodeManager's {@code yarn.nodemanager.local-dirs}, where the ShuffleHandler finds map outputs.
-   */
-  public static final String CACHE_DIRS_KEY = "mpcache.slave.cache.dirs";
-
-  /**
    * The SSD bytes the slave may use: one value is the node's total, shared equally by the
-   * directories; a comma-separated list gives each directory of {@link #CACHE_DIRS_KEY} its own.
+   * directories; a comma-separated list gives each directory of
+   * {@link MpCacheConfigKeys#SLAVE_CACHE_DIRS_KEY} its own.
    */
   public static final String CACHE_CAPACITY_KEY = "mpcache.slave.cache.capacity";
   public static final long CACHE_CAPACITY_DEFAULT = 10L * 1024 * 1024 * 1024;

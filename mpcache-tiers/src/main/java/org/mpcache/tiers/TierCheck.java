@@ -41,7 +41,8 @@ public final class TierCheck extends Configured implements Tool {
   }
 
   public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new TierCheck(MpCacheConfiguration.create(), System.out), args));
+    System.exit(ToolRunner.run(new TierCheck(MpCacheConfiguration.create(TierConfigKeys.DEFAULT_RESOURCE),
+        System.out), args));
   }
 
   @Override

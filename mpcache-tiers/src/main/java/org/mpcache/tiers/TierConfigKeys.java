@@ -5,9 +5,12 @@ package org.mpcache.tiers;
  * Byte values accept Hadoop's size suffixes (k, m, g, t: powers of 1024). The defaults describe
  * a 7,200 rpm SATA disk (about 150 MB/s sequential, 125 random requests per second, i.e. 8 ms
  * each) and a SATA SSD (about 500 MB/s, 20,000 requests per second). {@link TierSpec#from} reads
- * and validates them.
+ * and validates them. Every key is described in {@value #DEFAULT_RESOURCE}.
  */
 public final class TierConfigKeys {
+
+  /** The defaults file describing these keys, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-tiers-default.xml";
   /**
    * How the tiers are emulated: auto (the kernel mechanism when the machine allows it, else user
    * space), kernel (fail when not allowed), userspace, or none (plain directories, no limits).

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * HDFS on the kernel tiers: a DataNode whose storage is on an emulated HDD serves a cold read at
  * the HDD's bandwidth, and once the page cache has been dropped it does not serve it from memory.
- * Runs only where the kernel mechanism is allowed; starts a MiniDFSCluster (run under the
- * mini-cluster lock).
+ * Runs only where the kernel mechanism is allowed; starts a MiniDFSCluster.
  */
 class KernelTiersDataNodeTest {
   @TempDir

@@ -6,6 +6,6 @@ import org.mpcache.common.ConfigKeysChecker;
 class TierConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(TierConfigKeys.class);
+    ConfigKeysChecker.assertInSync(TierConfigKeys.DEFAULT_RESOURCE, TierConfigKeys.class);
   }
 }

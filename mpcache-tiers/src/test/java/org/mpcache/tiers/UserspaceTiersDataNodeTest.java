@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The user-space mechanism really slows HDFS reads: a DataNode started with the configuration
  * {@link StorageTiers#configure} fills serves a file no faster than the HDD read bandwidth.
- * Starts a MiniDFSCluster (run under the mini-cluster lock).
+ * Starts a MiniDFSCluster.
  */
 class UserspaceTiersDataNodeTest {
   @TempDir

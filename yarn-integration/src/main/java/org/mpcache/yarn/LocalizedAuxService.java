@@ -9,6 +9,7 @@ import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,7 @@ public class LocalizedAuxService extends AuxiliaryService {
         YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_DEFAULT);
     NetUtils.createSocketAddr(address, -1, YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY);
     info = new NodeLocalizedInfo(address,
-        Arrays.asList(conf.getTrimmedStrings(YarnIntegrationConfigKeys.SSD_DIRS_KEY)));
+        Arrays.asList(conf.getTrimmedStrings(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY)));
     super.serviceInit(conf);
   }
 

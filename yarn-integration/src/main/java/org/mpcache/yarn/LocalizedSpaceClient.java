@@ -16,6 +16,7 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.yarn.api.ApplicationConstants;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
@@ -113,7 +114,7 @@ final class LocalizedSpaceClient {
     }
     return new NodeLocalizedInfo(conf.getTrimmed(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY,
         YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_DEFAULT),
-        Arrays.asList(conf.getTrimmedStrings(YarnIntegrationConfigKeys.SSD_DIRS_KEY)));
+        Arrays.asList(conf.getTrimmedStrings(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY)));
   }
 
   /** The root in {@code roots} that {@code dir} lies under, or {@code null}. */

@@ -3,9 +3,12 @@ package org.mpcache.yarn;
 /**
  * Configuration keys of mpCache's YARN integration, as KEY/DEFAULT pairs: what the NodeManager's
  * auxiliary service (yarn-site) and the map and reduce tasks (mapred-site or the job) read. Every key
- * is described in {@code docs/operations.md}. Holds no state; thread-safe.
+ * is described in {@value #DEFAULT_RESOURCE} and {@code docs/operations.md}. Holds no state; thread-safe.
  */
 public final class YarnIntegrationConfigKeys {
+
+  /** The defaults file describing these keys, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-yarn-default.xml";
 
   /** The name the auxiliary service is registered under in {@code yarn.nodemanager.aux-services}. */
   public static final String AUX_SERVICE_NAME = "mpcache_localized";
@@ -17,12 +20,6 @@ public final class YarnIntegrationConfigKeys {
    */
   public static final String LOCALIZED_ADDRESS_KEY = "mpcache.localized.address";
   public static final String LOCALIZED_ADDRESS_DEFAULT = "127.0.0.1:50031";
-
-  /**
-   * The node's SSD directories: the slave's key, with the same value as the slave reads. Each must
-   * be one of {@code yarn.nodemanager.local-dirs}; tasks keep data the slave did not grant off them.
-   */
-  public static final String SSD_DIRS_KEY = "mpcache.slave.cache.dirs";
 
   /**
    * The factor a task applies to MapTask's and the merger's size estimates before it asks for SSD

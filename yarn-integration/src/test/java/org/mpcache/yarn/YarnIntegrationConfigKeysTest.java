@@ -6,6 +6,6 @@ import org.mpcache.common.ConfigKeysChecker;
 class YarnIntegrationConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(YarnIntegrationConfigKeys.class);
+    ConfigKeysChecker.assertInSync(YarnIntegrationConfigKeys.DEFAULT_RESOURCE, YarnIntegrationConfigKeys.class);
   }
 }

@@ -30,8 +30,8 @@ public final class TierLayouts {
       TierConfigKeys.SSD_IOPS_KEY, (long) TierConfigKeys.SSD_IOPS_DEFAULT);
 
   /**
-   * Sets every device limit {@code conf} does not set (or sets only from
-   * {@code mpcache-default.xml}) to its default divided by
+   * Sets every device limit {@code conf} does not set (or sets only from the tiers' defaults
+   * file, {@link TierConfigKeys#DEFAULT_RESOURCE}) to its default divided by
    * {@code nodeCores}: one core's share of a node whose {@code nodeCores} cores share one HDD and
    * one SSD. Each emulated node runs about one core's tasks on the evaluation's machine, and the
    * bandwidth and requests per core are what make MapReduce storage-bound on many-core nodes.
@@ -56,7 +56,7 @@ public final class TierLayouts {
       return false;
     }
     for (String source : sources) {
-      if (!source.equals(MpCacheConfigKeys.DEFAULT_RESOURCE)) {
+      if (!source.equals(TierConfigKeys.DEFAULT_RESOURCE)) {
         return true;
       }
     }
@@ -71,7 +71,7 @@ public final class TierLayouts {
    */
   public static TierLayout open(File base, int nodes, Map<String, String> settings,
       int nodeCores, PrintStream console) {
-    Configuration conf = MpCacheConfiguration.create();
+    Configuration conf = MpCacheConfiguration.create(TierConfigKeys.DEFAULT_RESOURCE);
     settings.forEach(conf::set);
     shareOfNode(conf, nodeCores);
     StorageTiers tiers = new StorageTiers(base.toPath(), nodes);

@@ -2,9 +2,13 @@ package org.mpcache.benchmarks.puma;
 
 /**
  * Configuration keys of the PUMA benchmarks, as KEY/DEFAULT pairs. The number of reduce tasks is
- * Hadoop's own {@code mapreduce.job.reduces}; everything here is specific to one benchmark.
+ * Hadoop's own {@code mapreduce.job.reduces}; everything here is specific to one benchmark. Every key is
+ * described in {@value #DEFAULT_RESOURCE}.
  */
 public final class PumaConfigKeys {
+
+  /** The defaults file describing these keys, on the classpath in this module's jar. */
+  public static final String DEFAULT_RESOURCE = "mpcache-benchmarks-default.xml";
   /** Java regular expression grep counts the matches of. */
   public static final String GREP_PATTERN_KEY = "mpcache.puma.grep.pattern";
   /**

@@ -66,10 +66,10 @@ class EvalUnitTest {
         .isEqualTo(TierConfigKeys.SSD_WRITE_BPS_DEFAULT / 16);
     assertThat(c.getInt(TierConfigKeys.SSD_IOPS_KEY, 0)).isEqualTo(1250);
     assertThat(c.getInt(TierConfigKeys.HDD_IOPS_KEY, 0)).as("set by the user").isEqualTo(100);
-    Configuration withDefaults = MpCacheConfiguration.create();
+    Configuration withDefaults = MpCacheConfiguration.create(TierConfigKeys.DEFAULT_RESOURCE);
     TierLayouts.shareOfNode(withDefaults, 16);
     assertThat(withDefaults.getInt(TierConfigKeys.HDD_IOPS_KEY, 0))
-        .as("mpcache-default.xml's value is a default, not a setting").isEqualTo(7);
+        .as("the tiers' defaults file gives a default, not a setting").isEqualTo(7);
     Configuration whole = new Configuration(false);
     TierLayouts.shareOfNode(whole, 1);
     assertThat(whole.getInt(TierConfigKeys.HDD_IOPS_KEY, 0))

@@ -6,6 +6,6 @@ import org.mpcache.common.ConfigKeysChecker;
 class PumaConfigKeysTest {
   @Test
   void keys_matchDefaultsFile() throws Exception {
-    ConfigKeysChecker.assertInSync(PumaConfigKeys.class);
+    ConfigKeysChecker.assertInSync(PumaConfigKeys.DEFAULT_RESOURCE, PumaConfigKeys.class);
   }
 }

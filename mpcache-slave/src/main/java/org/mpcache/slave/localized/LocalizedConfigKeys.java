@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.StringUtils.TraditionalBinaryPrefix;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.DynamicSpaceTuner;
@@ -13,8 +14,8 @@ import org.mpcache.slave.space.SsdVolume;
 /**
  * The slave's configuration keys for the split of its SSD space and its Localized Cache service, as
  * KEY/DEFAULT pairs, with typed getters that validate once and name the key, the bad value and the
- * fix. The SSD directories and their capacity are {@link SlaveConfigKeys}'s cache keys, shared with
- * the Input Cache. Every key is described in {@code mpcache-default.xml}. Holds no state;
+ * fix. The SSD directories and their capacity are the slave's cache keys, shared with the Input
+ * Cache. Every key is described in the slave's {@link SlaveConfigKeys#DEFAULT_RESOURCE}. Holds no state;
  * thread-safe.
  */
 public final class LocalizedConfigKeys {
@@ -50,7 +51,7 @@ public final class LocalizedConfigKeys {
   }
 
   /**
-   * The node's SSD layout: the directories of {@link SlaveConfigKeys#CACHE_DIRS_KEY}, their
+   * The node's SSD layout: the directories of {@link MpCacheConfigKeys#SLAVE_CACHE_DIRS_KEY}, their
    * capacities from {@link SlaveConfigKeys#CACHE_CAPACITY_KEY} (one value is the node's total,
    * shared equally by the directories; a list gives each directory its own), each split by
    * {@link #SPACE_UNIT_KEY} and the two fraction keys.
@@ -58,9 +59,9 @@ public final class LocalizedConfigKeys {
    * @throws IllegalArgumentException naming the key when a value is missing or out of range
    */
   public static List<SsdVolume> ssdLayout(Configuration conf) {
-    String[] dirs = conf.getTrimmedStrings(SlaveConfigKeys.CACHE_DIRS_KEY);
+    String[] dirs = conf.getTrimmedStrings(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY);
     if (dirs.length == 0) {
-      throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " is not set: list the"
+      throw new IllegalArgumentException(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY + " is not set: list the"
           + " node's SSD directories, comma-separated, in mpcache-site.xml (for localized data"
           + " each also one of yarn.nodemanager.local-dirs)");
     }
@@ -69,7 +70,7 @@ public final class LocalizedConfigKeys {
     if (capacities.length != 1 && capacities.length != dirs.length) {
       throw new IllegalArgumentException(SlaveConfigKeys.CACHE_CAPACITY_KEY + " has "
           + capacities.length + " values for " + dirs.length + " directories in "
-          + SlaveConfigKeys.CACHE_DIRS_KEY + ": give the node's total or one capacity per"
+          + MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY + ": give the node's total or one capacity per"
           + " directory");
     }
     long unit = ConfigChecks.bytesAtLeast(conf, SPACE_UNIT_KEY, SPACE_UNIT_DEFAULT, 1);
@@ -89,7 +90,7 @@ public final class LocalizedConfigKeys {
         capacity /= dirs.length;
       }
       if (!Paths.get(dirs[i]).isAbsolute()) {
-        throw new IllegalArgumentException(SlaveConfigKeys.CACHE_DIRS_KEY + " lists '" + dirs[i]
+        throw new IllegalArgumentException(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY + " lists '" + dirs[i]
             + "', which is not an absolute path: give each SSD directory as an absolute path,"
             + " exactly as in yarn.nodemanager.local-dirs");
       }
@@ -98,7 +99,7 @@ public final class LocalizedConfigKeys {
             localized));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("Bad SSD space configuration ("
-            + SlaveConfigKeys.CACHE_DIRS_KEY + ", " + SlaveConfigKeys.CACHE_CAPACITY_KEY + ", "
+            + MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY + ", " + SlaveConfigKeys.CACHE_CAPACITY_KEY + ", "
             + SPACE_UNIT_KEY + ", " + INPUT_FRACTION_KEY + ", " + LOCALIZED_FRACTION_KEY + "): "
             + e.getMessage(), e);
       }

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
@@ -143,7 +144,7 @@ class LocalizedCacheServiceTest {
   @Test
   void ssdLayout_capacityCountMismatch_namesTheKey() {
     Configuration conf = new Configuration(false);
-    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a,/b,/c");
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, "/a,/b,/c");
     conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1g,2g");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LocalizedConfigKeys.ssdLayout(conf));
@@ -159,7 +160,7 @@ class LocalizedCacheServiceTest {
   @Test
   void ssdLayout_oneCapacity_isTheNodeTotalSharedByTheDirs() {
     Configuration conf = new Configuration(false);
-    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a/, /b");
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, "/a/, /b");
     conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "2g");
     List<SsdVolume> layout = LocalizedConfigKeys.ssdLayout(conf);
     assertEquals(List.of("/a", "/b"), layout.stream().map(SsdVolume::dir).toList());
@@ -172,11 +173,11 @@ class LocalizedCacheServiceTest {
     Configuration conf = new Configuration(false);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> LocalizedConfigKeys.ssdLayout(conf));
-    assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_DIRS_KEY), e.getMessage());
-    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "ssd");
+    assertTrue(e.getMessage().contains(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY), e.getMessage());
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, "ssd");
     e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
     assertTrue(e.getMessage().contains("not an absolute path"), e.getMessage());
-    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, "/a");
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, "/a");
     conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "lots");
     e = assertThrows(IllegalArgumentException.class, () -> LocalizedConfigKeys.ssdLayout(conf));
     assertTrue(e.getMessage().contains("'lots'"), e.getMessage());
