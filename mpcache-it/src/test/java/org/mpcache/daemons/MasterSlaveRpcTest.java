@@ -5,17 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.daemons.LocalDaemons.waitFor;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
-import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,6 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
-import org.mpcache.slave.localized.LocalizedConfigKeys;
 
 /**
  * A real master and a real slave talking Hadoop RPC: registration, a block cached through the
@@ -56,33 +54,15 @@ class MasterSlaveRpcTest {
 
   @BeforeEach
   void start() throws IOException {
-    Configuration mc = new Configuration();
-    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
-    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
-    mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
-    mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 1000);
-    master = new MpCacheMaster();
-    master.init(mc);
-    master.start();
+    Configuration mc = LocalDaemons.masterConf(0, 1000);
+    master = LocalDaemons.startMaster(mc);
     InetSocketAddress masterAddr = master.getRpcAddress();
-    slave = startSlave(masterAddr);
+    Configuration sc = LocalDaemons.slaveConf(masterAddr, dir.resolve("ssd"));
+    sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
+    slave = LocalDaemons.startSlave(sc);
     admin = RpcSupport.proxy(AdminProtocolPB.class, masterAddr, mc, 5000);
     client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
         new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), mc, 5000);
-  }
-
-  private MpCacheSlave startSlave(InetSocketAddress masterAddr) {
-    Configuration sc = new Configuration();
-    sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + masterAddr.getPort());
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
-    sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
-    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    MpCacheSlave s = new MpCacheSlave();
-    s.init(sc);
-    s.start();
-    return s;
   }
 
   @AfterEach
@@ -93,17 +73,6 @@ class MasterSlaveRpcTest {
       slave.stop();
     }
     master.stop();
-  }
-
-  /** Waits up to 10 s for {@code condition}; shared by this package's daemon tests. */
-  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
   }
 
   private List<SlaveReportProto> report() {

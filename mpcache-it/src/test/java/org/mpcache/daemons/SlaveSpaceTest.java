@@ -2,7 +2,7 @@ package org.mpcache.daemons;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.mpcache.daemons.MasterSlaveRpcTest.waitFor;
+import static org.mpcache.daemons.LocalDaemons.waitFor;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -63,36 +62,21 @@ class SlaveSpaceTest {
   void start() throws IOException {
     history = dir.resolve("space-history");
     master = startMaster(0);
-    Configuration sc = new Configuration();
-    sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.getRpcAddress().getPort());
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    Configuration sc = LocalDaemons.slaveConf(master.getRpcAddress(), dir.resolve("ssd"));
     sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
     sc.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
     sc.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
     sc.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
-    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    slave = new MpCacheSlave();
-    slave.init(sc);
-    slave.start();
+    slave = LocalDaemons.startSlave(sc);
     client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
         new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), sc, 5000);
     localized = new LocalizedProtocolClientSideTranslatorPB(slave.getLocalizedAddress(), sc);
   }
 
   private MpCacheMaster startMaster(int port) {
-    Configuration mc = new Configuration();
-    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + port);
-    mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
-    mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 5_000);
+    Configuration mc = LocalDaemons.masterConf(port, 5_000);
     mc.set(MasterConfigKeys.SPACE_HISTORY_FILE_KEY, history.toString());
-    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
-    MpCacheMaster m = new MpCacheMaster();
-    m.init(mc);
-    m.start();
-    return m;
+    return LocalDaemons.startMaster(mc);
   }
 
   @AfterEach

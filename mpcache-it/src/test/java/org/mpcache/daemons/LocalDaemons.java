@@ -1,0 +1,69 @@
+package org.mpcache.daemons;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.master.MasterConfigKeys;
+import org.mpcache.master.MpCacheMaster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+
+/**
+ * A real master and a real slave on loopback, with free ports and a 100 ms heartbeat: the
+ * configurations this package's tests start from, and the daemons started from them. Stateless.
+ */
+final class LocalDaemons {
+
+  private LocalDaemons() {
+  }
+
+  /** A master on a free loopback port (or {@code port}) that expires slaves after {@code expiryMs}. */
+  static Configuration masterConf(int port, long expiryMs) {
+    Configuration mc = new Configuration();
+    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + port);
+    mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
+    mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, expiryMs);
+    return mc;
+  }
+
+  /** A slave of the master at {@code master} caching in {@code ssd}, on free loopback ports. */
+  static Configuration slaveConf(InetSocketAddress master, Path ssd) {
+    Configuration sc = new Configuration();
+    sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + master.getPort());
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssd.toString());
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
+    return sc;
+  }
+
+  static MpCacheMaster startMaster(Configuration conf) {
+    MpCacheMaster m = new MpCacheMaster();
+    m.init(conf);
+    m.start();
+    return m;
+  }
+
+  static MpCacheSlave startSlave(Configuration conf) {
+    MpCacheSlave s = new MpCacheSlave();
+    s.init(conf);
+    s.start();
+    return s;
+  }
+
+  /** Waits up to 10 s for {@code condition}. */
+  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = Time.monotonicNow() + 10_000;
+    while (!condition.getAsBoolean()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+}
