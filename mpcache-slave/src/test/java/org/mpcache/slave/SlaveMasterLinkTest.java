@@ -1,0 +1,487 @@
+package org.mpcache.slave;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.util.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
+import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+
+/**
+ * The slave's side of the slave-master protocol, against a {@link FakeMaster}: registration,
+ * heartbeats with the SSD split and counters, block and hit reports, replace and reclaim answers
+ * carried out, re-registration, unregistration on stop, and serving cached blocks while the master
+ * fails, hangs or is down.
+ */
+class SlaveMasterLinkTest {
+  /** One SSD dir of 1 MiB: Input Cache 256 KiB, pool 2 units of 256 KiB, Localized 256 KiB. */
+  private static final int UNIT = 256 * 1024;
+  private static final int BLOCK = 200_000;
+  private static final int RPC_TIMEOUT_MS = 1_000;
+  private static final String APP = "application_1_0001";
+  private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
+  private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
+  private static final BlockKey K3 = new BlockKey("BP-1", 3, 1);
+  private static final BlockKey K4 = new BlockKey("BP-1", 4, 1);
+
+  @TempDir
+  Path dir;
+  private FakeMaster master;
+  private MpCacheSlave slave;
+  private ClientSlaveProtocolPB client;
+  private LocalizedProtocolClientSideTranslatorPB localized;
+  private final Random random = new Random(7);
+
+  @BeforeEach
+  void start() throws IOException {
+    Configuration conf = new Configuration();
+    master = new FakeMaster(conf);
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        "127.0.0.1:" + master.address().getPort());
+    conf.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, RPC_TIMEOUT_MS);
+    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    conf.set(SlaveConfigKeys.CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
+    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
+    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
+    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
+    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
+    slave = new MpCacheSlave();
+    slave.init(conf);
+    slave.start();
+    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), conf, 5_000);
+    localized = new LocalizedProtocolClientSideTranslatorPB(slave.getLocalizedAddress(), conf);
+  }
+
+  @AfterEach
+  void stop() {
+    if (localized != null) {
+      localized.close();
+    }
+    RpcSupport.close(client);
+    if (slave != null) {
+      slave.stop();
+    }
+    master.close();
+  }
+
+  /** Waits up to 10 s for {@code condition}. */
+  private static void waitFor(BooleanSupplier condition, String what)
+      throws InterruptedException {
+    long deadline = Time.monotonicNow() + 10_000;
+    while (!condition.getAsBoolean()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private void awaitRegistration() throws InterruptedException {
+    waitFor(() -> slave.getMasterLink().isRegistered(), "registration with the fake master");
+  }
+
+  private static BlockAccessProto access(BlockKey key, String dataset, int datasetBlocks) {
+    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+        .setBlockBytes(BLOCK).setDatasetId(dataset).setDatasetBlocks(datasetBlocks)
+        .setJobId("job_" + dataset).build();
+  }
+
+  /** Caches one block through the client protocol, as a reading task would; returns its bytes. */
+  private byte[] cache(BlockKey key, String dataset, int datasetBlocks) throws IOException {
+    byte[] data = new byte[BLOCK];
+    random.nextBytes(data);
+    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
+        .newBuilder().setAccess(access(key, dataset, datasetBlocks)).setOfferFill(true).build()));
+    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
+    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
+        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
+        .getAccepted());
+    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
+        .setFillId(r.getFillId()).setLength(BLOCK).build())).getCached());
+    return data;
+  }
+
+  /** Reads 1000 bytes at 70 000 through the client protocol and checks them against {@code data}. */
+  private void assertReads(BlockKey key, byte[] data) throws IOException {
+    ReadResponseProto r = RpcSupport.call(() -> client.read(null, ReadRequestProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(key)).setOffset(70_000).setLength(1000).build()));
+    byte[] got = r.getData().toByteArray();
+    assertTrue(r.getOffset() <= 70_000 && r.getOffset() + got.length >= 71_000,
+        "the read covers the range asked for");
+    byte[] want = new byte[got.length];
+    System.arraycopy(data, (int) r.getOffset(), want, 0, got.length);
+    assertArrayEquals(want, got);
+  }
+
+  private LookupResponseProto offerFill(BlockKey key) throws IOException {
+    return RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
+        .setAccess(access(key, "/x", 1)).setOfferFill(true).build()));
+  }
+
+  private List<BlockKey> reportedCached() {
+    List<BlockKey> out = new ArrayList<>();
+    for (BlockReportRequestProto r : master.received(BlockReportRequestProto.class)) {
+      out.addAll(ProtoConverters.fromProtos(r.getCachedList()));
+    }
+    return out;
+  }
+
+  private List<BlockKey> reportedRemoved() {
+    List<BlockKey> out = new ArrayList<>();
+    for (BlockReportRequestProto r : master.received(BlockReportRequestProto.class)) {
+      out.addAll(ProtoConverters.fromProtos(r.getRemovedList()));
+    }
+    return out;
+  }
+
+  private HeartbeatRequestProto lastHeartbeat() {
+    List<HeartbeatRequestProto> hb = master.received(HeartbeatRequestProto.class);
+    return hb.isEmpty() ? null : hb.get(hb.size() - 1);
+  }
+
+  /** Caches datasets /a (K1, K2) and /b (K3): the Input Cache and the whole pool are in use. */
+  private void fillInputWithTwoDatasets() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    cache(K2, "/a", 2);
+    cache(K3, "/b", 1);
+    assertEquals(2L * UNIT, slave.getLocalizedCache().snapshot().poolLentToInput());
+    waitFor(() -> reportedCached().size() == 3, "block reports of the three blocks");
+  }
+
+  @Test
+  void start_registersWithItsIdClientPortAndCapacity() throws Exception {
+    awaitRegistration();
+    List<RegisterSlaveRequestProto> regs = master.received(RegisterSlaveRequestProto.class);
+    assertEquals(1, regs.size());
+    SlaveInfoProto info = regs.get(0).getSlave();
+    int port = slave.info().getClientPort();
+    assertEquals("127.0.0.1:" + port, info.getSlaveId());
+    assertEquals("127.0.0.1", info.getHost());
+    assertEquals(port, info.getClientPort());
+    assertFalse(info.getVersion().isEmpty(), "the slave tells its version");
+    assertEquals(4L * UNIT, regs.get(0).getSpace().getCapacity());
+    assertEquals(0, regs.get(0).getCachedBlocksCount(), "a fresh SSD has nothing to hand back");
+  }
+
+  @Test
+  void heartbeat_carriesTheSpaceSplitAndCounters() throws Exception {
+    awaitRegistration();
+    waitFor(() -> master.received(HeartbeatRequestProto.class).size() >= 2,
+        "heartbeats at the 50 ms interval the register response set");
+    byte[] data = cache(K1, "/a", 2);
+    cache(K2, "/a", 2);
+    assertReads(K1, data);
+    waitFor(() -> lastHeartbeat().getSpace().getPoolLentToInput() == UNIT
+        && lastHeartbeat().getCounters().getBytesFromCache() == 1000,
+        "the split and the counters in a heartbeat");
+    HeartbeatRequestProto hb = lastHeartbeat();
+    assertEquals(slave.info().getSlaveId(), hb.getSlaveId());
+    SpaceReportProto space = hb.getSpace();
+    assertEquals(4L * UNIT, space.getCapacity());
+    assertEquals(UNIT, space.getInputCacheCapacity());
+    assertEquals(2L * BLOCK, space.getInputCacheUsed());
+    assertEquals(2L * UNIT, space.getDynamicPoolCapacity());
+    assertEquals(0, space.getPoolLentToLocalized());
+    assertEquals(2, hb.getCounters().getBlocksCached());
+    assertEquals(0, hb.getCounters().getBlocksEvicted());
+  }
+
+  @Test
+  void commit_reportsTheBlockAfterAskingTheMasterToReplace() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    List<ReplaceRequestProto> asked = master.received(ReplaceRequestProto.class);
+    assertEquals(1, asked.size());
+    assertEquals(access(K1, "/a", 2), asked.get(0).getAccess());
+    assertEquals(slave.info().getSlaveId(), asked.get(0).getSlaveId());
+    assertEquals(3L * UNIT, asked.get(0).getFreeBytes(), "Input Cache plus free pool units");
+    waitFor(() -> reportedCached().contains(K1), "the block report");
+    assertEquals(List.of(K1), reportedCached());
+    assertEquals(List.of(), reportedRemoved());
+  }
+
+  @Test
+  void replace_cacheFull_evictsWhatTheMasterNamesAndReportsIt() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 4);
+    cache(K2, "/a", 4);
+    cache(K3, "/a", 4);
+    master.admitNextReplaceEvicting(K1);
+    cache(K4, "/a", 4);
+    List<ReplaceRequestProto> asked = master.received(ReplaceRequestProto.class);
+    assertEquals(4, asked.size());
+    assertEquals(3L * UNIT - 3L * BLOCK, asked.get(3).getFreeBytes(),
+        "the slave told the master the block does not fit");
+    assertEquals(List.of(K2, K3, K4), sorted(slave.getStore().cachedBlocks()));
+    assertTrue(slave.getStore().blockFile(K1).isEmpty(), "the evicted block's file is deleted");
+    waitFor(() -> reportedRemoved().contains(K1) && reportedCached().contains(K4),
+        "the eviction and the new block in block reports");
+    assertEquals(List.of(K1), reportedRemoved());
+    waitFor(() -> lastHeartbeat().getCounters().getBlocksEvicted() == 1,
+        "the eviction counted in a heartbeat");
+  }
+
+  @Test
+  void replace_notAdmitted_missesWithTheMastersReasonAndCachesNothing() throws Exception {
+    awaitRegistration();
+    master.scriptReplaces(ReplaceResponseProto.newBuilder().setAdmitted(false)
+        .setReason("scripted: too cold").build());
+    LookupResponseProto r = offerFill(K1);
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertFalse(r.hasFillId());
+    assertTrue(r.getMissReason().contains("scripted: too cold"), r.getMissReason());
+    assertEquals(0, slave.fillsInProgress());
+    assertTrue(slave.getStore().cachedBlocks().isEmpty());
+  }
+
+  @Test
+  void lookup_hit_isReportedToTheMaster() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null,
+        LookupRequestProto.newBuilder().setAccess(access(K1, "/a", 2)).build()));
+    assertEquals(LookupResponseProto.Status.HIT, r.getStatus());
+    assertEquals(BLOCK, r.getLength());
+    waitFor(() -> !master.received(HitReportRequestProto.class).isEmpty(), "a hit report");
+    HitReportRequestProto hits = master.received(HitReportRequestProto.class).get(0);
+    assertEquals(slave.info().getSlaveId(), hits.getSlaveId());
+    assertEquals(List.of(access(K1, "/a", 2)), hits.getHitsList());
+  }
+
+  @Test
+  void heartbeat_answeredReregister_registersAgainWithItsCachedBlocks() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    cache(K2, "/a", 2);
+    master.reregisterAtNextHeartbeat();
+    waitFor(() -> master.received(RegisterSlaveRequestProto.class).size() == 2,
+        "a second registration");
+    RegisterSlaveRequestProto again = master.received(RegisterSlaveRequestProto.class).get(1);
+    assertEquals(slave.info().getSlaveId(), again.getSlave().getSlaveId());
+    assertEquals(List.of(K1, K2), sorted(ProtoConverters.fromProtos(again.getCachedBlocksList())));
+    assertEquals(2L * BLOCK, again.getSpace().getInputCacheUsed());
+    awaitRegistration();
+  }
+
+  @Test
+  void register_evictList_dropsThoseBlocksAndKeepsTheRest() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    cache(K2, "/a", 2);
+    master.setRegisterResponse(RegisterSlaveResponseProto.newBuilder()
+        .setHeartbeatIntervalMs(50).addEvict(ProtoConverters.toProto(K1)).build());
+    master.reregisterAtNextHeartbeat();
+    waitFor(() -> !slave.getStore().cachedBlocks().contains(K1),
+        "the block the master did not want back evicted");
+    assertEquals(List.of(K2), slave.getStore().cachedBlocks());
+    waitFor(() -> reportedRemoved().contains(K1), "the removal reported");
+  }
+
+  @Test
+  void heartbeat_evictList_removesTheBlocksAndReportsThem() throws Exception {
+    awaitRegistration();
+    cache(K1, "/a", 2);
+    cache(K2, "/a", 2);
+    master.scriptHeartbeats(HeartbeatResponseProto.newBuilder()
+        .addEvict(ProtoConverters.toProto(K2)).build());
+    waitFor(() -> reportedRemoved().contains(K2), "the queued eviction carried out and reported");
+    assertEquals(List.of(K1), slave.getStore().cachedBlocks());
+    assertEquals(List.of(K2), reportedRemoved());
+  }
+
+  @Test
+  void stop_unregistersAtOnce() throws Exception {
+    awaitRegistration();
+    String id = slave.info().getSlaveId();
+    slave.stop();
+    List<UnregisterSlaveRequestProto> bye = master.received(UnregisterSlaveRequestProto.class);
+    assertEquals(1, bye.size(), "unregistered before stop() returned");
+    assertEquals(id, bye.get(0).getSlaveId());
+  }
+
+  @Test
+  void stop_linkToldNotToUnregister_leavesSilently() throws Exception {
+    awaitRegistration();
+    slave.getMasterLink().setUnregisterOnStop(false);
+    slave.stop();
+    assertTrue(master.received(UnregisterSlaveRequestProto.class).isEmpty());
+  }
+
+  @Test
+  void requestSpace_needingInputRoom_deletesExactlyTheBlocksTheMasterNames() throws Exception {
+    fillInputWithTwoDatasets();
+    master.scriptReclaim(K1, K2);
+    LocalizedGrant g = localized.requestSpace(APP, "c1", "m0", UNIT + 50_000,
+        new LocalizedJob("sort", 3L * BLOCK));
+    assertTrue(g.isGranted(), g.toString());
+    List<ReclaimRequestProto> asked = master.received(ReclaimRequestProto.class);
+    assertEquals(1, asked.size());
+    assertEquals(slave.info().getSlaveId(), asked.get(0).getSlaveId());
+    assertEquals(50_000, asked.get(0).getBytes(), "what the Localized Cache and pool lack");
+    assertEquals(List.of(K3), slave.getStore().cachedBlocks());
+    assertTrue(slave.getStore().blockFile(K1).isEmpty() && slave.getStore().blockFile(K2)
+        .isEmpty(), "the named blocks' files are deleted");
+    assertEquals(UNIT, slave.getLocalizedCache().snapshot().poolLentToLocalized());
+    waitFor(() -> reportedRemoved().size() == 2, "the exclusions in block reports");
+    assertEquals(List.of(K1, K2), sorted(reportedRemoved()));
+  }
+
+  @Test
+  void requestSpace_masterNamesNothing_isDeniedAndInputStays() throws Exception {
+    fillInputWithTwoDatasets();
+    LocalizedGrant g = localized.requestSpace(APP, "c1", "m0", UNIT + 50_000,
+        LocalizedJob.UNKNOWN);
+    assertFalse(g.isGranted(), g.toString());
+    assertEquals(1, master.received(ReclaimRequestProto.class).size(), "the master was asked");
+    assertEquals(List.of(K1, K2, K3), sorted(slave.getStore().cachedBlocks()));
+    assertEquals(0, slave.getLocalizedCache().snapshot().poolLentToLocalized());
+    assertEquals(List.of(), reportedRemoved());
+  }
+
+  @Test
+  void requestSpace_reclaimFails_isDeniedAndInputStays() throws Exception {
+    fillInputWithTwoDatasets();
+    master.setFault(ReclaimRequestProto.class, FakeMaster.Fault.FAIL);
+    LocalizedGrant g = localized.requestSpace(APP, "c1", "m0", UNIT + 50_000,
+        LocalizedJob.UNKNOWN);
+    assertFalse(g.isGranted(), g.toString());
+    assertEquals(1, master.received(ReclaimRequestProto.class).size());
+    assertEquals(List.of(K1, K2, K3), sorted(slave.getStore().cachedBlocks()));
+  }
+
+  @Test
+  void requestSpace_reclaimHangs_isDeniedAfterTheRpcTimeoutAndInputStays() throws Exception {
+    fillInputWithTwoDatasets();
+    master.setFault(ReclaimRequestProto.class, FakeMaster.Fault.HANG);
+    long t0 = Time.monotonicNow();
+    LocalizedGrant g = localized.requestSpace(APP, "c1", "m0", UNIT + 50_000,
+        LocalizedJob.UNKNOWN);
+    long waited = Time.monotonicNow() - t0;
+    assertFalse(g.isGranted(), g.toString());
+    assertTrue(waited >= RPC_TIMEOUT_MS - 100 && waited < 10_000,
+        "bounded by the RPC timeout: " + waited);
+    assertEquals(List.of(K1, K2, K3), sorted(slave.getStore().cachedBlocks()));
+  }
+
+  @Test
+  void applicationFinished_jobsLocalizedPeakReachesTheMasterInAHeartbeat() throws Exception {
+    awaitRegistration();
+    assertTrue(localized.requestSpace(APP, "c1", "m0", 100_000,
+        new LocalizedJob("sort", 3L * BLOCK)).isGranted());
+    localized.applicationFinished(APP);
+    waitFor(() -> master.received(HeartbeatRequestProto.class).stream()
+        .anyMatch(h -> h.getFinishedJobsCount() > 0), "the finished job in a heartbeat");
+    List<JobSpaceUsageProto> jobs = new ArrayList<>();
+    master.received(HeartbeatRequestProto.class).forEach(h -> jobs.addAll(h.getFinishedJobsList()));
+    assertEquals(List.of(JobSpaceUsageProto.newBuilder().setJobType("sort")
+        .setInputBytes(3L * BLOCK).setLocalizedBytes(100_000).build()), jobs);
+  }
+
+  @Test
+  void masterFailing_slaveKeepsServingCachedBlocks() throws Exception {
+    awaitRegistration();
+    byte[] data = cache(K1, "/a", 2);
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.FAIL);
+    master.setFault(RegisterSlaveRequestProto.class, FakeMaster.Fault.FAIL);
+    waitFor(() -> !slave.getMasterLink().isRegistered(), "the link to notice the failure");
+    assertReads(K1, data);
+    LookupResponseProto miss = offerFill(K2);
+    assertFalse(miss.hasFillId(), "no fill without the master's consent");
+    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    waitFor(() -> master.received(RegisterSlaveRequestProto.class).size() >= 2,
+        "the link to keep trying to register");
+  }
+
+  @Test
+  void masterDown_slaveKeepsServingCachedBlocks() throws Exception {
+    awaitRegistration();
+    byte[] data = cache(K1, "/a", 2);
+    master.close();
+    waitFor(() -> !slave.getMasterLink().isRegistered(), "the link to notice the master is gone");
+    assertReads(K1, data);
+    assertEquals(LookupResponseProto.Status.HIT, RpcSupport.call(() -> client.lookup(null,
+        LookupRequestProto.newBuilder().setAccess(access(K1, "/a", 2)).build())).getStatus());
+  }
+
+  @Test
+  void masterHanging_lookupMissesAfterTheRpcTimeout_readsGoOn() throws Exception {
+    awaitRegistration();
+    byte[] data = cache(K1, "/a", 2);
+    master.setFault(ReplaceRequestProto.class, FakeMaster.Fault.HANG);
+    long t0 = Time.monotonicNow();
+    CompletableFuture<LookupResponseProto> hung = CompletableFuture.supplyAsync(() -> {
+      try {
+        return offerFill(K2);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+    waitFor(() -> master.received(ReplaceRequestProto.class).size() == 2,
+        "the replace request to reach the hanging master");
+    // Hadoop's RPC timeout is a read timeout of the connection the link's heartbeats share: it
+    // only fires once the whole master falls silent, so hang every call, not only this one.
+    master.setFaultForAll(FakeMaster.Fault.HANG);
+    assertReads(K1, data);
+    LookupResponseProto miss = hung.get(10, TimeUnit.SECONDS);
+    long waited = Time.monotonicNow() - t0;
+    assertFalse(miss.hasFillId());
+    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    assertTrue(waited >= RPC_TIMEOUT_MS - 100, "the slave waited its RPC timeout: " + waited);
+    assertEquals(List.of(K1), slave.getStore().cachedBlocks());
+    assertReads(K1, data);
+  }
+
+  private static List<BlockKey> sorted(List<BlockKey> keys) {
+    List<BlockKey> s = new ArrayList<>(keys);
+    s.sort(null);
+    return s;
+  }
+}
