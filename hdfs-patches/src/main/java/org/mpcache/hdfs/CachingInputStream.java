@@ -92,8 +92,7 @@ final class CachingInputStream extends FSInputStream
     Cursor(int index) {
       this.index = index;
       this.located = blocks.get(index);
-      ExtendedBlock b = located.getBlock();
-      this.key = new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
+      this.key = MpCacheFileSystem.keyOf(located);
       this.start = located.getStartOffset();
       this.length = located.getBlockSize();
       this.access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
@@ -182,6 +181,12 @@ final class CachingInputStream extends FSInputStream
     }
     if (c != null) {
       c.bytesFromHdfs += n;
+      if (c.fill != null && !readsBlockOf(c)) {
+        counters.fallback("block-changed", "HDFS now reads another block than " + c.key
+            + " at offset " + pos + "; its fill is abandoned", null);
+        c.fill.abandon();
+        c.fill = null;
+      }
       if (c.fill != null) {
         try {
           c.fill.offer(pos - c.start, b, off, n);
@@ -198,6 +203,18 @@ final class CachingInputStream extends FSInputStream
     counters.readFromHdfs(n);
     pos += n;
     return n;
+  }
+
+  /**
+   * Whether the HDFS stream's current block is the cursor's: the stream fetches block locations
+   * again by path when they expire, and a path replaced since the open would then give it another
+   * file's block, whose bytes must not be written through under the cursor's key.
+   */
+  private boolean readsBlockOf(Cursor c) {
+    ExtendedBlock now = hdfs.getCurrentBlock();
+    return now != null && now.getBlockPoolId().equals(c.key.getBlockPoolId())
+        && now.getBlockId() == c.key.getBlockId()
+        && now.getGenerationStamp() == c.key.getGenerationStamp();
   }
 
   /** The cursor for the block holding {@code p}, entering that block if needed. */

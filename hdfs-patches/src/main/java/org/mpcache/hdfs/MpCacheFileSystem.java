@@ -8,9 +8,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Time;
+import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
 
@@ -83,11 +85,50 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     List<LocatedBlock> blocks = located.getLocatedBlocks();
     int cacheable = located.isUnderConstruction() ? Math.max(0, blocks.size() - 1)
         : blocks.size();
+    if (!sameBlocks(blocks, dfsIn, cacheable)) {
+      ClientCounters.get().fallback("file-changed-during-open", src + " was replaced while it"
+          + " was opened; this stream reads from HDFS only", null);
+      return in;
+    }
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillMinBytes, fillWriteBytes,
         readBytes, statistics);
     return new FSDataInputStream(new CachingInputStream(dfsIn, blocks, cacheable, ctx));
+  }
+
+  /**
+   * Whether the first {@code cacheable} blocks of {@code byPath}, the file's blocks as the NameNode
+   * listed them after the stream opened, are the very blocks the stream reads: a path renamed over
+   * or recreated in between gives other block ids, and caching under them would store one file's
+   * bytes under another file's block.
+   */
+  private static boolean sameBlocks(List<LocatedBlock> byPath, DFSInputStream stream,
+      int cacheable) {
+    List<LocatedBlock> streams;
+    try {
+      streams = stream.getAllBlocks();
+    } catch (IOException e) {
+      return false;
+    }
+    if (streams.size() < cacheable) {
+      return false;
+    }
+    for (int i = 0; i < cacheable; i++) {
+      LocatedBlock a = byPath.get(i);
+      LocatedBlock b = streams.get(i);
+      if (!keyOf(a).equals(keyOf(b)) || a.getStartOffset() != b.getStartOffset()
+          || a.getBlockSize() != b.getBlockSize()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The cache key of a block: pool, id and generation stamp (HDFS's equals ignores the last). */
+  static BlockKey keyOf(LocatedBlock b) {
+    ExtendedBlock e = b.getBlock();
+    return new BlockKey(e.getBlockPoolId(), e.getBlockId(), e.getGenerationStamp());
   }
 
   @Override
