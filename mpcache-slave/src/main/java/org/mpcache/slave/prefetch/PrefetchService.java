@@ -15,13 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.service.AbstractService;
 import org.mpcache.common.BlockKey;
@@ -173,39 +172,58 @@ public final class PrefetchService extends AbstractService {
       LOG.info("Not prefetching {}: {} is encrypted; its plaintext stays off the SSD", key, path);
       return false;
     }
-    LocatedBlocks lbs = fs.getClient().getLocatedBlocks(path.toUri().getPath(), c.getOffset(), 1);
-    ExtendedBlock b = null;
-    for (LocatedBlock lb : lbs == null ? List.<LocatedBlock>of() : lbs.getLocatedBlocks()) {
-      if (lb.getStartOffset() == c.getOffset()) {
-        b = lb.getBlock();
+    // The block is checked and read on one handle: checked against the stream's own block list,
+    // then read sequentially with the stream's current block checked after every read, so that a
+    // path replaced at any moment cannot put another file's bytes under this key.
+    try (HdfsDataInputStream in = (HdfsDataInputStream) fs.open(path)) {
+      if (!streamHas(in, key, c.getOffset(), length)) {
+        LOG.info("Not prefetching {}: {} changed since the master planned it", key, path);
+        return false;
+      }
+      Optional<BlockFill> opened = store.beginFill(key, length);
+      if (opened.isEmpty()) {
+        return false;
+      }
+      BlockFill fill = opened.get();
+      try {
+        byte[] buf = new byte[(int) Math.min(READ_BYTES, Math.max(1, length))];
+        in.seek(c.getOffset());
+        long done = 0;
+        while (done < length) {
+          int n = (int) Math.min(buf.length, length - done);
+          in.readFully(buf, 0, n);
+          if (!isKey(in.getCurrentBlock(), key)) {
+            LOG.info("Not prefetching {}: {} changed while it was read", key, path);
+            fill.abort();
+            return false;
+          }
+          fill.append(done, ByteBuffer.wrap(buf, 0, n));
+          done += n;
+        }
+        fill.commit();
+        bytesRead.addAndGet(length);
+        return true;
+      } catch (IOException | RuntimeException e) {
+        fill.abort();
+        throw e;
       }
     }
-    if (b == null || b.getBlockId() != key.getBlockId()
-        || b.getGenerationStamp() != key.getGenerationStamp() || b.getNumBytes() != length) {
-      LOG.info("Not prefetching {}: {} changed since the master planned it", key, path);
-      return false;
-    }
-    Optional<BlockFill> opened = store.beginFill(key, length);
-    if (opened.isEmpty()) {
-      return false;
-    }
-    BlockFill fill = opened.get();
-    try (FSDataInputStream in = fs.open(path)) {
-      byte[] buf = new byte[(int) Math.min(READ_BYTES, Math.max(1, length))];
-      long done = 0;
-      while (done < length) {
-        int n = (int) Math.min(buf.length, length - done);
-        in.readFully(c.getOffset() + done, buf, 0, n);
-        fill.append(done, ByteBuffer.wrap(buf, 0, n));
-        done += n;
+  }
+
+  /** Whether the stream's own block at {@code offset} is {@code key}, {@code length} bytes long. */
+  private static boolean streamHas(HdfsDataInputStream in, BlockKey key, long offset, long length)
+      throws IOException {
+    for (LocatedBlock lb : in.getAllBlocks()) {
+      if (lb.getStartOffset() == offset) {
+        return isKey(lb.getBlock(), key) && lb.getBlockSize() == length;
       }
-      fill.commit();
-      bytesRead.addAndGet(length);
-      return true;
-    } catch (IOException | RuntimeException e) {
-      fill.abort();
-      throw e;
     }
+    return false;
+  }
+
+  private static boolean isKey(ExtendedBlock b, BlockKey key) {
+    return b != null && b.getBlockPoolId().equals(key.getBlockPoolId())
+        && b.getBlockId() == key.getBlockId() && b.getGenerationStamp() == key.getGenerationStamp();
   }
 
   private synchronized DistributedFileSystem fileSystem(URI uri) throws IOException {
