@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
@@ -57,10 +58,12 @@ final class CachingInputStream extends FSInputStream
     final long fillMinBytes;
     final int fillWriteBytes;
     final int readBytes;
+    final long deadlineNanos;
     final FileSystem.Statistics statistics;
 
     Context(SlaveDirectory directory, Dataset dataset, String jobId, boolean fillEnabled,
-        long fillMinBytes, int fillWriteBytes, int readBytes, FileSystem.Statistics statistics) {
+        long fillMinBytes, int fillWriteBytes, int readBytes, int deadlineMs,
+        FileSystem.Statistics statistics) {
       this.directory = directory;
       this.dataset = dataset;
       this.jobId = jobId;
@@ -68,6 +71,7 @@ final class CachingInputStream extends FSInputStream
       this.fillMinBytes = fillMinBytes;
       this.fillWriteBytes = fillWriteBytes;
       this.readBytes = readBytes;
+      this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
       this.statistics = statistics;
     }
   }
@@ -88,6 +92,10 @@ final class CachingInputStream extends FSInputStream
     String fallbackCause;
     byte[] buf;
     long bufStart;
+    /** Time this block's calls to its slave took so far, against the cache deadline. */
+    long cacheNanos;
+    /** The slave did not answer (in time): it gets no further call for this block. */
+    boolean slaveGivenUp;
 
     Cursor(int index) {
       this.index = index;
@@ -129,6 +137,39 @@ final class CachingInputStream extends FSInputStream
     this.cacheableBlocks = cacheableBlocks;
     this.fileLength = hdfs.getFileLength();
     this.ctx = ctx;
+  }
+
+  /** A call to a slave. */
+  private interface SlaveCall<T> {
+    T call() throws IOException;
+  }
+
+  /** The calls to a block's slave took longer together than the cache deadline. */
+  private static final class DeadlineExceededException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    DeadlineExceededException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Makes a call to block {@code c}'s slave on the block's time budget: the call's time is added
+   * to the block's, and once the block's calls took longer than the cache deadline together the
+   * slave is given up for the rest of the block.
+   */
+  private <T> T timed(Cursor c, SlaveCall<T> call) throws IOException {
+    long start = System.nanoTime();
+    try {
+      return call.call();
+    } finally {
+      c.cacheNanos += System.nanoTime() - start;
+      if (c.cacheNanos > ctx.deadlineNanos) {
+        throw new DeadlineExceededException("calls to slave " + c.slave.id + " for " + c.key
+            + " took " + TimeUnit.NANOSECONDS.toMillis(c.cacheNanos) + " ms, over the cache"
+            + " deadline of " + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos) + " ms");
+      }
+    }
   }
 
   private void checkOpen() throws IOException {
@@ -188,15 +229,18 @@ final class CachingInputStream extends FSInputStream
         c.fill = null;
       }
       if (c.fill != null) {
+        WriteThrough fill = c.fill;
+        long at = pos - c.start;
         try {
-          c.fill.offer(pos - c.start, b, off, n);
-          if (c.fill.isDone()) {
+          timed(c, () -> {
+            fill.offer(at, b, off, n);
+            return null;
+          });
+          if (fill.isDone()) {
             counters.filled();
           }
         } catch (IOException e) {
-          counters.fallback("fill-failed", "could not write " + c.key + " through to slave "
-              + c.slave.id + ": " + e.getMessage(), null);
-          c.fill = null;
+          fillFault(c, e);
         }
       }
     }
@@ -235,8 +279,8 @@ final class CachingInputStream extends FSInputStream
     }
     c.slave = slave.get();
     try {
-      LookupResponseProto r = RpcSupport.call(() -> c.slave.proxy.lookup(null,
-          LookupRequestProto.newBuilder().setAccess(c.access).setBlockToken(c.token).build()));
+      LookupResponseProto r = timed(c, () -> RpcSupport.call(() -> c.slave.proxy.lookup(null,
+          LookupRequestProto.newBuilder().setAccess(c.access).setBlockToken(c.token).build())));
       if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
         counters.hit();
         c.fromCache = true;
@@ -248,7 +292,8 @@ final class CachingInputStream extends FSInputStream
         }
       }
     } catch (IOException e) {
-      slaveFault(c, "slave-unreachable", e);
+      slaveFault(c, e instanceof DeadlineExceededException ? "deadline-exceeded"
+          : "slave-unreachable", e);
     }
     return c;
   }
@@ -288,7 +333,7 @@ final class CachingInputStream extends FSInputStream
   /** Reads from the slave the verified bytes of block {@code c} around {@code blockOff}. */
   private void fetch(Cursor c, long blockOff) throws IOException {
     int want = (int) Math.min(ctx.readBytes, c.length - blockOff);
-    ReadResponseProto r = readFromSlave(c, blockOff, want);
+    ReadResponseProto r = timed(c, () -> readFromSlave(c, blockOff, want));
     c.buf = verified(c, r, blockOff);
     c.bufStart = r.getOffset();
   }
@@ -366,28 +411,61 @@ final class CachingInputStream extends FSInputStream
     if (e instanceof RemoteException) {
       return "slave-error";
     }
+    if (e instanceof DeadlineExceededException) {
+      return "deadline-exceeded";
+    }
     return "slave-unreachable";
   }
 
+  /** Whether a fault of this cause means the slave is not answering (in time). */
+  private static boolean unresponsive(String cause) {
+    return cause.equals("slave-unreachable") || cause.equals("deadline-exceeded");
+  }
+
+  /**
+   * Moves the rest of block {@code c} to HDFS. A slave that did not answer (in time) is left
+   * alone by the whole client for the retry interval and gets no further call from this stream
+   * for the block: its fill is dropped without an abort, and no read report follows.
+   */
   private void slaveFault(Cursor c, String cause, IOException e) {
     c.fromCache = false;
     c.buf = null;
     c.fallbackCause = cause;
-    if (c.fill != null) {
-      c.fill.abandon();
-      c.fill = null;
-    }
-    if (cause.equals("slave-unreachable")) {
+    if (unresponsive(cause)) {
+      c.slaveGivenUp = true;
       ctx.directory.markFaulty(c.slave.id);
     }
+    if (c.fill != null) {
+      if (c.slaveGivenUp) {
+        c.fill.drop();
+      } else {
+        c.fill.abandon();
+      }
+      c.fill = null;
+    }
     counters.fallback(cause, c.key + " from slave " + c.slave.id + ": " + e.getMessage(), e);
+  }
+
+  /**
+   * A write-through failed: a slave that did not answer (in time) is given up as for a read; a
+   * slave that answered with an error only loses the fill, and the block goes on from HDFS.
+   */
+  private void fillFault(Cursor c, IOException e) {
+    String cause = causeOf(c, e);
+    if (unresponsive(cause)) {
+      slaveFault(c, cause, e);
+      return;
+    }
+    counters.fallback("fill-failed", "could not write " + c.key + " through to slave "
+        + c.slave.id + ": " + e.getMessage(), null);
+    c.fill = null;
   }
 
   /** Finishes the current block: abandons an unfinished fill and reports HDFS bytes. */
   private void leaveBlock() {
     Cursor c = cur;
     cur = null;
-    if (c == null || c.slave == null) {
+    if (c == null || c.slave == null || c.slaveGivenUp) {
       return;
     }
     if (c.fill != null) {
@@ -488,7 +566,7 @@ final class CachingInputStream extends FSInputStream
     } catch (IOException e) {
       preadMisses.add(index);
       String cause = causeOf(c, e);
-      if (cause.equals("slave-unreachable")) {
+      if (unresponsive(cause)) {
         ctx.directory.markFaulty(c.slave.id);
       }
       if (!(e instanceof RemoteException)) {

@@ -42,6 +42,15 @@ public final class ClientConfigKeys {
   public static final String SLAVE_RETRY_MS_KEY = "mpcache.client.slave.retry.ms";
   public static final long SLAVE_RETRY_MS_DEFAULT = 30_000;
 
+  /**
+   * The most time, in milliseconds, the cache may add to one block before the rest of the block
+   * is read from HDFS: it bounds each call to a slave (a slave that does not answer in time is
+   * left alone for {@link #SLAVE_RETRY_MS_KEY}), the time a block's cache calls may take together,
+   * and how long the first reader of a client waits for the master's list of slaves.
+   */
+  public static final String CACHE_DEADLINE_MS_KEY = "mpcache.client.cache.deadline.ms";
+  public static final int CACHE_DEADLINE_MS_DEFAULT = 2_000;
+
   private ClientConfigKeys() {
   }
 }

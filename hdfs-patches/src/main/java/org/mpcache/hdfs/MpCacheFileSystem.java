@@ -32,6 +32,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private long fillMinBytes;
   private int fillWriteBytes;
   private int readBytes;
+  private int deadlineMs;
   private SlaveDirectory directory;
   private DatasetResolver datasets;
 
@@ -50,11 +51,13 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096);
     readBytes = (int) ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.READ_BYTES_KEY,
         ClientConfigKeys.READ_BYTES_DEFAULT, 4096);
+    deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
+        ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
     directory = new SlaveDirectory(conf,
         ConfigChecks.address(conf, MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
             MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT),
         ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
-            MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1),
+            MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1), deadlineMs,
         ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY,
             ClientConfigKeys.SLAVES_REFRESH_MS_DEFAULT, 0),
         ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
@@ -93,7 +96,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillMinBytes, fillWriteBytes,
-        readBytes, statistics);
+        readBytes, deadlineMs, statistics);
     return new FSDataInputStream(new CachingInputStream(dfsIn, blocks, cacheable, ctx));
   }
 

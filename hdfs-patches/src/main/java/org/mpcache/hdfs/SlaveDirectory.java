@@ -12,6 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
@@ -27,10 +35,15 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * A client's view of the slaves: the live list from the master (refreshed every
  * {@code mpcache.client.slaves.refresh.ms}), an RPC proxy per slave, and the slaves recently found
  * faulty, which are left alone for {@code mpcache.client.slave.retry.ms}. It picks the slave for a
- * block with {@link SlaveSelector}. An unreachable master means no slaves: reads go to HDFS.
+ * block with {@link SlaveSelector}.
  *
- * <p>Thread-safe: every method takes this object's monitor; RPCs to the master happen under it,
- * at most once per refresh interval.
+ * <p>The list is refreshed off the readers' path, by one background thread: a reader never waits
+ * for the master, except the first ones, which wait at most the cache deadline for the first list
+ * (until then, and while the master cannot be reached, reads go to HDFS). A failed refresh keeps
+ * the list it had: slaves that went away meanwhile fail their first call and are marked faulty.
+ *
+ * <p>Thread-safe: the monitor guards the list, the proxies and the faulty set, and is never held
+ * across an RPC or a wait.
  */
 final class SlaveDirectory implements Closeable {
 
@@ -50,29 +63,46 @@ final class SlaveDirectory implements Closeable {
   private final int rpcTimeoutMs;
   private final long refreshMs;
   private final long retryMs;
+  private final int deadlineMs;
   private final LongSupplier clock;
   private final Set<String> localHosts;
+  private final ExecutorService refresher;
 
-  @GuardedBy("this")
+  /** Only the refresher thread uses it, and {@link #close} once that thread has stopped. */
   private ClientMasterProtocolPB master;
+  /** The master's list; null until the first refresh succeeded. */
   @GuardedBy("this")
-  private List<SlaveInfoProto> slaves = List.of();
+  private List<SlaveInfoProto> slaves;
   @GuardedBy("this")
   private long nextRefresh;
+  /** The refresh in flight, if any. */
+  @GuardedBy("this")
+  private Future<?> refreshing;
   @GuardedBy("this")
   private final Map<String, ClientSlaveProtocolPB> proxies = new HashMap<>();
   @GuardedBy("this")
   private final Map<String, Long> faultyUntil = new HashMap<>();
 
+  /**
+   * @param rpcTimeoutMs the time limit of a call to the master
+   * @param deadlineMs the time limit of a call to a slave, and of the first reader's wait for the
+   *     slave list
+   */
   SlaveDirectory(Configuration conf, InetSocketAddress masterAddress, int rpcTimeoutMs,
-      long refreshMs, long retryMs, LongSupplier clock) {
+      int deadlineMs, long refreshMs, long retryMs, LongSupplier clock) {
     this.conf = conf;
     this.masterAddress = masterAddress;
     this.rpcTimeoutMs = rpcTimeoutMs;
+    this.deadlineMs = deadlineMs;
     this.refreshMs = refreshMs;
     this.retryMs = retryMs;
     this.clock = clock;
     this.localHosts = localHostNames();
+    this.refresher = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "mpcache-client-slave-list");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   private static Set<String> localHostNames() {
@@ -89,33 +119,51 @@ final class SlaveDirectory implements Closeable {
   }
 
   /** The slave to ask for {@code block}, or empty when none is suitable. */
-  synchronized Optional<Slave> choose(LocatedBlock block) {
-    refreshIfDue();
-    long now = clock.getAsLong();
-    faultyUntil.values().removeIf(until -> until <= now);
+  Optional<Slave> choose(LocatedBlock block) {
+    awaitFirstList(refreshIfDue());
     List<SlaveSelector.Replica> replicas = new ArrayList<>();
     for (DatanodeInfo dn : block.getLocations()) {
       replicas.add(new SlaveSelector.Replica(dn.getXferAddr(), dn.getXferAddrWithHostname(),
           dn.getHostName(), dn.getIpAddr()));
     }
-    Optional<SlaveInfoProto> s = SlaveSelector.choose(slaves, replicas, localHosts,
-        block.getBlock().getBlockId(), faultyUntil.keySet());
-    if (s.isEmpty()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get())));
-    } catch (IOException e) {
-      markFaulty(s.get().getSlaveId());
-      return Optional.empty();
+    synchronized (this) {
+      long now = clock.getAsLong();
+      faultyUntil.values().removeIf(until -> until <= now);
+      Optional<SlaveInfoProto> s = SlaveSelector.choose(slaves == null ? List.of() : slaves,
+          replicas, localHosts, block.getBlock().getBlockId(), faultyUntil.keySet());
+      if (s.isEmpty()) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get())));
+      } catch (IOException e) {
+        markFaulty(s.get().getSlaveId());
+        return Optional.empty();
+      }
     }
   }
 
+  /** Waits a bounded time for the first list, if there is none yet and {@code first} fetches it. */
+  private void awaitFirstList(Future<?> first) {
+    if (first == null) {
+      return;
+    }
+    try {
+      first.get(deadlineMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException | CancellationException e) {
+      // Reads go to HDFS until the list arrives.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @GuardedBy("this")
   private ClientSlaveProtocolPB proxy(SlaveInfoProto s) throws IOException {
     ClientSlaveProtocolPB p = proxies.get(s.getSlaveId());
     if (p == null) {
       p = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-          new InetSocketAddress(s.getHost(), s.getClientPort()), conf, rpcTimeoutMs);
+          new InetSocketAddress(s.getHost(), s.getClientPort()), conf,
+          Math.min(rpcTimeoutMs, deadlineMs));
       proxies.put(s.getSlaveId(), p);
     }
     return p;
@@ -126,34 +174,68 @@ final class SlaveDirectory implements Closeable {
     faultyUntil.put(slaveId, clock.getAsLong() + retryMs);
   }
 
-  private void refreshIfDue() {
+  /** Whether the slave is being left alone after a fault. */
+  synchronized boolean isFaulty(String slaveId) {
+    Long until = faultyUntil.get(slaveId);
+    return until != null && until > clock.getAsLong();
+  }
+
+  /**
+   * Starts a refresh when one is due and none is in flight; returns the refresh a reader should
+   * wait for (bounded) when there is no list yet, else null.
+   */
+  private synchronized Future<?> refreshIfDue() {
     long now = clock.getAsLong();
-    if (now < nextRefresh) {
-      return;
+    if (refreshing == null && now >= nextRefresh) {
+      nextRefresh = now + refreshMs;
+      try {
+        refreshing = refresher.submit(this::refresh);
+      } catch (RejectedExecutionException closed) {
+        return null;
+      }
     }
-    nextRefresh = now + refreshMs;
+    return slaves == null ? refreshing : null;
+  }
+
+  /** Runs on the refresher thread: asks the master, with no lock held. */
+  private void refresh() {
+    List<SlaveInfoProto> fresh = null;
     try {
       if (master == null) {
         master = RpcSupport.proxy(ClientMasterProtocolPB.class, masterAddress, conf,
             rpcTimeoutMs);
       }
       ClientMasterProtocolPB m = master;
-      slaves = RpcSupport.call(() -> m.getSlaves(null, GetSlavesRequestProto.getDefaultInstance()))
+      fresh = RpcSupport.call(() -> m.getSlaves(null, GetSlavesRequestProto.getDefaultInstance()))
           .getSlavesList();
     } catch (IOException e) {
-      slaves = List.of();
       ClientCounters.get().fallback("master-unreachable",
           "cannot reach the mpCache master at " + masterAddress + ": " + e.getMessage(), null);
+    } finally {
+      synchronized (this) {
+        if (fresh != null) {
+          slaves = fresh;
+        }
+        refreshing = null;
+      }
     }
   }
 
   @Override
-  public synchronized void close() {
+  public void close() {
+    refresher.shutdownNow();
+    try {
+      refresher.awaitTermination(rpcTimeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     RpcSupport.close(master);
     master = null;
-    for (ClientSlaveProtocolPB p : proxies.values()) {
-      RpcSupport.close(p);
+    synchronized (this) {
+      for (ClientSlaveProtocolPB p : proxies.values()) {
+        RpcSupport.close(p);
+      }
+      proxies.clear();
     }
-    proxies.clear();
   }
 }

@@ -2,6 +2,7 @@ package org.mpcache.hdfs;
 
 import java.io.IOException;
 import java.util.Arrays;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
@@ -84,8 +85,12 @@ final class WriteThrough {
         state = cached ? State.DONE : State.OFF;
         buffer = null;
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (RemoteException e) {
       abandon();
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      // The slave did not answer: no abort to it either; it reaps fills nobody writes to.
+      drop();
       throw e instanceof IOException ? (IOException) e : new IOException(e);
     }
   }
@@ -129,6 +134,15 @@ final class WriteThrough {
       sent += n;
       off += n;
     }
+    buffered = 0;
+  }
+
+  /** Gives up the fill without telling the slave, which reaps fills nobody writes to. */
+  void drop() {
+    if (state != State.DONE) {
+      state = State.OFF;
+    }
+    buffer = null;
     buffered = 0;
   }
 
