@@ -1,0 +1,126 @@
+package org.mpcache.trust;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.util.Time;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * Slaves that stop answering (their client RPC servers frozen, as a SIGSTOP freezes a process)
+ * cost a reader at most about one cache deadline per slave, not RPC timeouts per block: the first
+ * call that runs out of time marks the slave faulty for the whole client, the stream sends it
+ * nothing more, and every byte still comes right from HDFS.
+ */
+class HungSlaveTest {
+  private static final int BLOCK = 1 << 20;
+  private static final int BLOCKS = 8;
+  private static final int DEADLINE_MS = 1_000;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/hung-slave"))
+        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
+        .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "5000").build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static byte[] readAll(Path p, int length) throws IOException {
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[length];
+      IOUtils.readFully(in, b, 0, length);
+      return b;
+    }
+  }
+
+  /** The threads of the client RPC servers of every slave: its listener, readers and handlers. */
+  private static List<Thread> slaveServerThreads() {
+    List<String> ports = new ArrayList<>();
+    for (MpCacheSlave s : cluster.slaves()) {
+      ports.add(String.valueOf(s.info().getClientPort()));
+    }
+    List<Thread> out = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      for (String port : ports) {
+        if (t.getName().startsWith("IPC Server") || t.getName().startsWith("Socket Reader")) {
+          if (t.getName().endsWith(" " + port)) {
+            out.add(t);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  @SuppressWarnings("removal")
+  void read_everySlaveFrozen_costsAboutOneDeadlinePerSlaveAndReturnsTheRightBytes()
+      throws Exception {
+    Path p = new Path("/hung/data");
+    byte[] content = new byte[BLOCKS * BLOCK];
+    new Random(5).nextBytes(content);
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
+      out.write(content);
+    }
+    assertArrayEquals(content, readAll(p, content.length), "the first read fills the cache");
+
+    List<Thread> frozen = slaveServerThreads();
+    assertTrue(frozen.size() >= 2 * cluster.slaves().size(), "server threads: " + frozen);
+    Map<String, Long> before = ClientCounters.get().fallbacks();
+    long elapsed;
+    for (Thread t : frozen) {
+      t.suspend();
+    }
+    try {
+      long start = Time.monotonicNow();
+      assertArrayEquals(content, readAll(p, content.length), "bytes from HDFS");
+      elapsed = Time.monotonicNow() - start;
+    } finally {
+      for (Thread t : frozen) {
+        t.resume();
+      }
+    }
+    System.out.println("Every slave frozen: " + BLOCKS + " blocks of " + BLOCK + " bytes read in "
+        + elapsed + " ms with a cache deadline of " + DEADLINE_MS + " ms");
+    Map<String, Long> after = ClientCounters.get().fallbacks();
+    long timedOut = after.getOrDefault("slave-unreachable", 0L)
+        - before.getOrDefault("slave-unreachable", 0L)
+        + after.getOrDefault("deadline-exceeded", 0L)
+        - before.getOrDefault("deadline-exceeded", 0L);
+    assertTrue(timedOut >= 1 && timedOut <= cluster.slaves().size(),
+        "one timed-out call per slave at most, then the slave is left alone: " + timedOut
+            + " of " + BLOCKS + " blocks (" + after + ")");
+    // Each slave may cost one deadline (plus the proxy's connection setup); the old behaviour
+    // cost three RPC timeouts (5 s here) per block.
+    assertTrue(elapsed < 4L * DEADLINE_MS * cluster.slaves().size() + 5_000,
+        "the read took " + elapsed + " ms");
+    assertEquals(0, ClientCounters.get().fallbacks().getOrDefault("wrong-bytes", 0L));
+  }
+}
