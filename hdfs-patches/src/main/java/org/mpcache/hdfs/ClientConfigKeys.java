@@ -26,11 +26,17 @@ public final class ClientConfigKeys {
   public static final String FILL_MIN_BYTES_KEY = "mpcache.client.fill.min-bytes";
   public static final long FILL_MIN_BYTES_DEFAULT = 1024 * 1024;
 
-  /** Bytes sent to the slave per write-through call. */
+  /**
+   * The most bytes {@link #FILL_WRITE_BYTES_KEY} and {@link #READ_BYTES_KEY} may be: one RPC's
+   * payload, well under Hadoop's 128 MiB {@code ipc.maximum.data.length}.
+   */
+  public static final int MAX_CALL_BYTES = 64 * 1024 * 1024;
+
+  /** Bytes sent to the slave per write-through call, 4 KiB to {@link #MAX_CALL_BYTES}. */
   public static final String FILL_WRITE_BYTES_KEY = "mpcache.client.fill.write.bytes";
   public static final int FILL_WRITE_BYTES_DEFAULT = 1024 * 1024;
 
-  /** Bytes asked of the slave per cached read call. */
+  /** Bytes asked of the slave per cached read call, 4 KiB to {@link #MAX_CALL_BYTES}. */
   public static final String READ_BYTES_KEY = "mpcache.client.read.bytes";
   public static final int READ_BYTES_DEFAULT = 1024 * 1024;
 

@@ -38,8 +38,16 @@ public class MpCacheFileSystem extends DistributedFileSystem {
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
-    super.initialize(uri, conf);
     enabled = conf.getBoolean(ClientConfigKeys.ENABLED_KEY, ClientConfigKeys.ENABLED_DEFAULT);
+    if (enabled) {
+      // Checked before HDFS is touched: a bad value fails here, not as a cast gone negative.
+      fillWriteBytes = (int) ConfigChecks.bytesBetween(conf,
+          ClientConfigKeys.FILL_WRITE_BYTES_KEY, ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096,
+          ClientConfigKeys.MAX_CALL_BYTES);
+      readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
+          ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
+    }
+    super.initialize(uri, conf);
     if (!enabled) {
       return;
     }
@@ -47,10 +55,6 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
     fillMinBytes = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_MIN_BYTES_KEY,
         ClientConfigKeys.FILL_MIN_BYTES_DEFAULT, 0);
-    fillWriteBytes = (int) ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_WRITE_BYTES_KEY,
-        ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096);
-    readBytes = (int) ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.READ_BYTES_KEY,
-        ClientConfigKeys.READ_BYTES_DEFAULT, 4096);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
         ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
     directory = new SlaveDirectory(conf,

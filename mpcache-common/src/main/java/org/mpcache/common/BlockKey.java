@@ -10,14 +10,25 @@ import java.util.Objects;
  * names two different contents and a stale copy can never be served. Immutable and thread-safe.
  */
 public final class BlockKey implements Comparable<BlockKey> {
+  /**
+   * The longest block pool id accepted. HDFS's are about 40 characters ({@code BP-<random>-<ip>-
+   * <time>}); the id names a directory and, with the block's file name, a file on the SSD, which
+   * must stay under the file system's 255-byte name limit.
+   */
+  public static final int MAX_POOL_ID_CHARS = 128;
+
   private final String blockPoolId;
   private final long blockId;
   private final long generationStamp;
 
   public BlockKey(String blockPoolId, long blockId, long generationStamp) {
     this.blockPoolId = Objects.requireNonNull(blockPoolId, "blockPoolId");
-    if (blockPoolId.isEmpty() || blockPoolId.indexOf('/') >= 0 || blockPoolId.contains("..")) {
-      throw new IllegalArgumentException("Invalid block pool id '" + blockPoolId + "'");
+    if (blockPoolId.isEmpty() || blockPoolId.length() > MAX_POOL_ID_CHARS
+        || blockPoolId.indexOf('/') >= 0 || blockPoolId.contains("..")
+        || blockPoolId.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("Invalid block pool id '"
+          + blockPoolId.replaceAll("\\p{Cntrl}", "?") + "': it must be 1 to " + MAX_POOL_ID_CHARS
+          + " characters without '/', '..' or control characters");
     }
     if (generationStamp < 0) {
       throw new IllegalArgumentException("Negative generation stamp " + generationStamp);

@@ -50,6 +50,17 @@ public final class ConfigChecks {
     return v;
   }
 
+  /** Reads a size in bytes from {@code min} to {@code max}; accepts Hadoop's binary prefixes. */
+  public static long bytesBetween(Configuration conf, String key, long defaultValue, long min,
+      long max) {
+    long v = bytesAtLeast(conf, key, defaultValue, min);
+    if (v > max) {
+      throw new IllegalArgumentException("Invalid size " + v + " for " + key
+          + ": it must be at most " + max + " bytes. Reconfigure " + key + ".");
+    }
+    return v;
+  }
+
   /** Reads a {@code host:port} address. */
   public static InetSocketAddress address(Configuration conf, String key, String defaultValue) {
     String v = conf.getTrimmed(key, defaultValue);

@@ -1,16 +1,20 @@
 package org.mpcache.sim;
 
 import com.sun.management.OperatingSystemMXBean;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.ThreadMXBean;
 import java.lang.ref.Reference;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.tools.CommandLineTool;
+import org.mpcache.common.tools.ToolOptions;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.CachePolicies;
@@ -31,42 +35,51 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  *       blocks admitted and stored (datasets of 100 blocks, round-robin over 7 and over 1,000
  *       slaves), minus the live heap before.</li>
  * </ol>
- * Options: {@code --jobs N} (throughput trace, default 20000), {@code --policies a,b},
- * {@code --scale-jobs N} (100000), {@code --scale-nodes N} (1000), {@code --scale-gb N} (per
- * node, 1), {@code --blocks N} (1000000). Run it alone on the machine: the figures are wall-clock
- * and heap measurements. Not thread-safe.
+ * {@link #options()} declares the options with their defaults ({@code --help} prints them). Run
+ * it alone on the machine: the figures are wall-clock and heap measurements. Not thread-safe.
  */
-public final class SimulatorBenchmark {
+public final class SimulatorBenchmark extends CommandLineTool {
   private static final long GB = 1L << 30;
   private static final long BLOCK_BYTES = 128L << 20;
 
-  private SimulatorBenchmark() {
+  /** A benchmark printing to the standard streams. */
+  public SimulatorBenchmark() {
   }
 
-  public static void main(String[] args) {
-    int jobs = 20_000;
-    int scaleJobs = 100_000;
-    int scaleNodes = 1_000;
-    long scaleGb = 1;
-    int blocks = 1_000_000;
-    List<String> policies = CachePolicies.names();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      String v = args[i + 1];
-      switch (args[i]) {
-        case "--jobs": jobs = Integer.parseInt(v); break;
-        case "--policies": policies = Arrays.asList(v.split(",")); break;
-        case "--scale-jobs": scaleJobs = Integer.parseInt(v); break;
-        case "--scale-nodes": scaleNodes = Integer.parseInt(v); break;
-        case "--scale-gb": scaleGb = Long.parseLong(v); break;
-        case "--blocks": blocks = Integer.parseInt(v); break;
-        default:
-          throw new IllegalArgumentException("Unknown option " + args[i] + "; known: --jobs, "
-              + "--policies, --scale-jobs, --scale-nodes, --scale-gb, --blocks");
-      }
-    }
+  /** A benchmark printing its figures and help to {@code out}, errors to {@code err}. */
+  SimulatorBenchmark(PrintStream out, PrintStream err) {
+    super(out, err);
+  }
 
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new SimulatorBenchmark(), args));
+  }
+
+  @Override
+  public ToolOptions options() {
+    return new ToolOptions("SimulatorBenchmark", "Measures the simulator's speed and scale and "
+        + "the master's metadata per cached block, on one thread.")
+        .option("jobs", "N", "paper-mix jobs of the throughput trace", 20_000)
+        .option("policies", "a,b,...", "policies whose throughput to measure",
+            String.join(",", CachePolicies.names()))
+        .option("scale-jobs", "N", "paper-mix jobs of the scale run", 100_000)
+        .option("scale-nodes", "N", "nodes of the scale run", 1_000)
+        .option("scale-gb", "N", "cache per node of the scale run, GB", 1)
+        .option("blocks", "N", "blocks admitted for the metadata measurement", 1_000_000);
+  }
+
+  @Override
+  protected int execute(ToolOptions.Values o) {
+    measure(o.positiveInt("jobs"), o.allOf("policies", CachePolicies.names()),
+        o.positiveInt("scale-jobs"), o.positiveInt("scale-nodes"), o.positiveLong("scale-gb"),
+        o.positiveInt("blocks"));
+    return 0;
+  }
+
+  private void measure(int jobs, List<String> policies, int scaleJobs, int scaleNodes,
+      long scaleGb, int blocks) {
     List<SimJob> mix = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(jobs, 42);
-    System.out.printf(Locale.ROOT, "1. throughput: %,d paper-mix jobs, 7 nodes, 80 GB/node%n",
+    console.printf(Locale.ROOT, "1. throughput: %,d paper-mix jobs, 7 nodes, 80 GB/node%n",
         jobs);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
@@ -83,13 +96,13 @@ public final class SimulatorBenchmark {
       double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
       double all = (process.getProcessCpuTime() - p0) / 1e9;
       double s = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
+      console.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
           + "%,12.0f per process CPU s (%5.2f s), %,12.0f per wall s (%5.2f s)%n", name,
           r.blockAccesses, r.blockAccesses / cpu, cpu, r.blockAccesses / all, all,
           r.blockAccesses / s, s);
     }
 
-    System.out.printf(Locale.ROOT, "2. scale: %,d paper-mix jobs, %,d nodes, %d GB/node, "
+    console.printf(Locale.ROOT, "2. scale: %,d paper-mix jobs, %,d nodes, %d GB/node, "
         + "mpcache%n", scaleJobs, scaleNodes, scaleGb);
     List<SimJob> big = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(scaleJobs, 42);
     resetPeaks();
@@ -100,20 +113,20 @@ public final class SimulatorBenchmark {
     double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
     double all = (process.getProcessCpuTime() - p0) / 1e9;
     double s = (System.nanoTime() - t0) / 1e9;
-    System.out.printf(Locale.ROOT, "   %,d accesses: %.2f s wall, %.2f s thread CPU, %.2f s "
+    console.printf(Locale.ROOT, "   %,d accesses: %.2f s wall, %.2f s thread CPU, %.2f s "
         + "process CPU = %,.0f accesses per thread CPU second; effective hit ratio %.4f; peak "
         + "heap %,d MiB (max heap %,d MiB)%n", r.blockAccesses, s, cpu, all,
         r.blockAccesses / cpu, r.effectiveHitRatio(), peakHeap() >> 20,
         Runtime.getRuntime().maxMemory() >> 20);
     big = null;
 
-    System.out.printf(Locale.ROOT, "3. master metadata per cached block: %,d blocks%n", blocks);
+    console.printf(Locale.ROOT, "3. master metadata per cached block: %,d blocks%n", blocks);
     for (int slaves : new int[] {7, 1000}) {
       long before = liveHeap();
       CachePolicy p = CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults());
       int held = fill(p, blocks, slaves);
       long after = liveHeap();
-      System.out.printf(Locale.ROOT, "   %4d slaves: %,d blocks held, %.1f bytes per block%n",
+      console.printf(Locale.ROOT, "   %4d slaves: %,d blocks held, %.1f bytes per block%n",
           slaves, held, (after - before) / (double) held);
       Reference.reachabilityFence(p);
     }

@@ -5,11 +5,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.mpcache.common.tools.CommandLineTool;
+import org.mpcache.common.tools.ToolOptions;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.PolicyParameters;
 
@@ -19,27 +21,37 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  * to {@code <out>/simulation.csv}, and PNG plots against the cache size to the same folder. The
  * offline {@code clairvoyant} bound runs beside the online policies.
  *
- * <p>Usage: {@code SimulatorMain [--jobs N] [--zipf S] [--scale X] [--trace FILE] [--nodes N]
- * [--sizes-gb 5,10,...] [--policies a,b] [--seed N] [--full-bonus X] [--auxiliary N]
- * [--hdd-mbps X] [--ssd-mbps X] [--cores N] [--out DIR]}; docs/simulator.md describes them.
- * Not thread-safe.
+ * <p>{@link #options()} declares the options with their defaults ({@code --help} prints them);
+ * docs/simulator.md describes them. Exit status 0 when simulated, 1 on bad arguments. Not
+ * thread-safe.
  */
-public final class SimulatorMain {
+public final class SimulatorMain extends CommandLineTool {
   private static final long BLOCK_BYTES = 128L << 20;
-  private int jobs = 1000;
-  private double zipf = 1.0;
-  private double scale = 1.0;
-  private int nodes = 7;
-  private List<Long> sizesGb = List.of(5L, 10L, 20L, 40L, 80L, 160L);
-  private List<String> policies = names();
-  private long seed = 1;
-  private double fullBonus = PolicyParameters.DEFAULT_FULL_BONUS;
-  private int auxiliary = PolicyParameters.DEFAULT_AUXILIARY_CAPACITY;
+  private int jobs;
+  private double zipf;
+  private double scale;
+  private int nodes;
+  private List<Long> sizesGb;
+  private List<String> policies;
+  private long seed;
+  private double fullBonus;
+  private int auxiliary;
   private Path trace;
-  private double hddMbps = 30;
-  private double ssdMbps = 90;
-  private int cores = 16;
-  private Path out = Paths.get("results", "sim");
+  private double hddMbps;
+  private double ssdMbps;
+  private int cores;
+  private Path out;
+
+  /** A simulator printing to the standard streams. */
+  public SimulatorMain() {
+    parse(new String[0]);
+  }
+
+  /** A simulator printing its table and help to {@code out}, errors to {@code err}. */
+  SimulatorMain(PrintStream out, PrintStream err) {
+    super(out, err);
+    parse(new String[0]);
+  }
 
   /** The online policies and the offline clairvoyant bound. */
   static List<String> names() {
@@ -48,70 +60,61 @@ public final class SimulatorMain {
     return n;
   }
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws Exception {
     System.setProperty("java.awt.headless", "true");
-    SimulatorMain m = new SimulatorMain();
-    try {
-      m.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.println("Usage: SimulatorMain [--jobs N] [--zipf S] [--scale X] [--trace FILE] "
-          + "[--nodes N] [--sizes-gb 5,10,...] [--policies " + String.join(",", names())
-          + "] [--seed N] [--full-bonus X] [--auxiliary N] [--hdd-mbps X] [--ssd-mbps X] "
-          + "[--cores N] [--out DIR]");
-      System.exit(1);
-    }
-    m.run(System.out);
+    System.exit(ToolRunner.run(new Configuration(), new SimulatorMain(), args));
   }
 
+  @Override
+  public ToolOptions options() {
+    return new ToolOptions("SimulatorMain", "Replays the paper's mix (or a trace) for every "
+        + "policy and cache size; prints and writes hit ratios and estimated speedups.")
+        .option("jobs", "N", "jobs of the paper mix", 1000)
+        .option("zipf", "S", "Zipf exponent over the size classes", 1.0)
+        .option("scale", "X", "scale of the paper's dataset sizes", 1.0)
+        .optional("trace", "FILE", "replay this trace file instead of the paper mix",
+            "the paper mix")
+        .option("nodes", "N", "nodes of the simulated cluster", 7)
+        .option("sizes-gb", "5,10,...", "cache sizes per node, GB", "5,10,20,40,80,160")
+        .option("policies", "a,b,...", "policies to simulate", String.join(",", names()))
+        .option("seed", "N", "seed of the paper mix", 1)
+        .option("full-bonus", "X", "mpcache's bonus for completing a dataset",
+            PolicyParameters.DEFAULT_FULL_BONUS)
+        .option("auxiliary", "N", "mpcache's auxiliary cache capacity",
+            PolicyParameters.DEFAULT_AUXILIARY_CAPACITY)
+        .option("hdd-mbps", "X", "effective HDD read rate per node, MB/s", 30)
+        .option("ssd-mbps", "X", "effective SSD read rate per node, MB/s", 90)
+        .option("cores", "N", "cores per node", 16)
+        .option("out", "DIR", "directory for simulation.csv and the plots", "results/sim");
+  }
+
+  @Override
+  protected int execute(ToolOptions.Values o) throws IOException {
+    configure(o);
+    run(console);
+    return 0;
+  }
+
+  /** Parses {@code args} into the fields; throws a UsageException naming the bad argument. */
   void parse(String[] args) {
-    for (int i = 0; i < args.length; i += 2) {
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("Missing value after " + args[i]);
-      }
-      String v = args[i + 1];
-      try {
-        switch (args[i]) {
-          case "--jobs": jobs = Integer.parseInt(v); break;
-          case "--zipf": zipf = Double.parseDouble(v); break;
-          case "--scale": scale = Double.parseDouble(v); break;
-          case "--nodes": nodes = Integer.parseInt(v); break;
-          case "--seed": seed = Long.parseLong(v); break;
-          case "--full-bonus": fullBonus = Double.parseDouble(v); break;
-          case "--auxiliary": auxiliary = Integer.parseInt(v); break;
-          case "--trace": trace = Paths.get(v); break;
-          case "--hdd-mbps": hddMbps = Double.parseDouble(v); break;
-          case "--ssd-mbps": ssdMbps = Double.parseDouble(v); break;
-          case "--cores": cores = Integer.parseInt(v); break;
-          case "--out": out = Paths.get(v); break;
-          case "--policies": policies = Arrays.asList(v.split(",")); break;
-          case "--sizes-gb":
-            List<Long> s = new ArrayList<>();
-            for (String x : v.split(",")) {
-              s.add(Long.parseLong(x.trim()));
-            }
-            sizesGb = s;
-            break;
-          default: throw new IllegalArgumentException("Unknown option " + args[i]);
-        }
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(args[i] + " needs a number, got '" + v + "'");
-      }
-    }
-    for (String p : policies) {
-      if (!names().contains(p)) {
-        throw new IllegalArgumentException("Unknown policy '" + p + "'; known: "
-            + String.join(", ", names()));
-      }
-    }
-    if (jobs < 1 || nodes < 1 || cores < 1 || auxiliary < 1) {
-      throw new IllegalArgumentException(
-          "--jobs, --nodes, --cores and --auxiliary must be at least 1");
-    }
-    if (!(hddMbps > 0) || !(ssdMbps > 0)) {
-      throw new IllegalArgumentException("--hdd-mbps and --ssd-mbps must be positive");
-    }
-    new PolicyParameters(fullBonus, auxiliary);
+    configure(options().parse(args));
+  }
+
+  private void configure(ToolOptions.Values o) {
+    jobs = o.positiveInt("jobs");
+    zipf = o.doubleAtLeast("zipf", 0);
+    scale = o.positiveDouble("scale");
+    trace = o.path("trace");
+    nodes = o.positiveInt("nodes");
+    sizesGb = o.positiveLongs("sizes-gb");
+    policies = o.allOf("policies", names());
+    seed = o.longValue("seed");
+    fullBonus = o.doubleAtLeast("full-bonus", 0);
+    auxiliary = o.positiveInt("auxiliary");
+    hddMbps = o.positiveDouble("hdd-mbps");
+    ssdMbps = o.positiveDouble("ssd-mbps");
+    cores = o.positiveInt("cores");
+    out = o.path("out");
   }
 
   /** Runs every policy at every size; prints the table and writes the CSV. */

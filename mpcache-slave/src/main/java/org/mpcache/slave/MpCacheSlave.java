@@ -16,6 +16,7 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.MpCacheVersion;
 import org.mpcache.common.proto.ClientSlaveProtos.ClientSlaveService;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
@@ -39,6 +40,7 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.InputCacheSpace;
+import org.mpcache.slave.store.StorageDirLocks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +58,9 @@ import org.slf4j.LoggerFactory;
  * slave's identity), the Localized Cache service (tasks and the NodeManager's auxiliary service
  * call it), then the master link (it registers with that port).
  *
+ * <p>Each SSD directory is locked ({@link StorageDirLocks}) from init to stop, so that two slaves
+ * never share one.
+ *
  * <p>Thread-safety: the services are; the tuner is guarded by {@code spaceLock}, which the Input
  * Cache's space and the Localized Cache both take around every tuner call.
  */
@@ -64,6 +69,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   private final Object spaceLock = new Object();
   private DynamicSpaceTuner tuner;
+  private StorageDirLocks dirLocks;
   private FileBlockStore store;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
@@ -110,13 +116,16 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     for (SsdVolume v : layout) {
       dirs.add(Paths.get(v.dir()));
     }
+    // Before the store touches them: a second slave on these dirs would delete our fills.
+    dirLocks = StorageDirLocks.lock(dirs);
     store = openStore(dirs, new TunedInputCacheSpace(tuner, spaceLock), chunk);
     counters = new SlaveCounters();
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
     cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
         fillTimeout, readMax);
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
-        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster));
+        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
+        .terse(RequestRefusedException.class);
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
@@ -166,7 +175,13 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     if (metrics != null) {
       metrics.unregister();
     }
-    super.serviceStop();
+    try {
+      super.serviceStop();
+    } finally {
+      if (dirLocks != null) {
+        dirLocks.close();
+      }
+    }
   }
 
   /** Blocks being written through now. */

@@ -16,10 +16,13 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Time;
+import org.apache.hadoop.util.ToolRunner;
 import org.mpcache.benchmarks.datagen.DataGenerators;
 import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.tools.CommandLineTool;
+import org.mpcache.common.tools.ToolOptions;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 
 /**
@@ -31,89 +34,69 @@ import org.mpcache.minicluster.MiniMpCacheCluster;
  * the run counts, including the job's own small files (configuration, splits), which are new on
  * every run.
  *
- * <p>Usage: {@code WordCountDemo [--input-mb N] [--block-mb N] [--dir DIR]}.
+ * <p>Options: {@code --input-mb N}, {@code --block-mb N} (at most the input), {@code --dir DIR};
+ * {@code --help} prints them with their defaults. Exit status 0 when both runs finished, 1 on bad
+ * arguments.
  */
-public final class WordCountDemo {
-  private final PrintStream out;
-  private long inputMb = 64;
-  private long blockMb = 8;
-  private File dir = new File("target/demo");
+public final class WordCountDemo extends CommandLineTool {
+  private long inputMb;
+  private long blockMb;
+  private File dir;
 
-  private WordCountDemo(PrintStream out) {
-    this.out = out;
+  /** A demo printing to the standard streams. */
+  public WordCountDemo() {
+  }
+
+  /** A demo printing its results and help to {@code out}, errors to {@code err}. */
+  WordCountDemo(PrintStream out, PrintStream err) {
+    super(out, err);
   }
 
   public static void main(String[] args) throws Exception {
-    WordCountDemo demo = new WordCountDemo(System.out);
-    try {
-      demo.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.println("Usage: WordCountDemo [--input-mb N] [--block-mb N] [--dir DIR]");
-      System.exit(1);
-    }
-    demo.run();
-    System.exit(0);
+    System.exit(ToolRunner.run(new Configuration(), new WordCountDemo(), args));
   }
 
-  private void parse(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("Missing value after " + a);
-      }
-      String v = args[++i];
-      switch (a) {
-        case "--input-mb":
-          inputMb = positive(a, v);
-          break;
-        case "--block-mb":
-          blockMb = positive(a, v);
-          break;
-        case "--dir":
-          dir = new File(v);
-          break;
-        default:
-          throw new IllegalArgumentException("Unknown option " + a);
-      }
-    }
+  @Override
+  public ToolOptions options() {
+    return new ToolOptions("WordCountDemo", "Runs PUMA word-count twice over the same text on an "
+        + "embedded cluster and prints where the input came from.")
+        .option("input-mb", "N", "MiB of Wikipedia-like input text", 64)
+        .option("block-mb", "N", "HDFS block size in MiB, at most --input-mb", 8)
+        .option("dir", "DIR", "directory of the embedded cluster, emptied first", "target/demo");
+  }
+
+  @Override
+  protected int execute(ToolOptions.Values o) throws Exception {
+    inputMb = o.positiveLong("input-mb");
+    blockMb = o.positiveLong("block-mb");
+    dir = o.file("dir");
     if (blockMb > inputMb) {
-      throw new IllegalArgumentException("--block-mb " + blockMb + " exceeds --input-mb "
-          + inputMb + ": the input must span several blocks");
+      throw o.error("--block-mb " + blockMb + " exceeds --input-mb " + inputMb
+          + ": the input must span several blocks");
     }
+    demo();
+    return 0;
   }
 
-  private static long positive(String option, String v) {
-    try {
-      long n = Long.parseLong(v);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // Reported below.
-    }
-    throw new IllegalArgumentException(option + " needs a positive whole number, got '" + v + "'");
-  }
-
-  private void run() throws Exception {
+  private void demo() throws Exception {
     FileUtil.fullyDelete(dir);
-    out.printf("Starting an embedded cluster in %s ...%n", dir);
+    console.printf("Starting an embedded cluster in %s ...%n", dir);
     try (MiniMpCacheCluster cluster = new MiniMpCacheCluster.Builder(dir).yarn(true)
         .blockSize(blockMb << 20).slaveCapacity(4 * (inputMb << 20)).build()) {
       Path in = new Path("/demo/input", DataGenerators.DATA_FILE);
       DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, cluster.plainFileSystem(),
           in.getParent(), inputMb << 20, 2014);
       long bytes = cluster.plainFileSystem().getFileStatus(in).getLen();
-      out.printf("mpCache word-count demo: %d DataNodes, %d NodeManagers, 1 master, %d slaves; "
+      console.printf("mpCache word-count demo: %d DataNodes, %d NodeManagers, 1 master, %d slaves; "
           + "input %s in %d blocks of %d MiB%n", cluster.slaves().size(),
           cluster.slaves().size(), cluster.slaves().size(), size(bytes),
           (bytes + (blockMb << 20) - 1) / (blockMb << 20), blockMb);
-      out.printf("%n%-8s %10s %12s %12s %10s %12s%n", "run", "job time", "from cache",
+      console.printf("%n%-8s %10s %12s %12s %10s %12s%n", "run", "job time", "from cache",
           "from HDFS", "hit ratio", "block hits");
       String first = runOnce(cluster, "first", in.getParent(), new Path("/demo/out1"));
       String second = runOnce(cluster, "second", in.getParent(), new Path("/demo/out2"));
-      out.printf("%noutputs identical: %s%n", first.equals(second) ? "yes" : "NO");
-      out.println("(HDFS and the cache share one disk here: the job times do not show SSD "
+      console.printf("%noutputs identical: %s%n", first.equals(second) ? "yes" : "NO");
+      console.println("(HDFS and the cache share one disk here: the job times do not show SSD "
           + "speed; the byte counts show where the input came from.)");
     }
   }
@@ -142,7 +125,7 @@ public final class WordCountDemo {
     long hdfs = after.getBytesFromHdfs() - before.getBytesFromHdfs();
     long hits = after.getHits() - before.getHits();
     long misses = after.getMisses() - before.getMisses();
-    out.printf(Locale.ROOT, "%-8s %8.1f s %12s %12s %9.1f%% %12s%n", name, ms / 1000.0,
+    console.printf(Locale.ROOT, "%-8s %8.1f s %12s %12s %9.1f%% %12s%n", name, ms / 1000.0,
         size(cache), size(hdfs), cache + hdfs == 0 ? 0.0 : 100.0 * cache / (cache + hdfs),
         hits + "/" + (hits + misses));
     return digest(cluster.plainFileSystem(), outDir);

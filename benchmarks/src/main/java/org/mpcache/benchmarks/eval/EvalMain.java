@@ -7,123 +7,148 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.mpcache.common.tools.CommandLineTool;
+import org.mpcache.common.tools.ToolOptions;
 
 /**
  * The evaluation's command line: runs the paper's job mix under each mode on an embedded cluster,
- * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}).
- *
- * <p>Usage: {@code EvalMain [--full] [--jobs N] [--modes m1,m2,...] [--seed S] [--out DIR]
- * [--work DIR] [--classes N] [--zipf S] [--mb-per-class X] [--block-mb N] [--cache-mb N]
- * [--localized-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] [--nodes N] [--nm-memory-mb N]
- * [--pacman-policy lfu-f|life] [--reduces N] [--kmeans-iterations N] [-D key=value ...]}. Without {@code --full}
- * it runs the short mix (about 15 minutes on 2 cores); {@code --full} selects the paper's 20 size
- * classes and a longer mix.
+ * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). Without
+ * {@code --full} it runs the short mix (about 15 minutes on 2 cores); {@code --full} selects the
+ * paper's 20 size classes and a longer mix. {@link #options()} declares every option with its
+ * default ({@code --help} prints them); docs/evaluation.md describes them. Exit status 0 on
+ * success, 1 on bad arguments, 2 if the evaluation failed.
  */
-public final class EvalMain {
+public final class EvalMain extends CommandLineTool {
   private static final long MB = 1L << 20;
+  /** The defaults {@code --full} sets: the paper's size classes and a longer mix. */
+  private static final Map<String, Object> FULL = fullDefaults();
 
-  int jobs = 5;
-  List<EvalMode> modes = List.of(EvalMode.values());
-  long seed = 2014;
+  int jobs;
+  List<EvalMode> modes;
+  long seed;
   String out;
-  String work = "target/eval-work";
-  int classes = 4;
-  double zipf = 1.0;
-  double mbPerClass = 6;
-  long blockMb = 4;
-  long cacheMb = 256;
-  long localizedMb = 128;
-  long memoryCacheMb = 128;
-  List<Long> sweepCacheMb = List.of();
-  int nodes = 2;
-  int nmMemoryMb = 2048;
-  String pacmanPolicy = "lfu-f";
-  int reduces = 1;
-  int kmeansIterations = 2;
-  int nodeCores = 8;
+  String work;
+  int classes;
+  double zipf;
+  double mbPerClass;
+  long blockMb;
+  long cacheMb;
+  long localizedMb;
+  long memoryCacheMb;
+  List<Long> sweepCacheMb;
+  int nodes;
+  int nmMemoryMb;
+  String pacmanPolicy;
+  int reduces;
+  int kmeansIterations;
+  int nodeCores;
   /** {@code -D key=value} settings, for the tiers ({@code mpcache.tiers.*}). */
   final Map<String, String> settings = new LinkedHashMap<>();
 
-  /** Parses {@code args}; throws IllegalArgumentException naming the bad argument. */
-  void parse(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--full")) {
-        jobs = 30;
-        classes = 20;
-        mbPerClass = 12;
-        cacheMb = 1024;
-        localizedMb = 256;
-        memoryCacheMb = 256;
-        kmeansIterations = 3;
-        continue;
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("Missing value after " + a);
-      }
-      String v = args[++i];
-      try {
-        switch (a) {
-          case "-D" -> {
-            int eq = v.indexOf('=');
-            if (eq <= 0) {
-              throw new IllegalArgumentException("-D needs key=value, got '" + v + "'");
-            }
-            settings.put(v.substring(0, eq), v.substring(eq + 1));
-          }
-          case "--jobs" -> jobs = Integer.parseInt(v);
-          case "--modes" -> {
-            List<EvalMode> m = new ArrayList<>();
-            for (String s : v.split(",")) {
-              m.add(EvalMode.of(s));
-            }
-            modes = m;
-          }
-          case "--seed" -> seed = Long.parseLong(v);
-          case "--out" -> out = v;
-          case "--work" -> work = v;
-          case "--classes" -> classes = Integer.parseInt(v);
-          case "--zipf" -> zipf = Double.parseDouble(v);
-          case "--mb-per-class" -> mbPerClass = Double.parseDouble(v);
-          case "--block-mb" -> blockMb = Long.parseLong(v);
-          case "--cache-mb" -> cacheMb = Long.parseLong(v);
-          case "--localized-mb" -> localizedMb = Long.parseLong(v);
-          case "--memory-cache-mb" -> memoryCacheMb = Long.parseLong(v);
-          case "--sweep-cache-mb" -> {
-            List<Long> s = new ArrayList<>();
-            for (String x : v.split(",")) {
-              s.add(Long.parseLong(x.trim()));
-            }
-            sweepCacheMb = s;
-          }
-          case "--nodes" -> nodes = Integer.parseInt(v);
-          case "--nm-memory-mb" -> nmMemoryMb = Integer.parseInt(v);
-          case "--pacman-policy" -> pacmanPolicy = v;
-          case "--reduces" -> reduces = Integer.parseInt(v);
-          case "--kmeans-iterations" -> kmeansIterations = Integer.parseInt(v);
-          case "--node-cores" -> {
-            nodeCores = Integer.parseInt(v);
-            if (nodeCores < 1) {
-              throw new IllegalArgumentException("--node-cores must be at least 1, got " + v);
-            }
-          }
-          default -> throw new IllegalArgumentException("Unknown option " + a);
-        }
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Bad number for " + a + ": '" + v + "'");
-      }
-    }
+  /** An evaluation printing to the standard streams. */
+  public EvalMain() {
+    this(System.out, System.err);
   }
 
-  static final String USAGE = "Usage: EvalMain [--full] [--jobs N] [--modes hadoop,mpcache,pacman,"
-      + "all-ssd] [--seed S] [--out DIR] [--work DIR] [--classes N] [--zipf S] [--mb-per-class X]"
-      + " [--block-mb N] [--cache-mb N] [--localized-mb N] [--memory-cache-mb N] [--sweep-cache-mb a,b,...] "
-      + "[--nodes N] [--nm-memory-mb N] [--pacman-policy lfu-f|life] [--reduces N] "
-      + "[--kmeans-iterations N] [--node-cores N] [-D mpcache.tiers.KEY=VALUE ...]";
+  /** An evaluation printing its results and help to {@code out}, errors to {@code err}. */
+  EvalMain(PrintStream out, PrintStream err) {
+    super(out, err);
+    setConf(new Configuration());
+    configure(options().parse(new String[0]));
+  }
+
+  private static Map<String, Object> fullDefaults() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("jobs", 30);
+    m.put("classes", 20);
+    m.put("mb-per-class", 12);
+    m.put("cache-mb", 1024);
+    m.put("localized-mb", 256);
+    m.put("memory-cache-mb", 256);
+    m.put("kmeans-iterations", 3);
+    return m;
+  }
+
+  @Override
+  public ToolOptions options() {
+    return new ToolOptions("EvalMain", "Runs the paper's job mix under each mode on an embedded "
+        + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
+        .preset("full", "the paper's 20 size classes and a longer mix", FULL)
+        .option("jobs", "N", "jobs in the mix", 5)
+        .option("modes", "m1,m2,...", "the modes to run, in order", Arrays.stream(EvalMode.values())
+            .map(EvalMode::cliName).collect(Collectors.joining(",")))
+        .option("seed", "S", "seed of the mix", 2014)
+        .optional("out", "DIR", "directory for the results", "results/<UTC yyyyMMdd-HHmmss>")
+        .option("work", "DIR", "directory for the clusters and the tiers", "target/eval-work")
+        .option("classes", "N", "size classes (N of Equation 3)", 4)
+        .option("zipf", "S", "Zipf exponent over the size classes", 1.0)
+        .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 6)
+        .option("block-mb", "N", "HDFS block size in MiB", 4)
+        .option("cache-mb", "N", "mpCache's SSD Input Cache per node, MiB", 256)
+        .option("localized-mb", "N", "mpCache's Localized Cache per node, MiB", 128)
+        .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 128)
+        .optional("sweep-cache-mb", "a,b,...", "run mpcache once at each of these cache sizes "
+            + "per node, MiB (Figure 5)", "one run at --cache-mb")
+        .option("nodes", "N", "DataNodes and NodeManagers", 2)
+        .option("nm-memory-mb", "N", "container memory per NodeManager, MiB", 2048)
+        .option("pacman-policy", "lfu-f|life", "the PACMan-like mode's eviction policy", "lfu-f")
+        .option("reduces", "N", "reduce tasks per job", 1)
+        .option("kmeans-iterations", "N", "k-means iterations", 2)
+        .option("node-cores", "N", "cores sharing a modelled node's disks; unset device limits "
+            + "are divided by it", 8)
+        .settings("mpcache.tiers.KEY=VALUE", "a storage tier setting (docs/configuration.md)");
+  }
+
+  /** Parses {@code args} into the fields; throws a UsageException naming the bad argument. */
+  void parse(String[] args) {
+    configure(options().parse(args));
+  }
+
+  private void configure(ToolOptions.Values o) {
+    jobs = o.positiveInt("jobs");
+    modes = o.list("modes", EvalMode::of);
+    seed = o.longValue("seed");
+    out = o.string("out");
+    work = o.string("work");
+    classes = o.positiveInt("classes");
+    zipf = o.doubleAtLeast("zipf", 0);
+    mbPerClass = o.positiveDouble("mb-per-class");
+    blockMb = o.positiveLong("block-mb");
+    cacheMb = o.positiveLong("cache-mb");
+    localizedMb = o.positiveLong("localized-mb");
+    memoryCacheMb = o.positiveLong("memory-cache-mb");
+    sweepCacheMb = o.positiveLongs("sweep-cache-mb");
+    nodes = o.positiveInt("nodes");
+    nmMemoryMb = o.positiveInt("nm-memory-mb");
+    pacmanPolicy = o.string("pacman-policy");
+    reduces = o.positiveInt("reduces");
+    kmeansIterations = o.positiveInt("kmeans-iterations");
+    nodeCores = o.positiveInt("node-cores");
+    settings.putAll(ToolOptions.commandLineSettings(getConf()));
+    settings.putAll(o.settings());
+  }
+
+  @Override
+  protected int execute(ToolOptions.Values o) {
+    configure(o);
+    try (TierLayout tiers = TierLayouts.open(new File(work, "tiers"), nodes, settings, nodeCores,
+        console)) {
+      run(console, System.console() != null, tiers);
+      return 0;
+    } catch (Exception e) {
+      errors.println("The evaluation failed: " + e);
+      e.printStackTrace(errors);
+      return 2;
+    }
+  }
 
   /**
    * Runs the evaluation as parsed; writes results into the output directory.
@@ -184,28 +209,7 @@ public final class EvalMain {
   }
 
   /** Command-line entry: exit 0 on success, 1 on bad arguments, 2 if the evaluation failed. */
-  public static void main(String[] args) {
-    EvalMain main = new EvalMain();
-    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.println(USAGE);
-      System.exit(0);
-    }
-    try {
-      main.parse(args);
-    } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
-      System.err.println(USAGE);
-      System.exit(1);
-    }
-    int code = 0;
-    try (TierLayout tiers = TierLayouts.open(new File(main.work, "tiers"), main.nodes,
-        main.settings, main.nodeCores, System.out)) {
-      main.run(System.out, System.console() != null, tiers);
-    } catch (Exception e) {
-      System.err.println("The evaluation failed: " + e);
-      e.printStackTrace();
-      code = 2;
-    }
-    System.exit(code);
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new EvalMain(), args));
   }
 }

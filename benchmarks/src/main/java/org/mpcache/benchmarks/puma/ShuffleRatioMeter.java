@@ -1,19 +1,20 @@
 package org.mpcache.benchmarks.puma;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
-import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.mpcache.common.tools.CommandLineTool;
+import org.mpcache.common.tools.ToolOptions;
 import org.mpcache.benchmarks.datagen.DataGenerators;
 import org.mpcache.benchmarks.datagen.DatasetKind;
 
@@ -25,10 +26,20 @@ import org.mpcache.benchmarks.datagen.DatasetKind;
  * moves) and their ratio. For k-means the figures sum all iterations.
  *
  * <p>Usage: {@code ShuffleRatioMeter <megabytes> <work-dir> [benchmark ...]}; the work directory
- * must not exist. Prints a Markdown table.
+ * must not exist. Prints a Markdown table. {@code --help} describes the arguments. Exit status 0
+ * when measured, 1 on bad arguments.
  */
-public final class ShuffleRatioMeter extends Configured implements Tool {
+public final class ShuffleRatioMeter extends CommandLineTool {
   private static final long SEED = 42;
+
+  /** A meter printing to the standard streams. */
+  public ShuffleRatioMeter() {
+  }
+
+  /** A meter printing its table and the help to {@code out}, errors to {@code err}. */
+  ShuffleRatioMeter(PrintStream out, PrintStream err) {
+    super(out, err);
+  }
 
   /** One benchmark's measured figures. */
   public record Measurement(String benchmark, ShuffleClass shuffleClass, int jobs, long inputBytes,
@@ -86,20 +97,24 @@ public final class ShuffleRatioMeter extends Configured implements Tool {
   }
 
   @Override
-  public int run(String[] args) throws IOException, InterruptedException {
-    if (args.length < 2) {
-      System.err.println("Usage: ShuffleRatioMeter <megabytes> <work-dir> [benchmark ...]");
-      return 1;
-    }
-    List<PumaBenchmark> benchmarks = new ArrayList<>();
-    for (int i = 2; i < args.length; i++) {
-      benchmarks.add(PumaBenchmarks.byName(args[i]));
-    }
+  public ToolOptions options() {
+    return new ToolOptions("ShuffleRatioMeter", "Measures each benchmark's shuffle-to-input "
+        + "ratio with the configuration given and prints a Markdown table.")
+        .argument("megabytes", "MB (10^6 bytes) of each input kind", null)
+        .argument("work-dir", "directory for the inputs and outputs, which must not exist", null)
+        .remaining("benchmark", "the benchmarks to measure", "all, in Table 1's order")
+        .settings("KEY=VALUE", "a Hadoop setting");
+  }
+
+  @Override
+  protected int execute(ToolOptions.Values o) throws Exception {
+    long bytes = (long) (o.positiveDouble("megabytes") * 1_000_000);
+    Path workDir = o.value("work-dir", Path::new);
+    List<PumaBenchmark> benchmarks = new ArrayList<>(o.list("benchmark", PumaBenchmarks::byName));
     if (benchmarks.isEmpty()) {
       benchmarks.addAll(PumaBenchmarks.all());
     }
-    long bytes = (long) (Double.parseDouble(args[0]) * 1_000_000);
-    System.out.print(table(measure(getConf(), new Path(args[1]), bytes, benchmarks)));
+    console.print(table(measure(getConf(), workDir, bytes, benchmarks)));
     return 0;
   }
 

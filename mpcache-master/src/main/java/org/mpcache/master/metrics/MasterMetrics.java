@@ -76,7 +76,9 @@ public final class MasterMetrics implements MetricsSource {
         .addCounter(Interns.info("Admissions", "Replace requests admitted"), s.admitted())
         .addCounter(Interns.info("Rejections", "Replace requests rejected"), s.rejected())
         .addCounter(Interns.info("PrefetchBlocksQueued", "Blocks handed to slaves to prefetch"),
-            s.prefetchQueued());
+            s.prefetchQueued())
+        .addCounter(Interns.info("InvalidReportItems",
+            "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems());
     for (CacheDecision.Reason r : CacheDecision.Reason.values()) {
       rb.addCounter(Interns.info("Verdict" + MetricsSupport.name(r.name()),
           "Replace requests answered " + r.name()), s.verdicts(r));

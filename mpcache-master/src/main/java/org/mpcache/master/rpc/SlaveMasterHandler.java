@@ -22,7 +22,11 @@ import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestChecks;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.BlockAccess;
@@ -39,6 +43,11 @@ import org.slf4j.LoggerFactory;
  * Space Manager), block and hit reports, replace requests and reclaim requests. Requests from a
  * slave the master does not know (it expired, or the master restarted) are answered with
  * {@code reregister}.
+ *
+ * <p>Every block access and block key a slave sends is checked with {@link RequestChecks}. In a
+ * hit or block report a bad item is skipped, logged and counted ({@code InvalidReportItems}) and
+ * the rest of the report applied: failing the whole report would make the slave register again
+ * and lose its cache over one bad value. A replace request with a bad access is refused.
  *
  * <p>Thread-safe: it holds no state of its own.
  */
@@ -112,8 +121,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     if (!registry.isRegistered(req.getSlaveId())) {
       return BlockReportResponseProto.newBuilder().setReregister(true).build();
     }
-    arbitrator.onBlockReport(req.getSlaveId(), ProtoConverters.fromProtos(req.getCachedList()),
-        ProtoConverters.fromProtos(req.getRemovedList()));
+    arbitrator.onBlockReport(req.getSlaveId(), validKeys(req.getSlaveId(), req.getCachedList()),
+        validKeys(req.getSlaveId(), req.getRemovedList()));
     return BlockReportResponseProto.getDefaultInstance();
   }
 
@@ -124,22 +133,33 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     }
     long now = wallClock.getAsLong();
     List<BlockAccess> hits = new ArrayList<>(req.getHitsCount());
+    RequestRefusedException first = null;
     for (BlockAccessProto p : req.getHitsList()) {
-      hits.add(toAccess(req.getSlaveId(), p, now));
+      try {
+        hits.add(toAccess(req.getSlaveId(), p, now));
+      } catch (RequestRefusedException e) {
+        first = first != null ? first : e;
+      }
     }
+    skipped(req.getSlaveId(), "hit", req.getHitsCount() - hits.size(), first);
     arbitrator.onHits(hits);
     return HitReportResponseProto.getDefaultInstance();
   }
 
   @Override
-  public ReplaceResponseProto requestReplace(RpcController c, ReplaceRequestProto req) {
+  public ReplaceResponseProto requestReplace(RpcController c, ReplaceRequestProto req)
+      throws ServiceException {
     if (!registry.isRegistered(req.getSlaveId())) {
       return ReplaceResponseProto.newBuilder().setAdmitted(false).setReason("UNKNOWN_SLAVE")
           .setReregister(true).build();
     }
-    CacheDecision d = arbitrator.onReplaceRequest(
-        toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong()), req.getFreeBytes(),
-        req.getForce());
+    BlockAccess access;
+    try {
+      access = toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong());
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
+    CacheDecision d = arbitrator.onReplaceRequest(access, req.getFreeBytes(), req.getForce());
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
   }
@@ -167,8 +187,32 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     return UnregisterSlaveResponseProto.newBuilder().setWasRegistered(was).build();
   }
 
-  private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now) {
-    return new BlockAccess(slaveId, ProtoConverters.fromProto(p.getBlock()), p.getBlockBytes(),
-        p.getDatasetId(), p.getDatasetBlocks(), p.getJobId(), now);
+  private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now)
+      throws RequestRefusedException {
+    return new BlockAccess(slaveId, RequestChecks.access(p), p.getBlockBytes(), p.getDatasetId(),
+        p.getDatasetBlocks(), p.getJobId(), now);
+  }
+
+  /** The valid keys of a block report; the others are skipped and counted. */
+  private List<BlockKey> validKeys(String slaveId, List<BlockKeyProto> protos) {
+    List<BlockKey> keys = new ArrayList<>(protos.size());
+    RequestRefusedException first = null;
+    for (BlockKeyProto p : protos) {
+      try {
+        keys.add(RequestChecks.blockKey("block", p));
+      } catch (RequestRefusedException e) {
+        first = first != null ? first : e;
+      }
+    }
+    skipped(slaveId, "block", protos.size() - keys.size(), first);
+    return keys;
+  }
+
+  private void skipped(String slaveId, String report, int items, RequestRefusedException first) {
+    if (items > 0) {
+      arbitrator.stats().invalidReportItems(items);
+      LOG.warn("Skipped {} invalid item(s) of a {} report from slave {}; the first: {}", items,
+          report, slaveId, first.getMessage());
+    }
   }
 }

@@ -7,7 +7,8 @@ import org.mpcache.master.arbitrator.CacheDecision;
 
 /**
  * Running totals of the Replace Arbitrator since the master started: replace requests, their
- * verdicts by reason, block replicas ordered out by cause, and prefetch commands queued. The
+ * verdicts by reason, block replicas ordered out by cause, prefetch commands queued, and items of
+ * slaves' reports skipped as invalid. The
  * master's metrics source reads them.
  *
  * <p>Thread-safe: every figure is a {@link LongAdder}; the maps are filled at construction and
@@ -18,6 +19,7 @@ public final class ArbitratorStats {
   private final LongAdder admitted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
   private final LongAdder prefetchQueued = new LongAdder();
+  private final LongAdder invalidReportItems = new LongAdder();
   private final Map<CacheDecision.Reason, LongAdder> verdicts =
       new EnumMap<>(CacheDecision.Reason.class);
   private final Map<EvictionCause, LongAdder> evictions = new EnumMap<>(EvictionCause.class);
@@ -44,6 +46,15 @@ public final class ArbitratorStats {
   /** Counts prefetch commands handed to slaves. */
   public void prefetchQueued(int commands) {
     prefetchQueued.add(commands);
+  }
+
+  /** Counts items of slaves' reports skipped as invalid. */
+  public void invalidReportItems(int items) {
+    invalidReportItems.add(items);
+  }
+
+  public long invalidReportItems() {
+    return invalidReportItems.sum();
   }
 
   public long replaceRequests() {

@@ -30,11 +30,14 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestChecks;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
+import org.mpcache.slave.store.CorruptBlockException;
 import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +46,11 @@ import org.slf4j.LoggerFactory;
  * The slave's Cache Master (paper Section 2): it answers clients' lookups, serves cached blocks,
  * asks the master's Replace Arbitrator before caching a missed block, carries out the evictions
  * the arbitrator orders, and stores the bytes clients write through. A block that turns out short
- * or corrupt is dropped and reported; the client has already fallen back to HDFS.
+ * or corrupt is dropped and reported; the client has already fallen back to HDFS. Any other I/O
+ * error fails the read, is counted, and keeps the block.
+ *
+ * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
+ * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
  *
  * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
  * written; the store and counters are thread-safe. A background task reaps abandoned fills.
@@ -104,7 +111,12 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   public LookupResponseProto lookup(RpcController c, LookupRequestProto req)
       throws ServiceException {
     BlockAccessProto access = req.getAccess();
-    BlockKey key = ProtoConverters.fromProto(access.getBlock());
+    BlockKey key;
+    try {
+      key = RequestChecks.access(access);
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
     authorize(key, req.getBlockToken());
     long length = store.cachedLength(key);
     if (length >= 0) {
@@ -178,19 +190,36 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
 
   @Override
   public ReadResponseProto read(RpcController c, ReadRequestProto req) throws ServiceException {
-    BlockKey key = ProtoConverters.fromProto(req.getBlock());
-    authorize(key, req.getBlockToken());
-    int length = Math.min(req.getLength(), readMaxBytes);
-    BlockReadResult r;
+    BlockKey key;
+    int length;
+    long offset;
     try {
-      r = store.read(key, req.getOffset(), length);
-    } catch (BlockNotCachedException e) {
-      throw new ServiceException(e);
+      key = RequestChecks.blockKey("block", req.getBlock());
+      authorize(key, req.getBlockToken());
+      length = Math.min(RequestChecks.uint32("length", req.getLength(), 0, Integer.MAX_VALUE),
+          readMaxBytes);
+      long cached = store.cachedLength(key);
+      if (cached < 0) {
+        throw new BlockNotCachedException(key);
+      }
+      offset = RequestChecks.uint64("offset", req.getOffset(), 0, cached);
     } catch (IOException e) {
-      drop(key, "unreadable: " + e.getMessage());
       throw new ServiceException(e);
     }
-    long served = Math.max(0, Math.min(length, r.offset() + r.data().length - req.getOffset()));
+    BlockReadResult r;
+    try {
+      r = store.read(key, offset, length);
+    } catch (BlockNotCachedException e) {
+      throw new ServiceException(e);
+    } catch (CorruptBlockException e) {
+      drop(key, e.getMessage());
+      throw new ServiceException(e);
+    } catch (IOException e) {
+      counters.readErrors.incrementAndGet();
+      LOG.warn("Could not read cached block {}; keeping it: {}", key, e.toString());
+      throw new ServiceException(e);
+    }
+    long served = Math.max(0, Math.min(length, r.offset() + r.data().length - offset));
     counters.bytesFromCache.addAndGet(served);
     ReadResponseProto.Builder b = ReadResponseProto.newBuilder().setOffset(r.offset())
         .setData(UnsafeByteOperations.unsafeWrap(r.data())).setChunkSize(r.chunkSize());
@@ -264,8 +293,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   @Override
-  public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req) {
-    counters.bytesFromHdfs.addAndGet(req.getBytesFromHdfs());
+  public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req)
+      throws ServiceException {
+    try {
+      counters.bytesFromHdfs.addAndGet(RequestChecks.uint64("bytesFromHdfs",
+          req.getBytesFromHdfs(), 0, Long.MAX_VALUE));
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
     if (req.hasFallbackCause()) {
       counters.fallback(req.getFallbackCause());
     }
@@ -274,8 +309,13 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
 
   @Override
   public ReportCorruptResponseProto reportCorrupt(RpcController c,
-      ReportCorruptRequestProto req) {
-    BlockKey key = ProtoConverters.fromProto(req.getBlock());
+      ReportCorruptRequestProto req) throws ServiceException {
+    BlockKey key;
+    try {
+      key = RequestChecks.blockKey("block", req.getBlock());
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
     try {
       if (store.cachedLength(key) >= 0 && !store.verify(key)) {
         drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
@@ -283,7 +323,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     } catch (BlockNotCachedException gone) {
       LOG.debug("Block {} reported corrupt is already gone", key);
     } catch (IOException e) {
-      drop(key, "verification failed: " + e.getMessage());
+      counters.readErrors.incrementAndGet();
+      LOG.warn("Could not verify cached block {} a client reported corrupt; keeping it: {}", key,
+          e.toString());
     }
     return ReportCorruptResponseProto.getDefaultInstance();
   }

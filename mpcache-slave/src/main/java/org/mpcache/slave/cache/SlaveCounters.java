@@ -9,7 +9,8 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 
 /**
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
- * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions and corrupt blocks.
+ * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
+ * reads that failed on an I/O error without the block being dropped.
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
@@ -21,6 +22,7 @@ public final class SlaveCounters {
   final AtomicLong blocksCached = new AtomicLong();
   final AtomicLong blocksEvicted = new AtomicLong();
   final AtomicLong blocksCorrupt = new AtomicLong();
+  final AtomicLong readErrors = new AtomicLong();
   private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
 
   void fallback(String cause) {
@@ -45,6 +47,7 @@ public final class SlaveCounters {
     return SlaveCountersProto.newBuilder().setHits(hits.get()).setMisses(misses.get())
         .setBytesFromCache(bytesFromCache.get()).setBytesFromHdfs(bytesFromHdfs.get())
         .setFallbacks(fallbacks.get()).setBlocksCached(blocksCached.get())
-        .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get()).build();
+        .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get())
+        .setReadErrors(readErrors.get()).build();
   }
 }

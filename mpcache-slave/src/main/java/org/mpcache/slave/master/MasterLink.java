@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.GuardedBy;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
@@ -20,6 +21,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HitReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReclaimResponseProto;
@@ -38,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * The slave's connection to the master: it registers (again, whenever the master asks), sends
  * heartbeats with the space split, counters and the localized space of jobs that ended, forwards
  * block and hit reports in batches, carries replace and reclaim requests, and hands the evictions
- * the master queues for this slave to a listener.
+ * the master queues for this slave to a listener. A hit report the master refuses is dropped; any
+ * other failure to reach the master makes the link register again.
  *
  * <p>One daemon thread does the periodic work; {@link #requestReplace} and {@link #requestReclaim}
  * run on the caller's thread. Thread-safe: reports are queued in concurrent queues, registration state is volatile.
@@ -303,8 +306,18 @@ public final class MasterLink extends AbstractService {
     }
     while (!hits.isEmpty()) {
       List<BlockAccessProto> h = drain(hits);
-      if (RpcSupport.call(() -> proxy.reportHits(null, HitReportRequestProto.newBuilder()
-          .setSlaveId(id).addAllHits(h).build())).getReregister()) {
+      HitReportResponseProto r;
+      try {
+        r = RpcSupport.call(() -> proxy.reportHits(null, HitReportRequestProto.newBuilder()
+            .setSlaveId(id).addAllHits(h).build()));
+      } catch (RemoteException refused) {
+        // The master answered: registering again would not help, and would cost the whole cache.
+        // Hits only inform its policy, so the batch is dropped.
+        LOG.warn("The master refused a report of {} hits; dropped them: {}", h.size(),
+            refused.getMessage());
+        continue;
+      }
+      if (r.getReregister()) {
         registered = false;
         return;
       }

@@ -12,7 +12,8 @@ import org.mpcache.common.BlockKey;
  * One block being written into the cache: the bytes must arrive in order, exactly the expected
  * length of them, and the block becomes readable only at {@link #commit}. Checksums are computed
  * chunk by chunk as the bytes arrive. Space for the whole block was reserved when the fill began
- * and is released if it is aborted.
+ * and is released if it is aborted. The fill's file is opened for each write and closed after it,
+ * so a fill holds no file descriptor while it waits for its client.
  *
  * <p>Not thread-safe: one client writes one fill; the caller serializes calls on it.
  */
@@ -22,7 +23,6 @@ public final class BlockFill {
   private final long length;
   private final Path dir;
   private final Path tmpData;
-  private final FileChannel channel;
   private final int chunkSize;
   private final CRC32C crc = new CRC32C();
   private int[] checksums;
@@ -32,13 +32,12 @@ public final class BlockFill {
   private boolean finished;
 
   BlockFill(FileBlockStore store, BlockKey key, long length, Path dir, Path tmpData,
-      FileChannel channel, int chunkSize) {
+      int chunkSize) {
     this.store = store;
     this.key = key;
     this.length = length;
     this.dir = dir;
     this.tmpData = tmpData;
-    this.channel = channel;
     this.chunkSize = chunkSize;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
   }
@@ -70,20 +69,25 @@ public final class BlockFill {
       throw new IOException("Fill of " + key + " would grow to " + (written + data.remaining())
           + " bytes, past its length " + length);
     }
-    ByteBuffer sum = data.duplicate();
-    while (sum.hasRemaining()) {
-      int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
-      ByteBuffer part = sum.slice();
-      part.limit(n);
-      crc.update(part);
-      sum.position(sum.position() + n);
-      bytesInChunk += n;
-      if (bytesInChunk == chunkSize) {
-        closeChunk();
-      }
+    if (!data.hasRemaining()) {
+      return;
     }
-    while (data.hasRemaining()) {
-      written += channel.write(data, written);
+    try (FileChannel channel = FileBlockStore.openFillFile(tmpData, written == 0)) {
+      ByteBuffer sum = data.duplicate();
+      while (sum.hasRemaining()) {
+        int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
+        ByteBuffer part = sum.slice();
+        part.limit(n);
+        crc.update(part);
+        sum.position(sum.position() + n);
+        bytesInChunk += n;
+        if (bytesInChunk == chunkSize) {
+          closeChunk();
+        }
+      }
+      while (data.hasRemaining()) {
+        written += channel.write(data, written);
+      }
     }
   }
 
@@ -104,7 +108,9 @@ public final class BlockFill {
     }
     checksums = Arrays.copyOf(checksums, chunksDone);
     finished = true;
-    channel.close();
+    if (length == 0) {
+      FileBlockStore.openFillFile(tmpData, true).close();
+    }
     store.completeFill(this);
   }
 
@@ -114,11 +120,6 @@ public final class BlockFill {
       return;
     }
     finished = true;
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // The file is deleted next; nothing more to save.
-    }
     store.abortFill(this);
   }
 

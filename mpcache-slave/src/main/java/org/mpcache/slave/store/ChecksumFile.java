@@ -2,6 +2,7 @@ package org.mpcache.slave.store;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -82,14 +83,19 @@ final class ChecksumFile {
     }
   }
 
-  /** Reads the CRCs of chunks {@code [first, first + count)}. */
+  /**
+   * Reads the CRCs of chunks {@code [first, first + count)}.
+   *
+   * @throws EOFException if the file ends before them
+   */
   static int[] readChecksums(FileChannel ch, int first, int count) throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(4 * count);
     long pos = HEADER_BYTES + 4L * first;
     while (buf.hasRemaining()) {
       int n = ch.read(buf, pos + buf.position());
       if (n < 0) {
-        throw new IOException("Checksum file ends early at chunk " + (first + buf.position() / 4));
+        throw new EOFException("Checksum file ends early at chunk "
+            + (first + buf.position() / 4));
       }
     }
     buf.flip();

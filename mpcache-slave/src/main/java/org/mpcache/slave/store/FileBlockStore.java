@@ -1,11 +1,13 @@
 package org.mpcache.slave.store;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
@@ -218,14 +220,18 @@ public final class FileBlockStore {
     Path dir = Paths.get(reserved);
     entries.put(key, new Entry(dir, length, State.FILLING));
     Path tmp = dir.resolve("tmp").resolve(key.getBlockPoolId() + "_" + key.fileName());
-    try {
-      FileChannel ch = FileChannel.open(tmp, EnumSet.of(StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE), FILE_PERMS);
-      return Optional.of(new BlockFill(this, key, length, dir, tmp, ch, chunkSize));
-    } catch (IOException e) {
-      forget(key);
-      throw e;
-    }
+    return Optional.of(new BlockFill(this, key, length, dir, tmp, chunkSize));
+  }
+
+  /**
+   * Opens a fill's file for one write: created by the first, which fails if it exists. A fill
+   * holds no descriptor between writes, so fills clients leave idle cannot exhaust them.
+   */
+  static FileChannel openFillFile(Path tmp, boolean create) throws IOException {
+    return create
+        ? FileChannel.open(tmp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE), FILE_PERMS)
+        : FileChannel.open(tmp, StandardOpenOption.WRITE);
   }
 
   void completeFill(BlockFill fill) throws IOException {
@@ -265,8 +271,10 @@ public final class FileBlockStore {
    * checksum chunks.
    *
    * @throws BlockNotCachedException if the block is not cached
-   * @throws IOException if the offset is outside the block, or the files are missing, short or
-   *     damaged (the caller should then {@link #remove} the block)
+   * @throws CorruptBlockException if its files are gone or shorter than recorded (the caller
+   *     should then {@link #remove} the block)
+   * @throws IOException on any other I/O error, which says nothing about the block's bytes
+   * @throws IllegalArgumentException if the offset is outside the block or the length negative
    */
   public BlockReadResult read(BlockKey key, long offset, int length) throws IOException {
     Entry e = entries.get(key);
@@ -274,7 +282,7 @@ public final class FileBlockStore {
       throw new BlockNotCachedException(key);
     }
     if (offset < 0 || offset > e.length || length < 0) {
-      throw new IOException("Read of " + key + " at " + offset + "+" + length
+      throw new IllegalArgumentException("Read of " + key + " at " + offset + "+" + length
           + " is outside the block's " + e.length + " bytes");
     }
     long start = offset - offset % chunkSize;
@@ -294,11 +302,15 @@ public final class FileBlockStore {
       while (buf.hasRemaining()) {
         int r = ch.read(buf, start + buf.position());
         if (r < 0) {
-          throw new IOException("Cached block file of " + key + " ends at "
-              + (start + buf.position()) + ", expected " + e.length + " bytes");
+          throw new CorruptBlockException(key, "its file ends at " + (start + buf.position())
+              + ", expected " + e.length + " bytes");
         }
       }
       crcs = ChecksumFile.readChecksums(crcCh, firstChunk, chunks);
+    } catch (EOFException shortCrc) {
+      throw new CorruptBlockException(key, shortCrc.getMessage());
+    } catch (NoSuchFileException gone) {
+      throw new CorruptBlockException(key, "its file " + gone.getFile() + " is gone");
     }
     return new BlockReadResult(start, data, chunkSize, crcs);
   }
@@ -306,7 +318,9 @@ public final class FileBlockStore {
   /**
    * Recomputes a cached block's checksums from its file.
    *
-   * @return true when every chunk matches its stored checksum
+   * @return true when every chunk matches its stored checksum; false when one does not, or the
+   *     files are gone or short
+   * @throws IOException on another I/O error, which leaves the question open
    */
   public boolean verify(BlockKey key) throws IOException {
     long length = cachedLength(key);
@@ -318,9 +332,7 @@ public final class FileBlockStore {
       BlockReadResult r;
       try {
         r = read(key, off, (int) Math.min(chunkSize * 64L, length - off));
-      } catch (BlockNotCachedException gone) {
-        throw gone;
-      } catch (IOException damaged) {
+      } catch (CorruptBlockException damaged) {
         return false;
       }
       byte[] d = r.data();

@@ -169,4 +169,37 @@ class FileBlockStoreTest {
     assertThrows(IllegalArgumentException.class,
         () -> FileBlockStore.open(List.of(), space(1, List.of(dir)), CHUNK));
   }
+
+  private static long openDescriptors() throws IOException {
+    try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.count();
+    }
+  }
+
+  @Test
+  void beginFill_holdsNoFileDescriptorBeforeTheFirstWrite() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    long before = openDescriptors();
+    List<BlockFill> fills = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      fills.add(s.beginFill(key(i), 1000).orElseThrow());
+    }
+    long held = openDescriptors() - before;
+    fills.forEach(BlockFill::abort);
+    assertTrue(held < 10, "200 empty fills hold " + held + " descriptors");
+    assertEquals(0, s.space().usedBytes(), "aborted fills release their space");
+  }
+
+  @Test
+  void append_thenCommit_closesTheFileBetweenWrites() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    byte[] data = bytes(5000, 3);
+    BlockFill f = s.beginFill(key(1), data.length).orElseThrow();
+    long before = openDescriptors();
+    f.append(0, ByteBuffer.wrap(data, 0, 2000));
+    assertTrue(openDescriptors() - before < 1, "no descriptor is held between writes");
+    f.append(2000, ByteBuffer.wrap(data, 2000, 3000));
+    f.commit();
+    assertArrayEquals(data, s.read(key(1), 0, data.length).data());
+  }
 }

@@ -1,0 +1,18 @@
+package org.mpcache.sim;
+
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.tools.ToolCommandLineContract;
+
+/** SimulatorBenchmark's command line through ToolRunner; nothing is measured. */
+class SimulatorBenchmarkCommandLineTest extends ToolCommandLineContract {
+  SimulatorBenchmarkCommandLineTest() {
+    super(SimulatorBenchmark::new);
+  }
+
+  @Test
+  void run_badValues_exit1NamingOptionAndValue() throws Exception {
+    assertUsageError(new String[] {"--blocks", "1e6"}, "--blocks", "'1e6'");
+    assertUsageError(new String[] {"--policies", "clairvoyant"}, "--policies", "'clairvoyant'");
+    assertUsageError(new String[] {"--jobs"}, "--jobs");
+  }
+}
