@@ -1,10 +1,12 @@
 package org.mpcache.yarn;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -33,8 +35,11 @@ import org.slf4j.LoggerFactory;
  * master's Dynamic Space Manager: its type ({@link YarnIntegrationConfigKeys#JOB_TYPE_KEY}, or the
  * job's name) and its whole input size, the sum of its splits read once from the job's
  * {@code job.splitmetainfo} in the staging directory ({@code mapreduce.job.dir}); a job whose input
- * cannot be read that way is described as unknown. Thread-safe: MapTask's spill thread and the
- * reduce's fetchers and mergers call it concurrently.
+ * cannot be read that way is described as unknown. A grant is not enough: before it asks, and again
+ * for the granted dir, the client checks that the SSD's filesystem really has the file's estimated
+ * size plus {@link YarnIntegrationConfigKeys#SSD_MARGIN_BYTES_KEY} usable, and otherwise answers
+ * "HDD". Thread-safe: MapTask's spill thread and the reduce's fetchers and mergers call it
+ * concurrently.
  */
 final class LocalizedSpaceClient {
   private static final Logger LOG = LoggerFactory.getLogger(LocalizedSpaceClient.class);
@@ -47,6 +52,8 @@ final class LocalizedSpaceClient {
   private final List<String> ssdRoots;
   private final List<String> ssdAppDirs;
   private final Configuration conf;
+  private final long marginBytes;
+  private final UsableSpace usableSpace;
   private volatile boolean unavailable;
   /** The job as the first request described it; {@code null} until then. */
   private volatile LocalizedJob job;
@@ -54,7 +61,20 @@ final class LocalizedSpaceClient {
   LocalizedSpaceClient(LocalizedProtocol slave, String applicationId, String containerId,
       String attemptId, double estimateFactor, List<String> ssdRoots, List<String> ssdAppDirs,
       Configuration conf) {
+    this(slave, applicationId, containerId, attemptId, estimateFactor, ssdRoots, ssdAppDirs, conf,
+        YarnIntegrationConfigKeys.SSD_MARGIN_BYTES_DEFAULT, UsableSpace.REAL);
+  }
+
+  /**
+   * @param marginBytes the usable bytes a file must leave free on the SSD's filesystem
+   * @param usableSpace the probe of a dir's usable bytes (the test seam; real otherwise)
+   */
+  LocalizedSpaceClient(LocalizedProtocol slave, String applicationId, String containerId,
+      String attemptId, double estimateFactor, List<String> ssdRoots, List<String> ssdAppDirs,
+      Configuration conf, long marginBytes, UsableSpace usableSpace) {
     this.conf = conf;
+    this.marginBytes = marginBytes;
+    this.usableSpace = Objects.requireNonNull(usableSpace, "usableSpace");
     this.slave = slave;
     this.applicationId = applicationId;
     this.containerId = containerId;
@@ -88,6 +108,12 @@ final class LocalizedSpaceClient {
           + factor + ": set a factor of at least 1, e.g. "
           + YarnIntegrationConfigKeys.ESTIMATE_FACTOR_DEFAULT);
     }
+    long margin = conf.getLongBytes(YarnIntegrationConfigKeys.SSD_MARGIN_BYTES_KEY,
+        YarnIntegrationConfigKeys.SSD_MARGIN_BYTES_DEFAULT);
+    if (margin < 0) {
+      throw new IllegalArgumentException(YarnIntegrationConfigKeys.SSD_MARGIN_BYTES_KEY + " is "
+          + margin + ": set the bytes to keep free on the SSD, at least 0, e.g. 64m");
+    }
     String container = env.get(ApplicationConstants.Environment.CONTAINER_ID.name());
     String attempt = conf.get(MRJobConfig.TASK_ATTEMPT_ID);
     LocalizedProtocol slave = null;
@@ -104,7 +130,7 @@ final class LocalizedSpaceClient {
       }
     }
     return new LocalizedSpaceClient(slave, appId, container, attempt, factor, info.ssdDirs(),
-        ssdAppDirs, conf);
+        ssdAppDirs, conf, margin, UsableSpace.REAL);
   }
 
   private static NodeLocalizedInfo nodeInfo(Configuration conf, Map<String, String> env) {
@@ -138,6 +164,14 @@ final class LocalizedSpaceClient {
       return null;
     }
     long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor));
+    // The slave accounts grants, not the disk: the NodeManager's own files and writes the slave
+    // never granted share the filesystem. Not asking when no SSD dir really has room means no
+    // grant is held for a file that goes to the HDDs.
+    if (ssdAppDirs.stream().noneMatch(d -> fits(d, bytes))) {
+      LOG.info("No SSD dir of {} has {} usable bytes (+{} margin) for {}: HDD", attemptId, bytes,
+          marginBytes, relativePath);
+      return null;
+    }
     LocalizedGrant grant;
     try {
       grant = slave.requestSpace(applicationId, containerId, attemptId, bytes, job());
@@ -153,6 +187,13 @@ final class LocalizedSpaceClient {
     }
     for (String appDir : ssdAppDirs) {
       if (underAny(appDir, List.of(grant.dir())) != null) {
+        if (!fits(appDir, bytes)) {
+          // Another SSD dir had room but the slave chose this one, or the disk filled since the
+          // check. The unused grant ends with the container.
+          LOG.warn("Granted SSD dir {} has less than {} usable bytes (+{} margin) for {} of {}:"
+              + " HDD", grant.dir(), bytes, marginBytes, relativePath, attemptId);
+          return null;
+        }
         return new Path(appDir, relativePath);
       }
     }
@@ -161,6 +202,12 @@ final class LocalizedSpaceClient {
     LOG.warn("Granted SSD dir {} is not among the local dirs {} of {}", grant.dir(), ssdAppDirs,
         attemptId);
     return null;
+  }
+
+  /** Whether {@code dir}'s filesystem really has {@code bytes} plus the margin usable now. */
+  private boolean fits(String dir, long bytes) {
+    long usable = usableSpace.usableBytes(dir);
+    return usable - marginBytes >= bytes;
   }
 
   /** The job's description, worked out on the first call. */
@@ -217,5 +264,23 @@ final class LocalizedSpaceClient {
       LOG.warn("Could not report the {} bytes {} keeps on the SSD: {}", bytes, attemptId,
           e.toString());
     }
+  }
+
+  /**
+   * The bytes a process may still write in a directory's filesystem. {@link #REAL} asks the
+   * filesystem ({@link File#getUsableSpace()}) of the dir or, when the dir does not exist yet, of
+   * its nearest existing ancestor. Implementations are thread-safe.
+   */
+  @FunctionalInterface
+  interface UsableSpace {
+    UsableSpace REAL = dir -> {
+      File f = new File(dir).getAbsoluteFile();
+      while (f != null && !f.exists()) {
+        f = f.getParentFile();
+      }
+      return f == null ? 0 : f.getUsableSpace();
+    };
+
+    long usableBytes(String dir);
   }
 }

@@ -7,8 +7,9 @@ import org.apache.hadoop.fs.LocalDirAllocator;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A {@link LocalDirAllocator} that puts each file on the SSD when the slave grants room for it, and
- * otherwise on the task's HDD local dirs ({@link YarnIntegrationConfigKeys#HDD_LOCAL_DIRS_KEY}, which
+ * A {@link LocalDirAllocator} that puts each file on the SSD when the slave grants room for it and
+ * the SSD's filesystem really has that room plus a margin (see {@link LocalizedSpaceClient#place}),
+ * and otherwise on the task's HDD local dirs ({@link YarnIntegrationConfigKeys#HDD_LOCAL_DIRS_KEY}, which
  * {@link LocalizedSpaceClient#forTask} sets). Used for map spills and outputs through
  * {@link SsdMapOutputFile} and for the reduce's on-disk merges through {@link SsdShuffle}. Thread-safe,
  * as the client and Hadoop's allocator are.

@@ -40,6 +40,15 @@ public final class YarnIntegrationConfigKeys {
   public static final int RPC_TIMEOUT_MS_DEFAULT = 3000;
 
   /**
+   * The usable bytes a localized file must leave free on the SSD dir's filesystem: a task writes to
+   * the SSD only when the filesystem really has the file's estimated size plus this much, whatever
+   * the slave granted (the NodeManager, other tasks and files the slave does not account share the
+   * disk). Accepts a k/m/g suffix.
+   */
+  public static final String SSD_MARGIN_BYTES_KEY = "mpcache.localized.ssd.margin.bytes";
+  public static final long SSD_MARGIN_BYTES_DEFAULT = 64L * 1024 * 1024;
+
+  /**
    * Set by the tasks themselves: the task's local dirs that are not on the SSD, for the allocator
    * that places what the slave did not grant.
    */

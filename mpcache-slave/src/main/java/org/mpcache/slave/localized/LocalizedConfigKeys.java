@@ -1,15 +1,25 @@
 package org.mpcache.slave.localized;
 
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.StringUtils;
 import org.apache.hadoop.util.StringUtils.TraditionalBinaryPrefix;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.SsdVolume;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The slave's configuration keys for the split of its SSD space and its Localized Cache service, as
@@ -19,6 +29,7 @@ import org.mpcache.slave.space.SsdVolume;
  * thread-safe.
  */
 public final class LocalizedConfigKeys {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalizedConfigKeys.class);
 
   /** The size of a Dynamic Pool unit: the HDFS block size. */
   public static final String SPACE_UNIT_KEY = "mpcache.slave.space.unit.bytes";
@@ -54,9 +65,11 @@ public final class LocalizedConfigKeys {
    * The node's SSD layout: the directories of {@link MpCacheConfigKeys#SLAVE_CACHE_DIRS_KEY}, their
    * capacities from {@link SlaveConfigKeys#CACHE_CAPACITY_KEY} (one value is the node's total,
    * shared equally by the directories; a list gives each directory its own), each split by
-   * {@link #SPACE_UNIT_KEY} and the two fraction keys.
+   * {@link #SPACE_UNIT_KEY} and the two fraction keys. The capacities of the dirs on one
+   * filesystem must fit its total size.
    *
-   * @throws IllegalArgumentException naming the key when a value is missing or out of range
+   * @throws IllegalArgumentException naming the key when a value is missing or out of range, or
+   *     when a capacity is larger than the disk
    */
   public static List<SsdVolume> ssdLayout(Configuration conf) {
     String[] dirs = conf.getTrimmedStrings(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY);
@@ -104,7 +117,52 @@ public final class LocalizedConfigKeys {
             + e.getMessage(), e);
       }
     }
+    checkFitsTheDisks(layout);
     return layout;
+  }
+
+  /**
+   * Fails when the capacities of the dirs on one filesystem add up to more than its total size: the
+   * slave would grant room the disk does not have, and the tasks writing there would fail. A dir
+   * that does not exist yet is measured at its nearest existing ancestor; one whose filesystem
+   * cannot be read is left to fail when the slave creates it.
+   */
+  private static void checkFitsTheDisks(List<SsdVolume> layout) {
+    Map<FileStore, List<SsdVolume>> byStore = new LinkedHashMap<>();
+    for (SsdVolume v : layout) {
+      Path existing = Paths.get(v.dir()).toAbsolutePath();
+      while (existing != null && !Files.exists(existing)) {
+        existing = existing.getParent();
+      }
+      try {
+        if (existing != null) {
+          byStore.computeIfAbsent(Files.getFileStore(existing), s -> new ArrayList<>()).add(v);
+        }
+      } catch (IOException e) {
+        LOG.warn("Cannot read the filesystem of SSD dir {} to check its capacity: {}", v.dir(),
+            e.toString());
+      }
+    }
+    for (Map.Entry<FileStore, List<SsdVolume>> e : byStore.entrySet()) {
+      long total;
+      try {
+        total = e.getKey().getTotalSpace();
+      } catch (IOException ex) {
+        LOG.warn("Cannot read the size of {}: {}", e.getKey(), ex.toString());
+        continue;
+      }
+      long capacity = e.getValue().stream().mapToLong(SsdVolume::capacity).sum();
+      if (capacity > total) {
+        String dirs = e.getValue().stream().map(SsdVolume::dir).collect(Collectors.joining(", "));
+        throw new IllegalArgumentException(SlaveConfigKeys.CACHE_CAPACITY_KEY + " gives "
+            + (e.getValue().size() == 1 ? "SSD dir " + dirs : "SSD dirs " + dirs + " together")
+            + " " + capacity + " bytes (" + StringUtils.byteDesc(capacity) + "), more than the "
+            + total + " bytes (" + StringUtils.byteDesc(total) + ") of " + (e.getValue().size()
+            == 1 ? "its" : "their") + " filesystem " + e.getKey() + ": set "
+            + SlaveConfigKeys.CACHE_CAPACITY_KEY + " below the disk's size, leaving room for the"
+            + " NodeManager's own files in the dir (see docs/operations.md)");
+      }
+    }
   }
 
   /**

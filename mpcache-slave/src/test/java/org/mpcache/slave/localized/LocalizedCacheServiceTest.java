@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
@@ -155,6 +157,37 @@ class LocalizedCacheServiceTest {
     assertEquals(3, layout.size());
     assertEquals(2L << 30, layout.get(2).capacity());
     assertEquals(64L << 20, layout.get(2).unitBytes());
+  }
+
+  @Test
+  void ssdLayout_capacityLargerThanTheDisk_namesTheKeyTheDirAndBothSizes(@TempDir File dir) {
+    Configuration conf = new Configuration(false);
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.getAbsolutePath());
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1000t");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_CAPACITY_KEY), e.getMessage());
+    assertTrue(e.getMessage().contains(dir.getAbsolutePath()), e.getMessage());
+    assertTrue(e.getMessage().contains(Long.toString(1000L << 40)), e.getMessage());
+    assertTrue(e.getMessage().contains(Long.toString(dir.getTotalSpace())), e.getMessage());
+    // A capacity that fits the disk is accepted, also for a dir the slave has not made yet.
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, new File(dir, "not/yet").getAbsolutePath());
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "1m");
+    conf.set(LocalizedConfigKeys.SPACE_UNIT_KEY, "64k");
+    assertEquals(1L << 20, LocalizedConfigKeys.ssdLayout(conf).get(0).capacity());
+  }
+
+  @Test
+  void ssdLayout_dirsSharingADiskTogetherLargerThanIt_fail(@TempDir File dir) {
+    long half = dir.getTotalSpace() / 2 + (1L << 20);
+    Configuration conf = new Configuration(false);
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY,
+        new File(dir, "a").getAbsolutePath() + "," + new File(dir, "b").getAbsolutePath());
+    conf.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, half + "," + half);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> LocalizedConfigKeys.ssdLayout(conf));
+    assertTrue(e.getMessage().contains(SlaveConfigKeys.CACHE_CAPACITY_KEY), e.getMessage());
+    assertTrue(e.getMessage().contains(new File(dir, "b").getAbsolutePath()), e.getMessage());
   }
 
   @Test

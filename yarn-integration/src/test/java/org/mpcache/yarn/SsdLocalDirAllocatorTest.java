@@ -1,0 +1,156 @@
+package org.mpcache.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
+import org.mpcache.common.protocolPB.LocalizedProtocol;
+
+/**
+ * Where {@link SsdLocalDirAllocator} puts a file when the slave grants room but the SSD's filesystem
+ * has not: on the HDDs, and without holding a grant it will not use.
+ */
+class SsdLocalDirAllocatorTest {
+  private static final long MB = 1024 * 1024;
+  private static final String APP = "application_1_0001";
+  private static final String FILE = "output/attempt_1_0001_m_000000_0/file.out";
+
+  @TempDir
+  File root;
+  private File hdd;
+  private Configuration conf;
+  private LocalizedProtocol slave;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    hdd = new File(root, "hdd");
+    assertTrue(hdd.mkdirs());
+    conf = new Configuration(false);
+    conf.set(YarnIntegrationConfigKeys.HDD_LOCAL_DIRS_KEY, hdd.getAbsolutePath());
+    slave = mock(LocalizedProtocol.class);
+  }
+
+  /** The app dir of an SSD root as the NodeManager makes it. */
+  private static File appDir(File ssdRoot) {
+    File d = new File(ssdRoot, "usercache/u/appcache/" + APP);
+    assertTrue(d.isDirectory() || d.mkdirs());
+    return d;
+  }
+
+  private SsdLocalDirAllocator allocator(List<File> ssdRoots, long margin,
+      LocalizedSpaceClient.UsableSpace probe) {
+    return new SsdLocalDirAllocator(new LocalizedSpaceClient(slave, APP,
+        "container_1_0001_01_000002", "attempt_1_0001_m_000000_0", 1.0,
+        ssdRoots.stream().map(File::getAbsolutePath).toList(),
+        ssdRoots.stream().map(r -> appDir(r).getAbsolutePath()).toList(), conf, margin, probe));
+  }
+
+  private void grant(File ssdRoot) throws IOException {
+    when(slave.requestSpace(anyString(), anyString(), anyString(), anyLong(),
+        any(LocalizedJob.class))).thenReturn(LocalizedGrant.granted(ssdRoot.getAbsolutePath()));
+  }
+
+  private void verifyRequests(int n) throws IOException {
+    verify(slave, n == 0 ? never() : times(n)).requestSpace(anyString(), anyString(),
+        anyString(), anyLong(), any(LocalizedJob.class));
+  }
+
+  private static boolean under(Path p, File dir) {
+    return p.toUri().getPath().startsWith(dir.getAbsolutePath() + "/");
+  }
+
+  @Test
+  void getLocalPathForWrite_ssdHasRoom_returnsSsdPath() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    Path p = allocator(List.of(ssd), MB, dir -> 1L << 30).getLocalPathForWrite(FILE, MB, conf);
+    assertEquals(new Path(appDir(ssd).getAbsolutePath(), FILE), p);
+    verifyRequests(1);
+  }
+
+  @Test
+  void getLocalPathForWrite_ssdFilesystemTooFull_returnsHddPathWithoutAGrant()
+      throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    // The slave's accounts have room, the filesystem has not: 2 MB usable, 1 MB + 1.5 MB wanted.
+    Path p = allocator(List.of(ssd), 3 * MB / 2, dir -> 2 * MB)
+        .getLocalPathForWrite(FILE, MB, conf);
+    assertTrue(under(p, hdd), "a file that does not fit the SSD's filesystem goes to the HDD: " + p);
+    verifyRequests(0);
+  }
+
+  @Test
+  void getLocalPathForWrite_grantedDirTooFull_returnsHddPath() throws IOException {
+    File full = new File(root, "ssd-full");
+    File roomy = new File(root, "ssd-roomy");
+    grant(full);
+    Map<String, Long> usable = Map.of(appDir(full).getAbsolutePath(), 0L,
+        appDir(roomy).getAbsolutePath(), 1L << 30);
+    Path p = allocator(List.of(full, roomy), MB, usable::get).getLocalPathForWrite(FILE, MB, conf);
+    assertTrue(under(p, hdd), "the granted dir's filesystem is full: " + p);
+    verifyRequests(1);
+  }
+
+  /**
+   * The SSD dir on a real 2 MB tmpfs with about 256 KB left: a 1 MB file must go to, and be
+   * written on, the HDD. Needs root to mount; skipped otherwise.
+   */
+  @Test
+  void getLocalPathForWrite_realFullFilesystem_fileWrittenOnHdd() throws Exception {
+    File ssd = new File(root, "ssd-tmpfs");
+    assertTrue(ssd.mkdirs());
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", ssd.getAbsolutePath()),
+        "needs root to mount a 2 MB tmpfs as the SSD dir");
+    try {
+      File filler = new File(appDir(ssd), "filler");
+      Files.write(filler.toPath(), new byte[(int) (2 * MB - 256 * 1024)]);
+      grant(ssd);
+      Path p = allocator(List.of(ssd), 64 * 1024, LocalizedSpaceClient.UsableSpace.REAL)
+          .getLocalPathForWrite(FILE, MB, conf);
+      File target = new File(p.toUri().getPath());
+      assertTrue(target.getParentFile().isDirectory() || target.getParentFile().mkdirs());
+      // What MapTask does with the path: write the whole file there.
+      try (OutputStream out = Files.newOutputStream(target.toPath())) {
+        out.write(new byte[(int) MB]);
+      }
+      assertTrue(under(p, hdd), "written on the HDD: " + p);
+      verifyRequests(0);
+    } finally {
+      run("umount", ssd.getAbsolutePath());
+    }
+  }
+
+  private static boolean run(String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    boolean ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    if (!ok) {
+      System.err.println(String.join(" ", command) + ": " + output);
+    }
+    return ok;
+  }
+}
