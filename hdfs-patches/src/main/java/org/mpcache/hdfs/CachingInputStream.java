@@ -399,7 +399,8 @@ final class CachingInputStream extends FSInputStream
     if (e instanceof ChecksumException) {
       try {
         RpcSupport.call(() -> c.slave.proxy.reportCorrupt(null, ReportCorruptRequestProto
-            .newBuilder().setBlock(c.access.getBlock()).setReason(e.getMessage()).build()));
+            .newBuilder().setBlock(c.access.getBlock()).setReason(e.getMessage())
+            .setBlockToken(c.token).build()));
       } catch (IOException ignored) {
         // The slave verifies the block again when a client next reports it.
       }
@@ -472,14 +473,14 @@ final class CachingInputStream extends FSInputStream
       c.fill.abandon();
     }
     if (c.bytesFromHdfs > 0 || c.fallbackCause != null) {
-      reportHdfsRead(c.slave, c.access, c.bytesFromHdfs, c.fallbackCause);
+      reportHdfsRead(c.slave, c, c.bytesFromHdfs, c.fallbackCause);
     }
   }
 
-  private static void reportHdfsRead(SlaveDirectory.Slave slave, BlockAccessProto access,
-      long bytes, String cause) {
+  private static void reportHdfsRead(SlaveDirectory.Slave slave, Cursor c, long bytes,
+      String cause) {
     ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
-        .setBlock(access.getBlock()).setBytesFromHdfs(bytes);
+        .setBlock(c.access.getBlock()).setBytesFromHdfs(bytes).setBlockToken(c.token);
     if (cause != null) {
       b.setFallbackCause(cause);
     }
@@ -671,7 +672,7 @@ final class CachingInputStream extends FSInputStream
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
       ctx.directory.choose(c.located).ifPresent(s ->
-          reportHdfsRead(s, c.access, e.getValue(), null));
+          reportHdfsRead(s, c, e.getValue(), null));
     }
     preadHdfsBytes.clear();
     hdfs.close();

@@ -81,7 +81,8 @@ final class WriteThrough {
       }
       if (state == State.ACTIVE && expected == blockLength && buffered == 0) {
         boolean cached = RpcSupport.call(() -> slave.commit(null, CommitRequestProto.newBuilder()
-            .setFillId(fillId).setLength(blockLength).build())).getCached();
+            .setFillId(fillId).setLength(blockLength).setBlockToken(blockToken).build()))
+            .getCached();
         state = cached ? State.DONE : State.OFF;
         buffer = null;
       }
@@ -124,7 +125,8 @@ final class WriteThrough {
       long at = sent;
       ByteString data = ByteString.copyFrom(buffer, off, n);
       boolean ok = RpcSupport.call(() -> slave.write(null, WriteRequestProto.newBuilder()
-          .setFillId(fillId).setOffset(at).setData(data).build())).getAccepted();
+          .setFillId(fillId).setOffset(at).setData(data).setBlockToken(blockToken).build()))
+          .getAccepted();
       if (!ok) {
         state = State.OFF;
         buffer = null;
@@ -151,7 +153,7 @@ final class WriteThrough {
     if (state == State.ACTIVE) {
       try {
         RpcSupport.call(() -> slave.abort(null,
-            AbortRequestProto.newBuilder().setFillId(fillId).build()));
+            AbortRequestProto.newBuilder().setFillId(fillId).setBlockToken(blockToken).build()));
       } catch (IOException e) {
         // The slave reaps fills nobody writes to; nothing else to do.
       }

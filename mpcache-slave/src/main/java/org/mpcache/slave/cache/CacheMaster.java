@@ -2,9 +2,13 @@ package org.mpcache.slave.cache;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
 import org.mpcache.common.service.Daemons;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
@@ -52,8 +56,14 @@ import org.slf4j.LoggerFactory;
  * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
  * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
  *
+ * <p>Every client call is authorized as HDFS would authorize a read of its block (see
+ * {@link BlockAccessChecker}); a fill also belongs to the caller it was offered to (user and
+ * address) and to its block: a write, commit or abort of a fill from anyone else is refused and
+ * leaves the fill alone.
+ *
  * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
- * written; the store and counters are thread-safe. A background task reaps abandoned fills.
+ * written (no RPC is made under that lock; the store's disk writes are); the store and counters are
+ * thread-safe. A background task reaps abandoned fills.
  */
 public final class CacheMaster extends AbstractService implements ClientSlaveProtocolPB {
   private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
@@ -129,10 +139,11 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       counters.misses.incrementAndGet();
       return miss("not cached");
     }
-    return offerFill(access, key);
+    return offerFill(access, key, caller());
   }
 
-  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key) {
+  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key,
+      String caller) {
     if (store.state(key).isPresent()) {
       return miss("being filled");
     }
@@ -154,7 +165,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }
-      long id = fills.add(fill.get(), Time.monotonicNow());
+      long id = fills.add(fill.get(), caller, Time.monotonicNow());
       return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
           .setFillId(id).build();
     } catch (IOException e) {
@@ -171,6 +182,36 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       LOG.debug("Denied access to {}: {}", key, e.getMessage());
       throw new ServiceException(e);
     }
+  }
+
+  /**
+   * The caller's own fill {@code fillId}, after checking the block token for its block; null when
+   * there is no such fill (it finished, was reaped, or never was).
+   *
+   * @throws ServiceException wrapping an {@link AccessControlException} when the fill is another
+   *     caller's or the token does not allow reading its block
+   */
+  private FillTable.Session ownFill(long fillId, String token) throws ServiceException {
+    FillTable.Session s = fills.get(fillId);
+    if (s == null) {
+      return null;
+    }
+    String caller = caller();
+    if (!s.owner.equals(caller)) {
+      LOG.warn("Refused {} access to the fill of {}, which belongs to {}", caller, s.fill.key(),
+          s.owner);
+      throw new ServiceException(new AccessControlException("Fill " + fillId
+          + " is not one this caller was offered"));
+    }
+    authorize(s.fill.key(), token);
+    return s;
+  }
+
+  /** Who is calling, as fills are bound to it: the RPC user's short name and address. */
+  private static String caller() {
+    UserGroupInformation user = Server.getRemoteUser();
+    return (user == null ? "" : user.getShortUserName()) + "@"
+        + Objects.toString(Server.getRemoteAddress(), "");
   }
 
   private static LookupResponseProto miss(String reason) {
@@ -238,8 +279,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   @Override
-  public WriteResponseProto write(RpcController c, WriteRequestProto req) {
-    FillTable.Session s = fills.get(req.getFillId());
+  public WriteResponseProto write(RpcController c, WriteRequestProto req)
+      throws ServiceException {
+    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s == null) {
       return WriteResponseProto.newBuilder().setAccepted(false).build();
     }
@@ -250,7 +292,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         return WriteResponseProto.newBuilder().setAccepted(true).build();
       } catch (IOException e) {
         LOG.warn("Abandoning the fill of {}: {}", s.fill.key(), e.getMessage());
-        fills.remove(req.getFillId());
+        fills.remove(req.getFillId(), s);
         s.fill.abort();
         return WriteResponseProto.newBuilder().setAccepted(false).build();
       }
@@ -258,9 +300,10 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   @Override
-  public CommitResponseProto commit(RpcController c, CommitRequestProto req) {
-    FillTable.Session s = fills.remove(req.getFillId());
-    if (s == null) {
+  public CommitResponseProto commit(RpcController c, CommitRequestProto req)
+      throws ServiceException {
+    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
+    if (s == null || !fills.remove(req.getFillId(), s)) {
       return CommitResponseProto.newBuilder().setCached(false).build();
     }
     synchronized (s) {
@@ -282,9 +325,10 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   @Override
-  public AbortResponseProto abort(RpcController c, AbortRequestProto req) {
-    FillTable.Session s = fills.remove(req.getFillId());
-    if (s != null) {
+  public AbortResponseProto abort(RpcController c, AbortRequestProto req)
+      throws ServiceException {
+    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
+    if (s != null && fills.remove(req.getFillId(), s)) {
       synchronized (s) {
         s.fill.abort();
       }
@@ -295,12 +339,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req)
       throws ServiceException {
+    long bytes;
     try {
-      counters.bytesFromHdfs.addAndGet(RequestChecks.uint64("bytesFromHdfs",
-          req.getBytesFromHdfs(), 0, Long.MAX_VALUE));
+      authorize(RequestChecks.blockKey("block", req.getBlock()), req.getBlockToken());
+      bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0, Long.MAX_VALUE);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
+    counters.bytesFromHdfs.addAndGet(bytes);
     if (req.hasFallbackCause()) {
       counters.fallback(req.getFallbackCause());
     }
@@ -316,6 +362,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
+    authorize(key, req.getBlockToken());
     try {
       if (store.cachedLength(key) >= 0 && !store.verify(key)) {
         drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");

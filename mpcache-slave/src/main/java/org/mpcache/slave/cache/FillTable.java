@@ -1,46 +1,59 @@
 package org.mpcache.slave.cache;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.slave.store.BlockFill;
 
 /**
- * The fills clients are writing through to this slave, by fill id, with the time each was last
- * written to so that fills a client abandoned (it died, or stopped reading) can be reaped.
+ * The fills clients are writing through to this slave, by fill id, with the caller each belongs to
+ * and the time each was last written to so that fills a client abandoned (it died, or stopped
+ * reading) can be reaped. Fill ids are random 64-bit numbers from a {@link SecureRandom}: knowing
+ * one's own ids tells nothing about another caller's.
  *
  * <p>Thread-safe: a concurrent map; callers lock a {@link Session} while they use its fill.
  */
 final class FillTable {
 
-  /** One fill and when it was last touched; lock it while writing to the fill. */
+  /** One fill, its caller, and when it was last touched; lock it while writing to the fill. */
   static final class Session {
     final BlockFill fill;
+    /** The caller that was offered the fill: only it may write, commit or abort it. */
+    final String owner;
+    @GuardedBy("this")
     long lastTouched;
 
-    Session(BlockFill fill, long now) {
+    Session(BlockFill fill, String owner, long now) {
       this.fill = fill;
+      this.owner = owner;
       this.lastTouched = now;
     }
   }
 
-  private final AtomicLong nextId = new AtomicLong(1);
+  private final SecureRandom random = new SecureRandom();
   private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
 
-  long add(BlockFill fill, long now) {
-    long id = nextId.getAndIncrement();
-    sessions.put(id, new Session(fill, now));
-    return id;
+  /** Registers a fill of {@code owner}'s; returns its new, random id. */
+  long add(BlockFill fill, String owner, long now) {
+    Session s = new Session(fill, owner, now);
+    while (true) {
+      long id = random.nextLong();
+      if (sessions.putIfAbsent(id, s) == null) {
+        return id;
+      }
+    }
   }
 
   Session get(long id) {
     return sessions.get(id);
   }
 
-  Session remove(long id) {
-    return sessions.remove(id);
+  /** Removes the session if {@code id} still names it; false when it is already gone. */
+  boolean remove(long id, Session s) {
+    return sessions.remove(id, s);
   }
 
   /** Removes and returns the sessions not touched since {@code deadline}. */

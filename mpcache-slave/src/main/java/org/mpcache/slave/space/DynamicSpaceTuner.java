@@ -78,26 +78,29 @@ public final class DynamicSpaceTuner {
   /**
    * Reserves room for an input block before it is written, lending free pool units to the Input
    * Cache when its own space is full. A refusal means the caller must ask the master for a
-   * replacement (or not cache the block); this method never excludes anything.
+   * replacement (or not cache the block); this method never excludes anything. The block counts as
+   * filling until {@link #inputFilled}: while its bytes arrive, no exclusion releases its space.
    *
    * @throws IllegalStateException if the block already holds a reservation
    */
   public Reservation reserveInput(BlockKey block, long bytes) {
-    return reserveInput(block, bytes, volumes);
+    return reserveInput(block, bytes, volumes, true);
   }
 
   /**
    * Reserves room for an input block in one given directory: a block a previous run left there,
-   * accounted again when the slave starts. Pool units are lent as by {@link #reserveInput}.
+   * accounted again when the slave starts. Pool units are lent as by {@link #reserveInput}. The
+   * block is complete, so it may be excluded at once.
    *
    * @throws IllegalArgumentException if the directory is not one of the node's SSD directories
    * @throws IllegalStateException if the block already holds a reservation
    */
   public Reservation reserveInputIn(String dir, BlockKey block, long bytes) {
-    return reserveInput(block, bytes, List.of(volume(dir)));
+    return reserveInput(block, bytes, List.of(volume(dir)), false);
   }
 
-  private Reservation reserveInput(BlockKey block, long bytes, List<Volume> candidates) {
+  private Reservation reserveInput(BlockKey block, long bytes, List<Volume> candidates,
+      boolean filling) {
     Objects.requireNonNull(block, "block");
     requirePositive(bytes, "input block size");
     if (inputs.containsKey(block)) {
@@ -116,8 +119,22 @@ public final class DynamicSpaceTuner {
     best.inputUsed += bytes;
     best.lendToInput(Math.max(best.lentToInput, best.unitsFor(best.inputUsed
         - best.layout.inputCacheCapacity())));
-    inputs.put(block, new InputEntry(best, bytes));
+    inputs.put(block, new InputEntry(best, bytes, filling));
     return Reservation.granted(best.layout.dir(), List.of());
+  }
+
+  /**
+   * Marks an input block's fill complete: from now on an exclusion may release its space.
+   *
+   * @return whether the block held a reservation
+   */
+  public boolean inputFilled(BlockKey block) {
+    InputEntry entry = inputs.get(Objects.requireNonNull(block, "block"));
+    if (entry == null) {
+      return false;
+    }
+    inputs.put(block, new InputEntry(entry.volume, entry.bytes, false));
+    return true;
   }
 
   /**
@@ -148,7 +165,8 @@ public final class DynamicSpaceTuner {
    * most Localized Cache room counting free pool units, which are lent one by one as needed. When no
    * directory has enough, the directory that could make enough room by excluding cached input asks
    * {@code excluder} for a plan, the plan's blocks stop being accounted, and the reservation is tried
-   * there again.
+   * there again. Blocks of the plan still filling keep their space: their bytes are still arriving
+   * and cannot be deleted, so the SSD's bytes never exceed its capacity.
    */
   public Reservation reserveLocalized(long bytes, InputExcluder excluder) {
     requirePositive(bytes, "localized size");
@@ -179,7 +197,8 @@ public final class DynamicSpaceTuner {
         bytes - candidate.localizedRoomWithPool());
     List<BlockKey> excluded = new ArrayList<>();
     for (BlockKey block : plan.blocks()) {
-      if (releaseInput(block)) {
+      InputEntry entry = inputs.get(block);
+      if (entry != null && !entry.filling && releaseInput(block)) {
         excluded.add(block);
       }
     }
@@ -256,8 +275,8 @@ public final class DynamicSpaceTuner {
     }
   }
 
-  /** An input block's reservation. */
-  private record InputEntry(Volume volume, long bytes) {
+  /** An input block's reservation, and whether its bytes are still arriving. */
+  private record InputEntry(Volume volume, long bytes, boolean filling) {
   }
 
   /** One directory's mutable accounting. */

@@ -42,6 +42,13 @@ public final class TunedInputCacheSpace implements InputCacheSpace {
   }
 
   @Override
+  public void filled(BlockKey block) {
+    synchronized (lock) {
+      tuner.inputFilled(block);
+    }
+  }
+
+  @Override
   public void release(BlockKey block) {
     synchronized (lock) {
       tuner.releaseInput(block);

@@ -24,6 +24,7 @@ public final class BlockFill {
   private final Path dir;
   private final Path tmpData;
   private final int chunkSize;
+  private final Object claim;
   private final CRC32C crc = new CRC32C();
   private int[] checksums;
   private int chunksDone;
@@ -32,13 +33,14 @@ public final class BlockFill {
   private boolean finished;
 
   BlockFill(FileBlockStore store, BlockKey key, long length, Path dir, Path tmpData,
-      int chunkSize) {
+      int chunkSize, Object claim) {
     this.store = store;
     this.key = key;
     this.length = length;
     this.dir = dir;
     this.tmpData = tmpData;
     this.chunkSize = chunkSize;
+    this.claim = claim;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
   }
 
@@ -97,7 +99,12 @@ public final class BlockFill {
     bytesInChunk = 0;
   }
 
-  /** Makes the block readable; all of its bytes must have been written. */
+  /**
+   * Makes the block readable; all of its bytes must have been written.
+   *
+   * @throws IOException if bytes are missing, the files cannot be written, or the block was
+   *     removed from the store while it was being filled (it is then deleted)
+   */
   public void commit() throws IOException {
     checkOpen();
     if (written != length) {
@@ -143,5 +150,10 @@ public final class BlockFill {
 
   int[] checksums() {
     return checksums;
+  }
+
+  /** What marks the store's entry of the block as this fill's. */
+  Object claim() {
+    return claim;
   }
 }

@@ -32,24 +32,38 @@ import org.slf4j.LoggerFactory;
  * sidecars, under {@code <dir>/current/<block pool>/blk_<id>_<genstamp>}; fills are written under
  * {@code <dir>/tmp} and renamed into place when complete, so a reader never sees a partial block.
  *
- * <p>Each block moves through FILLING, then CACHED, then is removed (see {@link State}). Space is
- * reserved in the {@link InputCacheSpace}, which also chooses the block's directory, before a fill
- * writes anything, and released on removal.
+ * <p>Each block follows a state machine (see {@link State}):
+ * <pre>
+ *   absent --beginFill--&gt; FILLING --commit--&gt; CACHED --remove--&gt; REMOVING --&gt; absent
+ *   FILLING --abort, or a failed commit--&gt; absent
+ *   FILLING --remove--&gt; FILLING, to be discarded --commit or abort--&gt; absent
+ * </pre>
+ * Space is reserved in the {@link InputCacheSpace}, which also chooses the block's directory,
+ * before a fill writes anything; the space learns when the fill is complete, and the reservation is
+ * released before the key leaves the table, so a fill that claims the key next can reserve it.
  * Directories are created {@code rwx------} and files {@code rw-------}: only the slave's user can
  * read cached bytes, which reach clients through the slave alone.
  *
- * <p>Thread-safe: the block table is a concurrent map and a block's state changes by atomic map
- * operations; file reads need no lock (a removed file stays readable to readers that opened it).
+ * <p>Thread-safe without locks of its own: the block table is a concurrent map, a block's entry is
+ * immutable and every change of state is a compare-and-set of the entry ({@code replace} or
+ * {@code remove} of the expected entry), retried when another thread changed it first. A fill owns
+ * its key through a claim object that its entry carries. File reads need no lock (a removed file
+ * stays readable to readers that opened it). The space is called with no lock held.
  */
 public final class FileBlockStore {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockStore.class);
 
   /** Where a block is in its life in the store. */
   public enum State {
-    /** Space reserved, bytes arriving; not readable. */
+    /**
+     * Space reserved, bytes arriving; not readable. Removing a block in this state marks it to be
+     * discarded: its fill's commit then fails and deletes it.
+     */
     FILLING,
     /** Complete and checksummed; readable. */
-    CACHED
+    CACHED,
+    /** Being removed: not readable, its files being deleted and its space released. */
+    REMOVING
   }
 
   private static final FileAttribute<Set<PosixFilePermission>> DIR_PERMS =
@@ -57,15 +71,39 @@ public final class FileBlockStore {
   private static final FileAttribute<Set<PosixFilePermission>> FILE_PERMS =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
+  /** A block's entry; immutable, replaced as a whole when the block changes state. */
   private static final class Entry {
+    /** The SSD directory of a CACHED or REMOVING block; null while FILLING. */
     final Path dir;
     final long length;
     final State state;
+    /** FILLING: the claim of the fill that owns the key, kept when the entry is marked discarded. */
+    final Object claim;
+    /** FILLING: the block was removed while filling and is deleted instead of committed. */
+    final boolean discard;
 
-    Entry(Path dir, long length, State state) {
+    private Entry(Path dir, long length, State state, Object claim, boolean discard) {
       this.dir = dir;
       this.length = length;
       this.state = state;
+      this.claim = claim;
+      this.discard = discard;
+    }
+
+    static Entry filling(long length, Object claim) {
+      return new Entry(null, length, State.FILLING, claim, false);
+    }
+
+    static Entry cached(Path dir, long length) {
+      return new Entry(dir, length, State.CACHED, null, false);
+    }
+
+    Entry discarded() {
+      return new Entry(null, length, State.FILLING, claim, true);
+    }
+
+    Entry removing() {
+      return new Entry(dir, length, State.REMOVING, null, false);
     }
   }
 
@@ -152,7 +190,7 @@ public final class FileBlockStore {
       if (space.tryReserve(key, h.blockLength, root.toString()) == null) {
         throw new IOException("no room left in the Input Cache's capacity");
       }
-      entries.put(key, new Entry(root, h.blockLength, State.CACHED));
+      entries.put(key, Entry.cached(root, h.blockLength));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
       Files.deleteIfExists(data);
@@ -208,19 +246,26 @@ public final class FileBlockStore {
     if (length < 0) {
       throw new IllegalArgumentException("length must not be negative: " + length);
     }
-    // Claim the key first: the space holds one reservation per block.
-    if (entries.putIfAbsent(key, new Entry(null, length, State.FILLING)) != null) {
+    // Claim the key first: the space holds one reservation per block, and a key's previous
+    // reservation is released before its entry goes, so the key is free to reserve once claimed.
+    Object claim = new Object();
+    if (entries.putIfAbsent(key, Entry.filling(length, claim)) != null) {
       return Optional.empty();
     }
-    String reserved = space.tryReserve(key, length, null);
+    String reserved;
+    try {
+      reserved = space.tryReserve(key, length, null);
+    } catch (RuntimeException e) {
+      unclaim(key, claim);
+      throw e;
+    }
     if (reserved == null) {
-      entries.remove(key);
+      unclaim(key, claim);
       return Optional.empty();
     }
     Path dir = Paths.get(reserved);
-    entries.put(key, new Entry(dir, length, State.FILLING));
     Path tmp = dir.resolve("tmp").resolve(key.getBlockPoolId() + "_" + key.fileName());
-    return Optional.of(new BlockFill(this, key, length, dir, tmp, chunkSize));
+    return Optional.of(new BlockFill(this, key, length, dir, tmp, chunkSize, claim));
   }
 
   /**
@@ -254,7 +299,29 @@ public final class FileBlockStore {
       abortFill(fill);
       throw e;
     }
-    entries.put(fill.key(), new Entry(fill.dir(), fill.length(), State.CACHED));
+    // The space may give the block's room away from now on; if it does, the block is removed,
+    // which the publication below then sees as a discard.
+    space.filled(fill.key());
+    if (!publish(fill)) {
+      Files.deleteIfExists(data);
+      Files.deleteIfExists(crc);
+      abortFill(fill);
+      throw new IOException("Block " + fill.key() + " was removed while it was being filled");
+    }
+  }
+
+  /** Turns the fill's entry CACHED unless the block was removed meanwhile. */
+  private boolean publish(BlockFill fill) {
+    Entry cached = Entry.cached(fill.dir(), fill.length());
+    while (true) {
+      Entry e = entries.get(fill.key());
+      if (e == null || e.claim != fill.claim() || e.discard) {
+        return false;
+      }
+      if (entries.replace(fill.key(), e, cached)) {
+        return true;
+      }
+    }
   }
 
   void abortFill(BlockFill fill) {
@@ -263,7 +330,21 @@ public final class FileBlockStore {
     } catch (IOException e) {
       LOG.warn("Could not delete abandoned fill {}: {}", fill.tmpData(), e.getMessage());
     }
-    forget(fill.key());
+    Entry e = entries.get(fill.key());
+    if (e != null && e.claim == fill.claim()) {
+      space.release(fill.key());
+      unclaim(fill.key(), fill.claim());
+    }
+  }
+
+  /** Removes the entry of the fill holding {@code claim}, discarded or not. */
+  private void unclaim(BlockKey key, Object claim) {
+    while (true) {
+      Entry e = entries.get(key);
+      if (e == null || e.claim != claim || entries.remove(key, e)) {
+        return;
+      }
+    }
   }
 
   /**
@@ -349,29 +430,40 @@ public final class FileBlockStore {
   }
 
   /**
-   * Removes a cached block: deletes its files and releases its space.
+   * Removes a block: a cached block's files are deleted and its space released; a block being
+   * filled is marked to be discarded, and its fill's commit deletes it instead.
    *
-   * @return true when the block was cached here
+   * @return true when the block was cached or being filled here and was not already removed
    */
   public boolean remove(BlockKey key) {
-    Entry e = entries.get(key);
-    if (e == null || e.state != State.CACHED || !entries.remove(key, e)) {
-      return false;
+    while (true) {
+      Entry e = entries.get(key);
+      if (e == null || e.state == State.REMOVING || e.discard) {
+        return false;
+      }
+      if (e.state == State.FILLING) {
+        if (entries.replace(key, e, e.discarded())) {
+          return true;
+        }
+        continue;
+      }
+      Entry removing = e.removing();
+      if (entries.replace(key, e, removing)) {
+        deleteFiles(key, removing.dir);
+        space.release(key);
+        entries.remove(key, removing);
+        return true;
+      }
     }
-    Path poolDir = e.dir.resolve("current").resolve(key.getBlockPoolId());
+  }
+
+  private static void deleteFiles(BlockKey key, Path dir) {
+    Path poolDir = dir.resolve("current").resolve(key.getBlockPoolId());
     try {
       Files.deleteIfExists(poolDir.resolve(key.fileName()));
       Files.deleteIfExists(poolDir.resolve(key.fileName() + ChecksumFile.SUFFIX));
     } catch (IOException ex) {
       LOG.warn("Could not delete the files of evicted block {}: {}", key, ex.getMessage());
-    }
-    space.release(key);
-    return true;
-  }
-
-  private void forget(BlockKey key) {
-    if (entries.remove(key) != null) {
-      space.release(key);
     }
   }
 

@@ -23,6 +23,13 @@ public interface InputCacheSpace {
    */
   String tryReserve(BlockKey block, long bytes, String dir);
 
+  /**
+   * Tells that a block's fill is complete. Until then its reservation is never given away to make
+   * room for other data, since its bytes are still arriving; a block reserved in a given directory
+   * at start-up is complete from the start.
+   */
+  void filled(BlockKey block);
+
   /** Returns a block's reservation; does nothing for a block that holds none. */
   void release(BlockKey block);
 

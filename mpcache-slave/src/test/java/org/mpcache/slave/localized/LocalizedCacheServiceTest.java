@@ -115,6 +115,7 @@ class LocalizedCacheServiceTest {
   void requestSpace_poolHoldsInput_deletesExcludedBlocksBeforeGranting() throws IOException {
     synchronized (lock) {
       tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
+      tuner.inputFilled(new BlockKey("BP-1", 1, 1));
     }
     assertTrue(client.requestSpace(APP, "c1", "a1", 300).isGranted());
     assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);

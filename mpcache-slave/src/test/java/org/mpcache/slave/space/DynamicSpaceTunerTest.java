@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 
@@ -30,6 +32,13 @@ class DynamicSpaceTunerTest {
 
   private static BlockKey block(long id) {
     return new BlockKey("BP-1", id, 1);
+  }
+
+  /** Completes the fills of {@code blocks}: they may be excluded from now on. */
+  private static void filled(DynamicSpaceTuner t, BlockKey... blocks) {
+    for (BlockKey b : blocks) {
+      assertTrue(t.inputFilled(b));
+    }
   }
 
   @Test
@@ -121,6 +130,7 @@ class DynamicSpaceTunerTest {
     t.reserveInput(block(1), 400);
     t.reserveInput(block(2), 200);
     t.reserveInput(block(3), 200);
+    filled(t, block(1), block(2), block(3));
     assertEquals(400, t.snapshot().poolLentToInput());
     List<String> asked = new ArrayList<>();
     InputExcluder arbitrator = (dir, wanted) -> {
@@ -141,11 +151,33 @@ class DynamicSpaceTunerTest {
   }
 
   @Test
+  void reserveLocalized_planNamesABlockStillFilling_keepsItsReservation() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertTrue(t.reserveInput(block(2), 400).reserved());
+    // Block 2 is still being written: its bytes keep arriving whatever the tuner decides.
+    Reservation r = t.reserveLocalized(300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
+    long onSsd = 400 + 400 + (r.reserved() ? 300 : 0);
+    assertTrue(onSsd <= 1000, "bytes on the SSD " + onSsd + " exceed its capacity 1000; excluded "
+        + r.excluded() + ", " + t.snapshot());
+    assertFalse(r.excluded().contains(block(2)), "a block still filling was excluded");
+    assertEquals(800, t.snapshot().inputCacheUsed());
+
+    filled(t, block(2));
+    r = t.reserveLocalized(300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
+    assertTrue(r.reserved(), "once filled, the block can be excluded");
+    assertEquals(List.of(block(2)), r.excluded());
+    SpaceSnapshot s = t.snapshot();
+    assertTrue(s.inputCacheUsed() + s.localizedCacheUsed() <= s.capacity(), s::toString);
+  }
+
+  @Test
   void reserveLocalized_exclusionNotEnough_isDeniedButReportsExcluded() {
     DynamicSpaceTuner t = tuner("/ssd");
     t.reserveInput(block(1), 400);
     t.reserveInput(block(2), 200);
     t.reserveInput(block(3), 200);
+    filled(t, block(1), block(2), block(3));
     Reservation r = t.reserveLocalized(500,
         (dir, wanted) -> new EvictionPlan(List.of(block(2))));
     assertFalse(r.reserved());
@@ -255,6 +287,7 @@ class DynamicSpaceTunerTest {
     DynamicSpaceTuner t = tuner("/ssd1", "/ssd2");
     Random random = new Random(42);
     List<BlockKey> cached = new ArrayList<>();
+    Set<BlockKey> filling = new HashSet<>();
     List<long[]> localized = new ArrayList<>();
     List<String> localizedDirs = new ArrayList<>();
     long nextBlock = 0;
@@ -264,17 +297,27 @@ class DynamicSpaceTunerTest {
           BlockKey b = block(nextBlock++);
           if (t.reserveInput(b, 1 + random.nextInt(150)).reserved()) {
             cached.add(b);
+            if (random.nextInt(4) > 0) {
+              t.inputFilled(b);
+            } else {
+              filling.add(b);
+            }
           }
         }
         case 1 -> {
           if (!cached.isEmpty()) {
-            t.releaseInput(cached.remove(random.nextInt(cached.size())));
+            BlockKey b = cached.remove(random.nextInt(cached.size()));
+            filling.remove(b);
+            t.releaseInput(b);
           }
         }
         case 2 -> {
           long bytes = 1 + random.nextInt(250);
           Reservation r = t.reserveLocalized(bytes, (dir, wanted) -> new EvictionPlan(
               cached.isEmpty() ? List.of() : List.of(cached.get(0))));
+          for (BlockKey b : r.excluded()) {
+            assertFalse(filling.contains(b), "excluded " + b + " while it was filling");
+          }
           cached.removeAll(r.excluded());
           if (r.reserved()) {
             localized.add(new long[] {bytes});

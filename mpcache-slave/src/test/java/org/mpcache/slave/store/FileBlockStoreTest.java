@@ -1,6 +1,7 @@
 package org.mpcache.slave.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +17,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -176,6 +183,59 @@ class FileBlockStoreTest {
     }
   }
 
+  /**
+   * A space that, once armed, stops in {@link #release} until let go: the moment an evicted
+   * block's entry may be gone while its reservation is still held.
+   */
+  private static final class PausingSpace implements InputCacheSpace {
+    final InputCacheSpace delegate;
+    final CountDownLatch inRelease = new CountDownLatch(1);
+    final CountDownLatch letGo = new CountDownLatch(1);
+    volatile boolean armed;
+
+    PausingSpace(InputCacheSpace delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public String tryReserve(BlockKey block, long bytes, String dir) {
+      return delegate.tryReserve(block, bytes, dir);
+    }
+
+    @Override
+    public void filled(BlockKey block) {
+      delegate.filled(block);
+    }
+
+    @Override
+    public void release(BlockKey block) {
+      if (armed) {
+        inRelease.countDown();
+        try {
+          letGo.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      delegate.release(block);
+    }
+
+    @Override
+    public long freeBytes() {
+      return delegate.freeBytes();
+    }
+
+    @Override
+    public long usedBytes() {
+      return delegate.usedBytes();
+    }
+
+    @Override
+    public long capacityBytes() {
+      return delegate.capacityBytes();
+    }
+  }
+
   @Test
   void beginFill_holdsNoFileDescriptorBeforeTheFirstWrite() throws IOException {
     FileBlockStore s = open(1 << 20);
@@ -201,5 +261,100 @@ class FileBlockStoreTest {
     f.append(2000, ByteBuffer.wrap(data, 2000, 3000));
     f.commit();
     assertArrayEquals(data, s.read(key(1), 0, data.length).data());
+  }
+
+  @Test
+  void beginFill_whileTheSameKeyIsBeingRemoved_neverLeavesItFilling() throws Exception {
+    PausingSpace space = new PausingSpace(space(1 << 20, List.of(dir)));
+    FileBlockStore s = FileBlockStore.open(List.of(dir), space, CHUNK);
+    byte[] data = bytes(3000, 8);
+    fill(s, key(1), data);
+    space.armed = true;
+    Thread evictor = new Thread(() -> s.remove(key(1)));
+    evictor.start();
+    assertTrue(space.inRelease.await(10, TimeUnit.SECONDS));
+    space.armed = false;
+    Optional<BlockFill> refill = assertDoesNotThrow(() -> s.beginFill(key(1), data.length),
+        "a fill racing the removal of its key");
+    space.letGo.countDown();
+    evictor.join(10_000);
+    if (refill.isPresent()) {
+      refill.get().append(0, ByteBuffer.wrap(data));
+      refill.get().commit();
+      assertArrayEquals(data, s.read(key(1), 0, data.length).data());
+    } else {
+      assertEquals(Optional.empty(), s.state(key(1)), "the removed key is free again");
+      fill(s, key(1), data);
+    }
+    assertEquals(Optional.of(FileBlockStore.State.CACHED), s.state(key(1)));
+    assertEquals(data.length, s.space().usedBytes());
+  }
+
+  @Test
+  void remove_whileFilling_discardsTheBlockAtCommit() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    byte[] data = bytes(3000, 9);
+    BlockFill f = s.beginFill(key(1), data.length).orElseThrow();
+    f.append(0, ByteBuffer.wrap(data, 0, 1000));
+    assertTrue(s.remove(key(1)), "a block being filled is removed");
+    f.append(1000, ByteBuffer.wrap(data, 1000, 2000));
+    assertThrows(IOException.class, f::commit, "the commit of a removed block");
+    assertEquals(Optional.empty(), s.state(key(1)));
+    assertEquals(0, s.space().usedBytes());
+    assertFalse(s.blockFile(key(1)).isPresent());
+    fill(s, key(1), data);
+    assertArrayEquals(data, s.read(key(1), 0, data.length).data());
+  }
+
+  @Test
+  void removeAndFill_racingThreads_endCachedWithTheRightBytesOrAbsent() throws Exception {
+    FileBlockStore s = open(1 << 20);
+    byte[] data = bytes(20_000, 10);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      for (int round = 0; round < 200; round++) {
+        CyclicBarrier go = new CyclicBarrier(3);
+        List<Future<?>> racers = new ArrayList<>();
+        for (int filler = 0; filler < 2; filler++) {
+          racers.add(pool.submit(() -> {
+            go.await();
+            Optional<BlockFill> f = s.beginFill(key(1), data.length);
+            if (f.isPresent()) {
+              for (int off = 0; off < data.length; off += 4096) {
+                f.get().append(off, ByteBuffer.wrap(data, off,
+                    Math.min(4096, data.length - off)));
+              }
+              try {
+                f.get().commit();
+              } catch (IOException discarded) {
+                // Removed while filling: the block is dropped, as the evictor asked.
+              }
+            }
+            return null;
+          }));
+        }
+        racers.add(pool.submit(() -> {
+          go.await();
+          for (int i = 0; i < 50; i++) {
+            s.remove(key(1));
+          }
+          return null;
+        }));
+        for (Future<?> r : racers) {
+          r.get(30, TimeUnit.SECONDS);
+        }
+        Optional<FileBlockStore.State> state = s.state(key(1));
+        assertTrue(state.isEmpty() || state.get() == FileBlockStore.State.CACHED,
+            "round " + round + ": " + state);
+        if (state.isPresent()) {
+          assertArrayEquals(data, s.read(key(1), 0, data.length).data());
+          assertEquals(data.length, s.space().usedBytes());
+          assertTrue(s.remove(key(1)));
+        }
+        assertEquals(0, s.space().usedBytes(), "round " + round);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
