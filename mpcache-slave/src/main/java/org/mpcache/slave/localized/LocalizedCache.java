@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -15,6 +16,7 @@ import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.EvictionPlan;
 import org.mpcache.slave.space.InputExcluder;
 import org.mpcache.slave.space.Reservation;
 import org.mpcache.slave.space.SpaceSnapshot;
@@ -39,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * to the job listener (the slave reports it to the master's Dynamic Space Manager). The peak counts
  * granted bytes, so it errs low for a job the SSD turned away.
  *
- * <p>Thread-safe. Lock order: 1. {@code spaceLock} (the slave's lock around its tuner); the deleter
- * runs without it.
+ * <p>Thread-safe. Lock order: 1. {@code spaceLock} (the slave's lock around its tuner); the
+ * excluder (a call to the master) and the deleter run without it.
  */
 public final class LocalizedCache implements LocalizedProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(LocalizedCache.class);
@@ -88,18 +90,21 @@ public final class LocalizedCache implements LocalizedProtocol {
       throw new IllegalArgumentException("Requested localized bytes must be positive: " + bytes
           + " (attempt " + attemptId + ")");
     }
+    // Plan under the lock, ask the master outside it, then act under it again: a slow master
+    // delays this request only, never heartbeats, fills or other tasks' space calls.
     Reservation r;
+    Optional<DynamicSpaceTuner.Shortfall> shortfall;
     synchronized (spaceLock) {
-      r = tuner.reserveLocalized(bytes, excluder);
-      if (r.reserved()) {
-        AttemptGrants grants = attempts.computeIfAbsent(attemptId,
-            a -> new AttemptGrants(applicationId, containerId));
-        grants.reserved.merge(r.dir(), bytes, Long::sum);
-        AppUsage app = apps.computeIfAbsent(applicationId, a -> new AppUsage());
-        if (job.isKnown()) {
-          app.job = job;
-        }
-        app.peak = Math.max(app.peak, grantedBytesLocked(applicationId));
+      r = tuner.reserveLocalized(bytes);
+      shortfall = r.reserved() ? Optional.empty() : tuner.shortfall(bytes);
+      recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
+    }
+    if (shortfall.isPresent()) {
+      DynamicSpaceTuner.Shortfall s = shortfall.get();
+      EvictionPlan plan = excluder.planExclusion(s.dir(), s.lacking());
+      synchronized (spaceLock) {
+        r = tuner.reserveLocalizedExcluding(bytes, s.dir(), plan);
+        recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
       }
     }
     if (!r.excluded().isEmpty()) {
@@ -112,6 +117,22 @@ public final class LocalizedCache implements LocalizedProtocol {
       return LocalizedGrant.denied("No room for " + bytes + " localized bytes on the SSD");
     }
     return LocalizedGrant.granted(r.dir());
+  }
+
+  @GuardedBy("spaceLock")
+  private void recordGrantLocked(Reservation r, String applicationId, String containerId,
+      String attemptId, long bytes, LocalizedJob job) {
+    if (!r.reserved()) {
+      return;
+    }
+    AttemptGrants grants = attempts.computeIfAbsent(attemptId,
+        a -> new AttemptGrants(applicationId, containerId));
+    grants.reserved.merge(r.dir(), bytes, Long::sum);
+    AppUsage app = apps.computeIfAbsent(applicationId, a -> new AppUsage());
+    if (job.isKnown()) {
+      app.job = job;
+    }
+    app.peak = Math.max(app.peak, grantedBytesLocked(applicationId));
   }
 
   @Override

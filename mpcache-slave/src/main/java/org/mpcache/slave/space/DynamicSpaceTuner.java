@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -161,16 +162,14 @@ public final class DynamicSpaceTuner {
   }
 
   /**
-   * Reserves room for localized data before it is written. The data goes to the directory with the
-   * most Localized Cache room counting free pool units, which are lent one by one as needed. When no
-   * directory has enough, the directory that could make enough room by excluding cached input asks
-   * {@code excluder} for a plan, the plan's blocks stop being accounted, and the reservation is tried
-   * there again. Blocks of the plan still filling keep their space: their bytes are still arriving
-   * and cannot be deleted, so the SSD's bytes never exceed its capacity.
+   * Reserves room for localized data before it is written, without excluding cached input. The
+   * data goes to the directory with the most Localized Cache room counting free pool units, which
+   * are lent one by one as needed. When it is denied, {@link #shortfall} says whether excluding
+   * cached input could make room, and {@link #reserveLocalizedExcluding} tries again after the
+   * caller asked for a plan: the two steps let the caller ask the master with no lock held.
    */
-  public Reservation reserveLocalized(long bytes, InputExcluder excluder) {
+  public Reservation reserveLocalized(long bytes) {
     requirePositive(bytes, "localized size");
-    Objects.requireNonNull(excluder, "excluder");
     Volume best = null;
     for (Volume v : volumes) {
       if (v.localizedRoomWithPool() >= bytes && (best == null
@@ -178,10 +177,20 @@ public final class DynamicSpaceTuner {
         best = v;
       }
     }
-    if (best != null) {
-      best.grantLocalized(bytes);
-      return Reservation.granted(best.layout.dir(), List.of());
+    if (best == null) {
+      return Reservation.denied(List.of());
     }
+    best.grantLocalized(bytes);
+    return Reservation.granted(best.layout.dir(), List.of());
+  }
+
+  /**
+   * The directory that could hold {@code bytes} more localized data by excluding cached input
+   * (the one with the most room so), and how many bytes of input it would have to exclude; empty
+   * when excluding every input block lent pool units would not make enough room anywhere.
+   */
+  public Optional<Shortfall> shortfall(long bytes) {
+    requirePositive(bytes, "localized size");
     Volume candidate = null;
     for (Volume v : volumes) {
       long potential = v.localizedRoomWithPool() + v.lentToInput * v.layout.unitBytes();
@@ -190,11 +199,19 @@ public final class DynamicSpaceTuner {
         candidate = v;
       }
     }
-    if (candidate == null) {
-      return Reservation.denied(List.of());
-    }
-    EvictionPlan plan = excluder.planExclusion(candidate.layout.dir(),
-        bytes - candidate.localizedRoomWithPool());
+    return candidate == null ? Optional.empty() : Optional.of(new Shortfall(
+        candidate.layout.dir(), Math.max(0, bytes - candidate.localizedRoomWithPool())));
+  }
+
+  /**
+   * Carries out an exclusion {@code plan} for directory {@code dir} (its blocks stop being
+   * accounted, but for blocks still filling, whose bytes are still arriving and cannot be deleted,
+   * so the SSD's bytes never exceed its capacity), then reserves {@code bytes} there, or in any
+   * directory that has the room by now.
+   */
+  public Reservation reserveLocalizedExcluding(long bytes, String dir, EvictionPlan plan) {
+    requirePositive(bytes, "localized size");
+    Volume target = volume(dir);
     List<BlockKey> excluded = new ArrayList<>();
     for (BlockKey block : plan.blocks()) {
       InputEntry entry = inputs.get(block);
@@ -202,11 +219,17 @@ public final class DynamicSpaceTuner {
         excluded.add(block);
       }
     }
-    if (candidate.localizedRoomWithPool() < bytes) {
-      return Reservation.denied(excluded);
+    if (target.localizedRoomWithPool() >= bytes) {
+      target.grantLocalized(bytes);
+      return Reservation.granted(target.layout.dir(), excluded);
     }
-    candidate.grantLocalized(bytes);
-    return Reservation.granted(candidate.layout.dir(), excluded);
+    Reservation elsewhere = reserveLocalized(bytes);
+    return elsewhere.reserved() ? Reservation.granted(elsewhere.dir(), excluded)
+        : Reservation.denied(excluded);
+  }
+
+  /** A directory that lacks room for localized data unless {@code lacking} bytes of input go. */
+  public record Shortfall(String dir, long lacking) {
   }
 
   /**

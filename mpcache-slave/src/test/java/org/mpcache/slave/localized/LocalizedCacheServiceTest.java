@@ -9,6 +9,9 @@ import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -120,6 +123,39 @@ class LocalizedCacheServiceTest {
     assertTrue(client.requestSpace(APP, "c1", "a1", 300).isGranted());
     assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);
     assertEquals(0, cache.snapshot().inputCacheUsed());
+  }
+
+  @Test
+  void requestSpace_masterSlowToPlan_holdsNoLockMeanwhile() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    LocalizedCache slowMaster = new LocalizedCache(tuner, lock, (dir, wanted) -> {
+      asked.countDown();
+      try {
+        answer.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1)));
+    }, deleted::addAll, (job, bytes) -> { });
+    synchronized (lock) {
+      tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
+      tuner.inputFilled(new BlockKey("BP-1", 1, 1));
+    }
+    CompletableFuture<LocalizedGrant> needsInputGone = CompletableFuture.supplyAsync(
+        () -> slowMaster.requestSpace(APP, "c1", "a1", 300, LocalizedJob.UNKNOWN));
+    assertTrue(asked.await(10, TimeUnit.SECONDS), "the master was asked for a plan");
+    CompletableFuture<SpaceSnapshot> other = CompletableFuture.supplyAsync(() -> {
+      synchronized (lock) {
+        return tuner.snapshot();
+      }
+    });
+    assertEquals(800, other.get(10, TimeUnit.SECONDS).inputCacheUsed(),
+        "the space lock is free while the master plans");
+    assertFalse(needsInputGone.isDone());
+    answer.countDown();
+    assertTrue(needsInputGone.get(10, TimeUnit.SECONDS).isGranted());
+    assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);
   }
 
   @Test

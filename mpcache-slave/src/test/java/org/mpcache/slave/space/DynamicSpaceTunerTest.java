@@ -15,6 +15,17 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 
 class DynamicSpaceTunerTest {
+
+  /** Both steps of a localized reservation, with an excluder that does no I/O. */
+  private static Reservation reserve(DynamicSpaceTuner t, long bytes, InputExcluder excluder) {
+    Reservation r = t.reserveLocalized(bytes);
+    if (r.reserved()) {
+      return r;
+    }
+    return t.shortfall(bytes).map(s -> t.reserveLocalizedExcluding(bytes, s.dir(),
+        excluder.planExclusion(s.dir(), s.lacking()))).orElse(r);
+  }
+
   private static final long UNIT = 100;
 
   /** 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200. */
@@ -66,7 +77,7 @@ class DynamicSpaceTunerTest {
     assertEquals(2, t.poolMoves());
     assertTrue(t.releaseInput(block(2)));
     assertEquals(4, t.poolMoves());
-    assertTrue(t.reserveLocalized(250, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 250, InputExcluder.NEVER).reserved());
     assertEquals(5, t.poolMoves());
     t.releaseLocalized("/ssd", 250);
     assertEquals(6, t.poolMoves());
@@ -114,13 +125,13 @@ class DynamicSpaceTunerTest {
   @Test
   void reserveLocalized_outgrowsLocalizedCache_lendsUnitsOneByOne() {
     DynamicSpaceTuner t = tuner("/ssd");
-    assertTrue(t.reserveLocalized(200, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 200, InputExcluder.NEVER).reserved());
     assertEquals(0, t.snapshot().poolLentToLocalized());
-    assertTrue(t.reserveLocalized(1, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 1, InputExcluder.NEVER).reserved());
     assertEquals(100, t.snapshot().poolLentToLocalized());
-    assertTrue(t.reserveLocalized(150, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 150, InputExcluder.NEVER).reserved());
     assertEquals(200, t.snapshot().poolLentToLocalized());
-    assertTrue(t.reserveLocalized(50, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 50, InputExcluder.NEVER).reserved());
     assertEquals(300, t.snapshot().poolLentToLocalized());
   }
 
@@ -137,7 +148,7 @@ class DynamicSpaceTunerTest {
       asked.add(dir + ":" + wanted);
       return new EvictionPlan(List.of(block(2), block(3), block(99)));
     };
-    Reservation r = t.reserveLocalized(350, arbitrator);
+    Reservation r = reserve(t, 350, arbitrator);
     assertTrue(r.reserved());
     assertEquals("/ssd", r.dir());
     assertEquals(List.of("/ssd:150"), asked);
@@ -156,7 +167,7 @@ class DynamicSpaceTunerTest {
     assertTrue(t.reserveInput(block(1), 400).reserved());
     assertTrue(t.reserveInput(block(2), 400).reserved());
     // Block 2 is still being written: its bytes keep arriving whatever the tuner decides.
-    Reservation r = t.reserveLocalized(300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
+    Reservation r = reserve(t, 300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
     long onSsd = 400 + 400 + (r.reserved() ? 300 : 0);
     assertTrue(onSsd <= 1000, "bytes on the SSD " + onSsd + " exceed its capacity 1000; excluded "
         + r.excluded() + ", " + t.snapshot());
@@ -164,7 +175,7 @@ class DynamicSpaceTunerTest {
     assertEquals(800, t.snapshot().inputCacheUsed());
 
     filled(t, block(2));
-    r = t.reserveLocalized(300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
+    r = reserve(t, 300, (dir, wanted) -> new EvictionPlan(List.of(block(2))));
     assertTrue(r.reserved(), "once filled, the block can be excluded");
     assertEquals(List.of(block(2)), r.excluded());
     SpaceSnapshot s = t.snapshot();
@@ -178,7 +189,7 @@ class DynamicSpaceTunerTest {
     t.reserveInput(block(2), 200);
     t.reserveInput(block(3), 200);
     filled(t, block(1), block(2), block(3));
-    Reservation r = t.reserveLocalized(500,
+    Reservation r = reserve(t, 500,
         (dir, wanted) -> new EvictionPlan(List.of(block(2))));
     assertFalse(r.reserved());
     assertEquals(List.of(block(2)), r.excluded());
@@ -189,7 +200,7 @@ class DynamicSpaceTunerTest {
   void reserveLocalized_moreThanExcludableInput_doesNotAskTheExcluder() {
     DynamicSpaceTuner t = tuner("/ssd");
     t.reserveInput(block(1), 500);
-    Reservation r = t.reserveLocalized(601, (dir, wanted) -> {
+    Reservation r = reserve(t, 601, (dir, wanted) -> {
       throw new AssertionError("asked for a hopeless exclusion");
     });
     assertFalse(r.reserved());
@@ -199,7 +210,7 @@ class DynamicSpaceTunerTest {
   @Test
   void releaseLocalized_belowGuard_withdrawsLentUnits() {
     DynamicSpaceTuner t = tuner("/ssd");
-    t.reserveLocalized(500, InputExcluder.NEVER);
+    reserve(t, 500, InputExcluder.NEVER);
     assertEquals(300, t.snapshot().poolLentToLocalized());
     t.releaseLocalized("/ssd", 200);
     // 300 used of 500: ratio 0.6 is above the guard, the units stay lent.
@@ -215,7 +226,7 @@ class DynamicSpaceTunerTest {
   @Test
   void releaseLocalized_customGuard_isHonoured() {
     DynamicSpaceTuner t = new DynamicSpaceTuner(List.of(volume("/ssd")), 0.9);
-    t.reserveLocalized(500, InputExcluder.NEVER);
+    reserve(t, 500, InputExcluder.NEVER);
     t.releaseLocalized("/ssd", 100);
     assertEquals(200, t.snapshot().poolLentToLocalized());
   }
@@ -223,7 +234,7 @@ class DynamicSpaceTunerTest {
   @Test
   void releaseLocalized_moreThanHeld_namesDirAndAmounts() {
     DynamicSpaceTuner t = tuner("/ssd");
-    t.reserveLocalized(10, InputExcluder.NEVER);
+    reserve(t, 10, InputExcluder.NEVER);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> t.releaseLocalized("/ssd", 11));
     assertTrue(e.getMessage().contains("/ssd") && e.getMessage().contains("10"), e.getMessage());
@@ -233,11 +244,11 @@ class DynamicSpaceTunerTest {
   @Test
   void reserve_severalDirs_spreadsAndFallsOverToTheOtherDir() {
     DynamicSpaceTuner t = tuner("/ssd1", "/ssd2");
-    assertEquals("/ssd1", t.reserveLocalized(300, InputExcluder.NEVER).dir());
-    assertEquals("/ssd2", t.reserveLocalized(300, InputExcluder.NEVER).dir());
+    assertEquals("/ssd1", reserve(t, 300, InputExcluder.NEVER).dir());
+    assertEquals("/ssd2", reserve(t, 300, InputExcluder.NEVER).dir());
     assertEquals("/ssd1", t.reserveInput(block(1), 700).dir());
     // The pool of /ssd1 is now lent out entirely, so the next grant goes to /ssd2.
-    assertEquals("/ssd2", t.reserveLocalized(250, InputExcluder.NEVER).dir());
+    assertEquals("/ssd2", reserve(t, 250, InputExcluder.NEVER).dir());
     assertEquals(550, t.snapshot("/ssd2").localizedCacheUsed());
     SpaceSnapshot node = t.snapshot();
     assertEquals(2000, node.capacity());
@@ -264,7 +275,7 @@ class DynamicSpaceTunerTest {
     assertEquals(800, space.capacityBytes(), "own 400 and the pool's 400");
     assertEquals("/ssd1", space.tryReserve(block(1), 500, null));
     assertEquals(300, space.freeBytes());
-    assertTrue(t.reserveLocalized(250, InputExcluder.NEVER).reserved());
+    assertTrue(reserve(t, 250, InputExcluder.NEVER).reserved());
     assertEquals(700, space.capacityBytes(), "one unit lent to the Localized Cache");
     assertEquals(200, space.freeBytes());
     assertNull(space.tryReserve(block(2), 250, null), "does not fit: nothing reserved");
@@ -313,7 +324,7 @@ class DynamicSpaceTunerTest {
         }
         case 2 -> {
           long bytes = 1 + random.nextInt(250);
-          Reservation r = t.reserveLocalized(bytes, (dir, wanted) -> new EvictionPlan(
+          Reservation r = reserve(t, bytes, (dir, wanted) -> new EvictionPlan(
               cached.isEmpty() ? List.of() : List.of(cached.get(0))));
           for (BlockKey b : r.excluded()) {
             assertFalse(filling.contains(b), "excluded " + b + " while it was filling");
