@@ -479,6 +479,30 @@ class SlaveMasterLinkTest {
     assertReads(K1, data);
   }
 
+  @Test
+  void replaceHangs_heartbeatsStillFlowing_lookupMissesAfterTheRpcTimeout() throws Exception {
+    awaitRegistration();
+    byte[] data = cache(K1, "/a", 2);
+    master.setFault(ReplaceRequestProto.class, FakeMaster.Fault.HANG);
+    long t0 = Time.monotonicNow();
+    LookupResponseProto miss = CompletableFuture.supplyAsync(() -> {
+      try {
+        return offerFill(K2);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    }).get(10, TimeUnit.SECONDS);
+    long waited = Time.monotonicNow() - t0;
+    int heartbeats = master.received(HeartbeatRequestProto.class).size();
+    waitFor(() -> master.received(HeartbeatRequestProto.class).size() > heartbeats,
+        "heartbeats on the connection while the replace hangs");
+    assertFalse(miss.hasFillId());
+    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    assertTrue(waited >= RPC_TIMEOUT_MS - 100, "the slave waited its RPC timeout: " + waited);
+    assertEquals(List.of(K1), slave.getStore().cachedBlocks());
+    assertReads(K1, data);
+  }
+
   private static List<BlockKey> sorted(List<BlockKey> keys) {
     List<BlockKey> s = new ArrayList<>(keys);
     s.sort(null);

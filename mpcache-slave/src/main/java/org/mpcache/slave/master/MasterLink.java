@@ -1,11 +1,19 @@
 package org.mpcache.slave.master;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.ipc.RemoteException;
@@ -44,7 +52,8 @@ import org.slf4j.LoggerFactory;
  * other failure to reach the master makes the link register again.
  *
  * <p>One daemon thread does the periodic work; {@link #requestReplace} and {@link #requestReclaim}
- * run on the caller's thread. Thread-safe: reports are queued in concurrent queues, registration state is volatile.
+ * block their caller for at most the RPC timeout. Thread-safe: reports are queued in concurrent
+ * queues, registration state is volatile.
  */
 public final class MasterLink extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
@@ -82,6 +91,8 @@ public final class MasterLink extends AbstractService {
   @GuardedBy("wake")
   private boolean running;
   private Thread thread;
+  /** Runs the calls of callers who wait for the master, so that the wait can be bounded. */
+  private ExecutorService callers;
   private boolean warnedUnreachable;
 
   public MasterLink(InetSocketAddress masterAddress, int rpcTimeoutMs, Supplier<SlaveState> state) {
@@ -95,6 +106,11 @@ public final class MasterLink extends AbstractService {
   protected void serviceStart() throws Exception {
     proxy = RpcSupport.proxy(SlaveMasterProtocolPB.class, masterAddress, getConfig(),
         rpcTimeoutMs);
+    callers = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "mpcache-master-call");
+      t.setDaemon(true);
+      return t;
+    });
     synchronized (wake) {
       running = true;
     }
@@ -114,6 +130,9 @@ public final class MasterLink extends AbstractService {
       thread.join(10_000);
     }
     unregister();
+    if (callers != null) {
+      callers.shutdown();
+    }
     RpcSupport.close(proxy);
     super.serviceStop();
   }
@@ -145,7 +164,9 @@ public final class MasterLink extends AbstractService {
     hits.add(access);
   }
 
-  /** Queues a finished job's localized space for the next heartbeat (kept across re-registration). */
+  /**
+   * Queues a finished job's localized space for the next heartbeat (kept across re-registration).
+   */
   public void reportFinishedJob(String jobType, long inputBytes, long localizedBytes) {
     finishedJobs.add(JobSpaceUsageProto.newBuilder().setJobType(jobType).setInputBytes(inputBytes)
         .setLocalizedBytes(localizedBytes).build());
@@ -178,7 +199,7 @@ public final class MasterLink extends AbstractService {
     if (!registered) {
       throw new IOException("not registered with the master at " + masterAddress);
     }
-    ReplaceResponseProto r = RpcSupport.call(() -> proxy.requestReplace(null,
+    ReplaceResponseProto r = withinTimeout(() -> proxy.requestReplace(null,
         ReplaceRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
             .setAccess(access).setFreeBytes(freeBytes).setForce(force).build()));
     if (r.getReregister()) {
@@ -199,7 +220,7 @@ public final class MasterLink extends AbstractService {
     if (!registered) {
       throw new IOException("not registered with the master at " + masterAddress);
     }
-    ReclaimResponseProto r = RpcSupport.call(() -> proxy.requestReclaim(null,
+    ReclaimResponseProto r = withinTimeout(() -> proxy.requestReclaim(null,
         ReclaimRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
             .setBytes(bytes).build()));
     if (r.getReregister()) {
@@ -207,6 +228,30 @@ public final class MasterLink extends AbstractService {
       poke();
     }
     return ProtoConverters.fromProtos(r.getEvictList());
+  }
+
+  /**
+   * Makes a call to the master for a caller that is waiting (a reader's lookup, a task's space
+   * request), giving up after the RPC timeout. Hadoop's own timeout fires only when the connection
+   * falls silent, which the heartbeats sharing it prevent, so a master stuck on one call would
+   * otherwise hold the caller for as long as it is stuck. The call itself goes on, on a daemon
+   * thread, until the master answers or the connection drops.
+   */
+  private <T> T withinTimeout(RpcSupport.Call<T> call) throws IOException {
+    Future<T> f = callers.submit(() -> RpcSupport.call(call));
+    try {
+      return f.get(rpcTimeoutMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(false);
+      throw new SocketTimeoutException("the master at " + masterAddress
+          + " did not answer within " + rpcTimeoutMs + " ms");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException ? (IOException) e.getCause()
+          : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for the master at " + masterAddress);
+    }
   }
 
   private void run() {
