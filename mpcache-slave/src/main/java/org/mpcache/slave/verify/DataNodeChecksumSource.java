@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +134,7 @@ public final class DataNodeChecksumSource extends AbstractService implements Blo
     for (String r : replicas.subList(0, Math.min(replicas.size(), MAX_REPLICAS))) {
       addrs.add(r.trim());
     }
-    Map<String, DatanodeInfo> out = new java.util.LinkedHashMap<>();
+    Map<String, DatanodeInfo> out = new LinkedHashMap<>();
     for (String a : addrs) {
       DatanodeInfo dn = liveDataNodes.get(a);
       if (dn == null && refreshReport()) {
