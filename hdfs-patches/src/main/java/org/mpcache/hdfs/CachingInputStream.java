@@ -3,6 +3,7 @@ package org.mpcache.hdfs;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
 import org.mpcache.common.BlockKey;
@@ -287,8 +289,8 @@ final class CachingInputStream extends FSInputStream
       } else {
         counters.miss();
         if (ctx.fillEnabled && p == c.start) {
-          c.fill = new WriteThrough(c.slave.proxy, c.access, c.token, c.length, ctx.fillMinBytes,
-              ctx.fillWriteBytes);
+          c.fill = new WriteThrough(c.slave.proxy, c.access, c.token,
+              replicaAddresses(c.located), c.length, ctx.fillMinBytes, ctx.fillWriteBytes);
         }
       }
     } catch (IOException e) {
@@ -345,6 +347,15 @@ final class CachingInputStream extends FSInputStream
   }
 
   /** The block's access token, URL-safe; empty when HDFS issued none. */
+  /** Where the block's replicas are, for the slave to ask one to vouch for a fill. */
+  private static List<String> replicaAddresses(LocatedBlock b) {
+    List<String> out = new ArrayList<>();
+    for (DatanodeInfo dn : b.getLocations()) {
+      out.add(dn.getXferAddr());
+    }
+    return out;
+  }
+
   private static String encodedToken(LocatedBlock b) {
     try {
       return b.getBlockToken() == null ? "" : b.getBlockToken().encodeToUrlString();

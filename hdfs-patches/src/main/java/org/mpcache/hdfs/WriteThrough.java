@@ -2,6 +2,7 @@ package org.mpcache.hdfs;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
@@ -29,6 +30,7 @@ final class WriteThrough {
   private final ClientSlaveProtocolPB slave;
   private final BlockAccessProto access;
   private final String blockToken;
+  private final List<String> replicas;
   private final long blockLength;
   private final long minBytes;
   private final int writeBytes;
@@ -39,12 +41,17 @@ final class WriteThrough {
   private long sent;
   private long fillId;
 
-  /** @param blockToken the block's access token, URL-safe; empty when HDFS issued none */
+  /**
+   * @param blockToken the block's access token, URL-safe; empty when HDFS issued none
+   * @param replicas the data transfer addresses of the block's DataNodes, sent at commit so
+   *     that the slave can ask one of them to vouch for the bytes
+   */
   WriteThrough(ClientSlaveProtocolPB slave, BlockAccessProto access, String blockToken,
-      long blockLength, long minBytes, int writeBytes) {
+      List<String> replicas, long blockLength, long minBytes, int writeBytes) {
     this.slave = slave;
     this.access = access;
     this.blockToken = blockToken;
+    this.replicas = List.copyOf(replicas);
     this.blockLength = blockLength;
     this.minBytes = Math.min(minBytes, blockLength);
     this.writeBytes = writeBytes;
@@ -81,7 +88,8 @@ final class WriteThrough {
       }
       if (state == State.ACTIVE && expected == blockLength && buffered == 0) {
         boolean cached = RpcSupport.call(() -> slave.commit(null, CommitRequestProto.newBuilder()
-            .setFillId(fillId).setLength(blockLength).setBlockToken(blockToken).build()))
+            .setFillId(fillId).setLength(blockLength).setBlockToken(blockToken)
+            .addAllReplicas(replicas).build()))
             .getCached();
         state = cached ? State.DONE : State.OFF;
         buffer = null;

@@ -37,6 +37,7 @@ final class LocalDaemons {
     sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + master.getPort());
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssd.toString());
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     return sc;

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
+import org.apache.hadoop.service.Service;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
@@ -41,6 +42,9 @@ import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.InputCacheSpace;
 import org.mpcache.slave.store.StorageDirLocks;
+import org.mpcache.slave.verify.BlockChecksumSource;
+import org.mpcache.slave.verify.DataNodeChecksumSource;
+import org.mpcache.slave.verify.FillVerifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * master, carries the split in every heartbeat, and asks the Replace Arbitrator which cached
  * datasets to exclude when localized data needs room that input holds.
  *
- * <p>Services, in start order: the Cache Master (so fills can be reaped), the prefetcher (ready
+ * <p>Services, in start order: the DataNode checksum source when fills are verified
+ * ({@code mpcache.slave.fill.verify}), the Cache Master (so fills can be reaped), the prefetcher (ready
  * before the first heartbeat can carry commands), the client RPC server (its port is part of the
  * slave's identity), the Localized Cache service (tasks and the NodeManager's auxiliary service
  * call it), then the master link (it registers with that port).
@@ -121,8 +126,20 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     store = openStore(dirs, new TunedInputCacheSpace(tuner, spaceLock), chunk);
     counters = new SlaveCounters();
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
+    FillVerifier verifier = FillVerifier.off();
+    if (conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT)) {
+      BlockChecksumSource source = createChecksumSource(conf);
+      verifier = new FillVerifier(source);
+      if (source instanceof Service) {
+        // First: the Cache Master commits no fill before it can ask a DataNode.
+        addService((Service) source);
+      }
+    } else {
+      LOG.warn("{}=false: fills are taken on the clients' word, not verified with HDFS",
+          SlaveConfigKeys.FILL_VERIFY_KEY);
+    }
     cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
-        fillTimeout, readMax);
+        verifier, fillTimeout, readMax);
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
         .terse(RequestRefusedException.class);
@@ -152,6 +169,14 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     return conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT)
         ? BlockTokenChecker.connect(conf) : BlockAccessChecker.open();
+  }
+
+  /**
+   * Where HDFS's checksums of filled blocks come from: the DataNodes of {@code fs.defaultFS}; a
+   * seam for tests that fake them.
+   */
+  protected BlockChecksumSource createChecksumSource(Configuration conf) {
+    return new DataNodeChecksumSource();
   }
 
   /** Opens the block store; a seam for tests that inject faults. */

@@ -44,6 +44,15 @@ public final class SlaveConfigKeys {
   public static final String FILL_TIMEOUT_MS_KEY = "mpcache.slave.fill.timeout.ms";
   public static final long FILL_TIMEOUT_MS_DEFAULT = 60_000;
 
+  /**
+   * Whether a fill becomes readable only once a DataNode holding the block vouches for its bytes
+   * (HDFS's COMPOSITE_CRC of the block equals the CRC of the bytes written). Off, a client's
+   * write-through is taken on its word: any client allowed to read a block can then make other
+   * bytes readable as that block.
+   */
+  public static final String FILL_VERIFY_KEY = "mpcache.slave.fill.verify";
+  public static final boolean FILL_VERIFY_DEFAULT = true;
+
   /** The most bytes one read call returns to a client. */
   public static final String READ_MAX_BYTES_KEY = "mpcache.slave.read.max.bytes";
   public static final int READ_MAX_BYTES_DEFAULT = 4 * 1024 * 1024;

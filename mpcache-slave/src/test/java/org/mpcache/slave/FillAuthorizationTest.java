@@ -70,6 +70,7 @@ class FillAuthorizationTest {
         "127.0.0.1:" + master.address().getPort());
     conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
     conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
     conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
     conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);

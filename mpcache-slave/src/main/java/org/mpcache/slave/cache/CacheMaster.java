@@ -43,6 +43,7 @@ import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
 import org.mpcache.slave.store.CorruptBlockException;
 import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.verify.FillVerifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,9 +62,17 @@ import org.slf4j.LoggerFactory;
  * address) and to its block: a write, commit or abort of a fill from anyone else is refused and
  * leaves the fill alone.
  *
+ * <p>A fill becomes readable only with bytes HDFS vouches for: at commit, the {@link FillVerifier}
+ * asks a DataNode holding the block for its checksum and compares it with the bytes written; a
+ * mismatch, or no DataNode able to answer, aborts the fill (counted in {@code fillsRejected*},
+ * logged at WARN the first time per cause).
+ *
  * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
- * written (no RPC is made under that lock; the store's disk writes are); the store and counters are
- * thread-safe. A background task reaps abandoned fills.
+ * written (no RPC is made under that lock; the store's disk writes are); a commit takes the fill
+ * out of the table, checks its length under the session's lock, asks the DataNode with no lock
+ * held (a complete fill's bytes cannot change: appends past its length are refused), then commits
+ * or aborts under the lock again. The store and counters are thread-safe. A background task reaps
+ * abandoned fills.
  */
 public final class CacheMaster extends AbstractService implements ClientSlaveProtocolPB {
   private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
@@ -72,18 +81,20 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final BlockAccessChecker access;
   private final SlaveCounters counters;
   private final MasterLink masterLink;
+  private final FillVerifier verifier;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
   private final FillTable fills = new FillTable();
   private ScheduledExecutorService reaper;
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
-      MasterLink masterLink, long fillTimeoutMs, int readMaxBytes) {
+      MasterLink masterLink, FillVerifier verifier, long fillTimeoutMs, int readMaxBytes) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
     this.access = access;
     this.counters = counters;
     this.masterLink = masterLink;
+    this.verifier = verifier;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
   }
@@ -307,11 +318,35 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       return CommitResponseProto.newBuilder().setCached(false).build();
     }
     synchronized (s) {
+      if (s.fill.written() != req.getLength() || s.fill.written() != s.fill.length()) {
+        LOG.warn("Could not cache {}: client wrote {} bytes, slave received {} of {}",
+            s.fill.key(), req.getLength(), s.fill.written(), s.fill.length());
+        s.fill.abort();
+        return CommitResponseProto.newBuilder().setCached(false).build();
+      }
+    }
+    // No lock held while a DataNode is asked; the fill is out of the table and complete.
+    long t0 = Time.monotonicNow();
+    FillVerifier.Result vouch = verifier.verify(s.fill, req.getBlockToken(),
+        req.getReplicasList());
+    if (vouch.verdict() != FillVerifier.Verdict.VOUCHED) {
+      if (counters.fillRejected(vouch.verdict())) {
+        LOG.warn("Refused the fill of {} by {}: {} (logged once per cause; see the "
+            + "fillsRejected counters)", s.fill.key(), s.owner, vouch);
+      } else {
+        LOG.debug("Refused the fill of {} by {}: {}", s.fill.key(), s.owner, vouch);
+      }
+      synchronized (s) {
+        s.fill.abort();
+      }
+      return CommitResponseProto.newBuilder().setCached(false).build();
+    }
+    if (verifier.isOn()) {
+      LOG.debug("HDFS vouched for {} ({} bytes) in {} ms: {}", s.fill.key(), s.fill.length(),
+          Time.monotonicNow() - t0, vouch);
+    }
+    synchronized (s) {
       try {
-        if (s.fill.written() != req.getLength()) {
-          throw new IOException("client wrote " + req.getLength() + " bytes, slave received "
-              + s.fill.written());
-        }
         s.fill.commit();
       } catch (IOException e) {
         LOG.warn("Could not cache {}: {}", s.fill.key(), e.getMessage());

@@ -6,11 +6,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.slave.verify.FillVerifier;
 
 /**
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
  * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
- * reads that failed on an I/O error without the block being dropped.
+ * reads that failed on an I/O error without the block being dropped, fills refused because HDFS
+ * did not vouch for their bytes (by cause).
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
@@ -23,7 +25,20 @@ public final class SlaveCounters {
   final AtomicLong blocksEvicted = new AtomicLong();
   final AtomicLong blocksCorrupt = new AtomicLong();
   final AtomicLong readErrors = new AtomicLong();
+  final AtomicLong fillsRejectedMismatch = new AtomicLong();
+  final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
   private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
+
+  /**
+   * Counts a fill refused at commit.
+   *
+   * @return whether it is the first refusal of this cause (the one to log at WARN)
+   */
+  boolean fillRejected(FillVerifier.Verdict cause) {
+    AtomicLong c = cause == FillVerifier.Verdict.MISMATCH ? fillsRejectedMismatch
+        : fillsRejectedUnverifiable;
+    return c.incrementAndGet() == 1;
+  }
 
   void fallback(String cause) {
     fallbacks.incrementAndGet();
@@ -48,6 +63,7 @@ public final class SlaveCounters {
         .setBytesFromCache(bytesFromCache.get()).setBytesFromHdfs(bytesFromHdfs.get())
         .setFallbacks(fallbacks.get()).setBlocksCached(blocksCached.get())
         .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get())
-        .setReadErrors(readErrors.get()).build();
+        .setReadErrors(readErrors.get()).setFillsRejectedMismatch(fillsRejectedMismatch.get())
+        .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get()).build();
   }
 }

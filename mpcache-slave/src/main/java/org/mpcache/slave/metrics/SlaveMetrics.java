@@ -93,6 +93,12 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("ReadErrors",
             "Reads failed by an I/O error that is not corruption; the block was kept"),
             c.getReadErrors())
+        .addCounter(Interns.info("FillsRejectedMismatch",
+            "Fills refused: a DataNode's checksum of the block differed from the bytes written"),
+            c.getFillsRejectedMismatch())
+        .addCounter(Interns.info("FillsRejectedUnverifiable",
+            "Fills refused: no DataNode could vouch for the bytes written"),
+            c.getFillsRejectedUnverifiable())
         .addGauge(Interns.info("FillsInProgress", "Blocks being written through"),
             slave.fillsInProgress())
         .addCounter(Interns.info("PrefetchFills", "Blocks cached by prefetch"),

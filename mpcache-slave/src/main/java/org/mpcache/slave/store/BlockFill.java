@@ -5,13 +5,16 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
 
 /**
  * One block being written into the cache: the bytes must arrive in order, exactly the expected
  * length of them, and the block becomes readable only at {@link #commit}. Checksums are computed
- * chunk by chunk as the bytes arrive. Space for the whole block was reserved when the fill began
+ * chunk by chunk as the bytes arrive, and so are CRC32C and CRC32 of the whole block: what a
+ * DataNode's COMPOSITE_CRC checksum of the block equals (of whichever type HDFS uses), so that the
+ * slave can have HDFS vouch for the bytes before they become readable. Space for the whole block was reserved when the fill began
  * and is released if it is aborted. The fill's file is opened for each write and closed after it,
  * so a fill holds no file descriptor while it waits for its client.
  *
@@ -26,6 +29,8 @@ public final class BlockFill {
   private final int chunkSize;
   private final Object claim;
   private final CRC32C crc = new CRC32C();
+  private final CRC32C blockCrc32c = new CRC32C();
+  private final CRC32 blockCrc32 = new CRC32();
   private int[] checksums;
   private int chunksDone;
   private int bytesInChunk;
@@ -57,6 +62,14 @@ public final class BlockFill {
   }
 
   /**
+   * The CRC32C ({@code castagnoli}) or CRC32 of the bytes written so far, as HDFS computes a
+   * block's composite CRC of that type.
+   */
+  public int blockCrc(boolean castagnoli) {
+    return (int) (castagnoli ? blockCrc32c.getValue() : blockCrc32.getValue());
+  }
+
+  /**
    * Appends bytes at {@code offset}, which must equal the bytes written so far.
    *
    * @throws IOException if the offset is out of order, the block would grow past its length, or
@@ -80,7 +93,9 @@ public final class BlockFill {
         int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
         ByteBuffer part = sum.slice();
         part.limit(n);
-        crc.update(part);
+        crc.update(part.duplicate());
+        blockCrc32c.update(part.duplicate());
+        blockCrc32.update(part);
         sum.position(sum.position() + n);
         bytesInChunk += n;
         if (bytesInChunk == chunkSize) {
