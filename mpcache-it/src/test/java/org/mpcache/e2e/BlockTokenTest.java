@@ -4,20 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.readFirst;
+import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.Random;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,14 +52,6 @@ class BlockTokenTest {
     }
   }
 
-  private static byte[] readAll(Path p, int length) throws IOException {
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
-      byte[] b = new byte[length];
-      IOUtils.readFully(in, b, 0, length);
-      return b;
-    }
-  }
-
   private static ReadRequestProto read(ExtendedBlock b, String token) {
     ReadRequestProto.Builder r = ReadRequestProto.newBuilder().setBlock(ProtoConverters.toProto(
         new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp())))
@@ -73,26 +65,18 @@ class BlockTokenTest {
   @Test
   void read_needsAValidTokenForThatBlock() throws Exception {
     Path p = new Path("/secure/file");
-    byte[] content = new byte[2 * BLOCK];
-    new Random(3).nextBytes(content);
-    try (FSDataOutputStream out = cluster.plainFileSystem().create(p)) {
-      out.write(content);
-    }
-    assertArrayEquals(content, readAll(p, content.length));
+    byte[] content = data(3, 2 * BLOCK);
+    write(cluster, p, content);
+    assertArrayEquals(content, readFirst(cluster, p, content.length));
     long before = cluster.totals().getBytesFromCache();
-    assertArrayEquals(content, readAll(p, content.length));
+    assertArrayEquals(content, readFirst(cluster, p, content.length));
     assertEquals(content.length, cluster.totals().getBytesFromCache() - before,
         "an authorized reader is served from the cache");
 
     List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
     ExtendedBlock first = blocks.get(0).getBlock();
-    MpCacheSlave holder = null;
-    for (MpCacheSlave s : cluster.slaves()) {
-      if (s.getStore().cachedLength(new BlockKey(first.getBlockPoolId(), first.getBlockId(),
-          first.getGenerationStamp())) >= 0) {
-        holder = s;
-      }
-    }
+    MpCacheSlave holder = holder(cluster, new BlockKey(first.getBlockPoolId(), first.getBlockId(),
+        first.getGenerationStamp()));
     assertTrue(holder != null);
     ClientSlaveProtocolPB client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
         new InetSocketAddress("127.0.0.1", holder.info().getClientPort()), cluster.conf(), 5000);

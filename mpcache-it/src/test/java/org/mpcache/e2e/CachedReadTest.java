@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.readAll;
+import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
 import java.io.IOException;
@@ -13,13 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.io.IOUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,54 +55,25 @@ class CachedReadTest {
     }
   }
 
-  private static byte[] data(long seed, int length) {
-    byte[] b = new byte[length];
-    new Random(seed).nextBytes(b);
-    return b;
-  }
-
-  private static void write(org.apache.hadoop.fs.Path p, byte[] content) throws IOException {
-    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
-      out.write(content);
-    }
-  }
-
-  private static byte[] readAll(org.apache.hadoop.fs.Path p) throws IOException {
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
-      byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
-      IOUtils.readFully(in, b, 0, b.length);
-      assertEquals(-1, in.read(), "stream must end at the file's length");
-      return b;
-    }
-  }
-
   private static BlockKey keyOf(org.apache.hadoop.fs.Path p, int index) throws IOException {
     ExtendedBlock b = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).get(index)
         .getBlock();
     return new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
   }
 
-  private static MpCacheSlave holder(BlockKey key) {
-    for (MpCacheSlave s : cluster.slaves()) {
-      if (s.getStore().cachedLength(key) >= 0) {
-        return s;
-      }
-    }
-    return null;
-  }
-
   @Test
   void read_secondReadComesFromCache() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/a");
     byte[] content = data(1, 3 * BLOCK + BLOCK / 2);
-    write(p, content);
+    write(cluster, p, content);
 
-    assertArrayEquals(content, readAll(p));
+    assertArrayEquals(content, readAll(cluster, p));
     for (int i = 0; i < 4; i++) {
-      assertTrue(holder(keyOf(p, i)) != null, "block " + i + " cached after the first read");
+      assertTrue(holder(cluster, keyOf(p, i)) != null,
+          "block " + i + " cached after the first read");
     }
     SlaveCountersProto before = cluster.totals();
-    assertArrayEquals(content, readAll(p));
+    assertArrayEquals(content, readAll(cluster, p));
     SlaveCountersProto after = cluster.totals();
     assertEquals(content.length, after.getBytesFromCache() - before.getBytesFromCache());
     assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
@@ -111,8 +84,8 @@ class CachedReadTest {
   void read_everyStreamOperationIsServedFromTheCacheWithHdfsSemantics() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ops");
     byte[] content = data(8, 3 * BLOCK + 12345);
-    write(p, content);
-    readAll(p);
+    write(cluster, p, content);
+    readAll(cluster, p);
     SlaveCountersProto before = cluster.totals();
     try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
       byte[] buf = new byte[5000];
@@ -157,10 +130,10 @@ class CachedReadTest {
   @Test
   void read_cachedFilesArePrivateToTheSlaveUser() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/private");
-    write(p, data(2, BLOCK));
-    readAll(p);
+    write(cluster, p, data(2, BLOCK));
+    readAll(cluster, p);
     BlockKey key = keyOf(p, 0);
-    Path file = holder(key).getStore().blockFile(key).orElseThrow();
+    Path file = holder(cluster, key).getStore().blockFile(key).orElseThrow();
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     assertEquals("rwx------", PosixFilePermissions.toString(
         Files.getPosixFilePermissions(file.getParent())));
@@ -172,10 +145,10 @@ class CachedReadTest {
   void read_corruptBlockFileFallsBackAndIsDropped() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/corrupt");
     byte[] content = data(3, 2 * BLOCK);
-    write(p, content);
-    readAll(p);
+    write(cluster, p, content);
+    readAll(cluster, p);
     BlockKey key = keyOf(p, 1);
-    MpCacheSlave slave = holder(key);
+    MpCacheSlave slave = holder(cluster, key);
     Path file = slave.getStore().blockFile(key).orElseThrow();
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
       raf.seek(BLOCK / 3);
@@ -187,7 +160,7 @@ class CachedReadTest {
     long fallbacksBefore = ClientCounters.get().fallbacks()
         .getOrDefault("checksum-mismatch", 0L);
 
-    assertArrayEquals(content, readAll(p), "corruption must never reach the reader");
+    assertArrayEquals(content, readAll(cluster, p), "corruption must never reach the reader");
     assertEquals(fallbacksBefore + 1, (long) ClientCounters.get().fallbacks()
         .get("checksum-mismatch"));
     assertEquals(corruptBefore + 1, slave.getCounters().snapshot().getBlocksCorrupt());
@@ -198,15 +171,15 @@ class CachedReadTest {
   void read_truncatedBlockFileFallsBackAndIsDropped() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/truncated");
     byte[] content = data(4, BLOCK);
-    write(p, content);
-    readAll(p);
+    write(cluster, p, content);
+    readAll(cluster, p);
     BlockKey key = keyOf(p, 0);
-    MpCacheSlave slave = holder(key);
+    MpCacheSlave slave = holder(cluster, key);
     try (RandomAccessFile raf = new RandomAccessFile(
         slave.getStore().blockFile(key).orElseThrow().toFile(), "rw")) {
       raf.setLength(BLOCK / 2);
     }
-    assertArrayEquals(content, readAll(p));
+    assertArrayEquals(content, readAll(cluster, p));
     assertEquals(-1, slave.getStore().cachedLength(key));
   }
 
@@ -214,8 +187,8 @@ class CachedReadTest {
   void read_appendedFileNeverServesTheOldBlock() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/append");
     byte[] first = data(5, BLOCK / 2);
-    write(p, first);
-    assertArrayEquals(first, readAll(p));
+    write(cluster, p, first);
+    assertArrayEquals(first, readAll(cluster, p));
     BlockKey oldKey = keyOf(p, 0);
     byte[] more = data(6, BLOCK / 4);
     try (FSDataOutputStream out = cluster.plainFileSystem().append(p)) {
@@ -226,23 +199,23 @@ class CachedReadTest {
     System.arraycopy(more, 0, both, first.length, more.length);
     BlockKey newKey = keyOf(p, 0);
     assertFalse(oldKey.equals(newKey), "append must change the block's generation stamp");
-    assertArrayEquals(both, readAll(p));
-    assertArrayEquals(both, readAll(p));
+    assertArrayEquals(both, readAll(cluster, p));
+    assertArrayEquals(both, readAll(cluster, p));
   }
 
   @Test
   void read_deadSlaveFallsBackToHdfs() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/dead-slave");
     byte[] content = data(7, 4 * BLOCK);
-    write(p, content);
-    readAll(p);
+    write(cluster, p, content);
+    readAll(cluster, p);
     List<MpCacheSlave> slaves = cluster.slaves();
-    int victim = slaves.indexOf(holder(keyOf(p, 0)));
+    int victim = slaves.indexOf(holder(cluster, keyOf(p, 0)));
     assertTrue(victim >= 0, "block 0 is cached somewhere");
     long before = ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L);
     cluster.stopSlave(victim);
     try {
-      assertArrayEquals(content, readAll(p));
+      assertArrayEquals(content, readAll(cluster, p));
       assertTrue(ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L) > before,
           "the dead slave's blocks are counted as fallbacks: " + ClientCounters.get().fallbacks());
     } finally {

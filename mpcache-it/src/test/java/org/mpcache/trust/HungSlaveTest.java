@@ -3,18 +3,16 @@ package org.mpcache.trust;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.readFirst;
+import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,14 +50,6 @@ class HungSlaveTest {
     }
   }
 
-  private static byte[] readAll(Path p, int length) throws IOException {
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
-      byte[] b = new byte[length];
-      IOUtils.readFully(in, b, 0, length);
-      return b;
-    }
-  }
-
   /** The threads of the client RPC servers of every slave: its listener, readers and handlers. */
   private static List<Thread> slaveServerThreads() {
     List<String> ports = new ArrayList<>();
@@ -84,12 +74,10 @@ class HungSlaveTest {
   void read_everySlaveFrozen_costsAboutOneDeadlinePerSlaveAndReturnsTheRightBytes()
       throws Exception {
     Path p = new Path("/hung/data");
-    byte[] content = new byte[BLOCKS * BLOCK];
-    new Random(5).nextBytes(content);
-    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
-      out.write(content);
-    }
-    assertArrayEquals(content, readAll(p, content.length), "the first read fills the cache");
+    byte[] content = data(5, BLOCKS * BLOCK);
+    write(cluster, p, content);
+    assertArrayEquals(content, readFirst(cluster, p, content.length),
+        "the first read fills the cache");
 
     List<Thread> frozen = slaveServerThreads();
     assertTrue(frozen.size() >= 2 * cluster.slaves().size(), "server threads: " + frozen);
@@ -100,7 +88,7 @@ class HungSlaveTest {
     }
     try {
       long start = Time.monotonicNow();
-      assertArrayEquals(content, readAll(p, content.length), "bytes from HDFS");
+      assertArrayEquals(content, readFirst(cluster, p, content.length), "bytes from HDFS");
       elapsed = Time.monotonicNow() - start;
     } finally {
       for (Thread t : frozen) {

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.readAll;
+import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.DataOutputStream;
 import java.io.File;
@@ -12,11 +16,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.zip.CRC32C;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -31,7 +32,6 @@ import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.BlockOpResponseP
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.OpBlockChecksumResponseProto;
 import org.apache.hadoop.hdfs.protocol.proto.DataTransferProtos.Status;
 import org.apache.hadoop.hdfs.protocolPB.PBHelperClient;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.util.CrcUtil;
@@ -76,38 +76,9 @@ class VouchedFillTest {
     }
   }
 
-  private static byte[] data(long seed, int length) {
-    byte[] b = new byte[length];
-    new Random(seed).nextBytes(b);
-    return b;
-  }
-
-  private static void write(Path p, byte[] content) throws IOException {
-    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
-      out.write(content);
-    }
-  }
-
-  private static byte[] readAll(Path p) throws IOException {
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
-      byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
-      IOUtils.readFully(in, b, 0, b.length);
-      return b;
-    }
-  }
-
   private static BlockKey keyOf(LocatedBlock lb) {
     ExtendedBlock b = lb.getBlock();
     return new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
-  }
-
-  private static MpCacheSlave holder(BlockKey key) {
-    for (MpCacheSlave s : cluster.slaves()) {
-      if (s.getStore().cachedLength(key) >= 0) {
-        return s;
-      }
-    }
-    return null;
   }
 
   /** A DataNode's answer to OP_BLOCK_CHECKSUM with COMPOSITE_CRC, asked as HDFS's client does. */
@@ -133,7 +104,7 @@ class VouchedFillTest {
   void compositeCrc_ofABlockIsTheCrc32cOfItsBytes_fullAndShortLastBlock() throws IOException {
     Path p = new Path("/vouch/equivalence");
     byte[] content = data(1, BLOCK + 300_001);
-    write(p, content);
+    write(cluster, p, content);
     List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
     assertEquals(2, blocks.size());
     for (LocatedBlock lb : blocks) {
@@ -169,7 +140,7 @@ class VouchedFillTest {
     long t2 = System.nanoTime();
     assertEquals((int) crc.getValue(), composite);
     Path smallFile = new Path("/vouch/small");
-    write(smallFile, data(4, BLOCK));
+    write(cluster, smallFile, data(4, BLOCK));
     LocatedBlock small = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), smallFile).get(0);
     long t3 = System.nanoTime();
     blockChecksum(small);
@@ -183,7 +154,7 @@ class VouchedFillTest {
   void hostileFill_withAlteredBytesIsRefusedAndAnHonestFillStillCaches() throws Exception {
     Path p = new Path("/vouch/hostile");
     byte[] content = data(2, BLOCK);
-    write(p, content);
+    write(cluster, p, content);
     LocatedBlock lb = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).get(0);
     BlockKey key = keyOf(lb);
     MpCacheSlave slave = cluster.slaves().get(0);
@@ -216,10 +187,10 @@ class VouchedFillTest {
       RpcSupport.close(client);
     }
 
-    assertArrayEquals(content, readAll(p), "readers get HDFS's bytes");
-    assertTrue(holder(key) != null, "an honest read fills the block");
+    assertArrayEquals(content, readAll(cluster, p), "readers get HDFS's bytes");
+    assertTrue(holder(cluster, key) != null, "an honest read fills the block");
     long hits = cluster.totals().getHits();
-    assertArrayEquals(content, readAll(p));
+    assertArrayEquals(content, readAll(cluster, p));
     assertEquals(hits + 1, cluster.totals().getHits(), "the next read is a hit");
   }
 }

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
@@ -33,7 +32,6 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.slave.localized.LocalizedConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
 
 /**
@@ -43,7 +41,6 @@ import org.mpcache.slave.security.BlockAccessChecker;
  * second caller on its own connection as another user.
  */
 class FillAuthorizationTest {
-  private static final int UNIT = 256 * 1024;
   private static final int BLOCK = 100_000;
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
@@ -57,41 +54,24 @@ class FillAuthorizationTest {
 
   @TempDir
   Path dir;
-  private FakeMaster master;
+  private SlaveFixture fixture;
   private MpCacheSlave slave;
   private ClientSlaveProtocolPB owner;
   private ClientSlaveProtocolPB mallory;
   private final Random random = new Random(11);
 
   private void start(BlockAccessChecker checker) throws Exception {
-    Configuration conf = new Configuration();
-    master = new FakeMaster(conf);
-    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.address().getPort());
-    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
-    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
-    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
-    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
-    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
-    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
-    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    slave = new MpCacheSlave() {
+    fixture = new SlaveFixture(dir, conf -> { }, () -> new MpCacheSlave() {
       @Override
       protected BlockAccessChecker createAccessChecker(Configuration c) {
         return checker;
       }
-    };
-    slave.init(conf);
-    slave.start();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!slave.getMasterLink().isRegistered()) {
-      assertTrue(System.nanoTime() < deadline, "the slave registers with the fake master");
-      Thread.sleep(20);
-    }
-    InetSocketAddress at = new InetSocketAddress("127.0.0.1", slave.info().getClientPort());
-    owner = RpcSupport.proxy(ClientSlaveProtocolPB.class, at, conf, 5_000);
+    });
+    fixture.awaitRegistration();
+    slave = fixture.slave();
+    owner = fixture.client();
+    InetSocketAddress at = fixture.clientAddress();
+    Configuration conf = fixture.conf();
     mallory = UserGroupInformation.createRemoteUser("mallory").doAs(
         (PrivilegedExceptionAction<ClientSlaveProtocolPB>) () ->
             RpcSupport.proxy(ClientSlaveProtocolPB.class, at, conf, 5_000));
@@ -99,19 +79,14 @@ class FillAuthorizationTest {
 
   @AfterEach
   void stop() {
-    RpcSupport.close(owner);
     RpcSupport.close(mallory);
-    if (slave != null) {
-      slave.stop();
-    }
-    if (master != null) {
-      master.close();
+    if (fixture != null) {
+      fixture.close();
     }
   }
 
   private static BlockAccessProto access(BlockKey key) {
-    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-        .setBlockBytes(BLOCK).setDatasetId("/d").setDatasetBlocks(2).setJobId("job_1").build();
+    return SlaveFixture.access(key, BLOCK, "/d", 2).build();
   }
 
   private byte[] bytes() {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -14,24 +13,16 @@ import java.util.Random;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
-import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.slave.localized.LocalizedConfigKeys;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.BlockChecksumSource.HdfsBlockCrc;
 
@@ -40,15 +31,13 @@ import org.mpcache.slave.verify.BlockChecksumSource.HdfsBlockCrc;
  * {@link FakeMaster}, with a fake {@link BlockChecksumSource} standing in for the DataNodes.
  */
 class FillVerificationTest {
-  private static final int UNIT = 256 * 1024;
   private static final int BLOCK = 100_000;
   private static final BlockKey KEY = new BlockKey("BP-1", 7, 1);
 
   @TempDir
   Path dir;
-  private FakeMaster master;
+  private SlaveFixture fixture;
   private MpCacheSlave slave;
-  private ClientSlaveProtocolPB client;
   private final Random random = new Random(5);
   /** What the fake DataNodes answer. */
   private volatile Optional<HdfsBlockCrc> answer = Optional.empty();
@@ -57,47 +46,25 @@ class FillVerificationTest {
 
   @BeforeEach
   void start() throws Exception {
-    Configuration conf = new Configuration();
-    master = new FakeMaster(conf);
-    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.address().getPort());
-    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
-    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
-    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
-    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
-    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
-    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    slave = new MpCacheSlave() {
-      @Override
-      protected BlockChecksumSource createChecksumSource(Configuration c) {
-        return (block, length, token, replicas) -> {
-          askedToken = token;
-          askedReplicas = replicas;
-          return answer;
-        };
-      }
-    };
-    slave.init(conf);
-    slave.start();
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!slave.getMasterLink().isRegistered()) {
-      assertTrue(System.nanoTime() < deadline, "the slave registers with the fake master");
-      Thread.sleep(20);
-    }
-    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), conf, 5_000);
+    fixture = new SlaveFixture(dir, conf -> conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, true),
+        () -> new MpCacheSlave() {
+          @Override
+          protected BlockChecksumSource createChecksumSource(Configuration c) {
+            return (block, length, token, replicas) -> {
+              askedToken = token;
+              askedReplicas = replicas;
+              return answer;
+            };
+          }
+        });
+    fixture.awaitRegistration();
+    slave = fixture.slave();
   }
 
   @AfterEach
   void stop() {
-    RpcSupport.close(client);
-    if (slave != null) {
-      slave.stop();
-    }
-    if (master != null) {
-      master.close();
+    if (fixture != null) {
+      fixture.close();
     }
   }
 
@@ -115,17 +82,8 @@ class FillVerificationTest {
 
   /** Offers, writes and commits {@code data} as KEY; whether the slave cached it. */
   private boolean fill(byte[] data) throws IOException {
-    BlockAccessProto access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(KEY))
-        .setBlockBytes(BLOCK).setDatasetId("/d").setDatasetBlocks(1).setJobId("job_1").build();
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access).setOfferFill(true).build()));
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
-        .getAccepted());
-    return RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setLength(BLOCK).addReplicas("127.0.0.1:9866")
-        .addReplicas("127.0.0.2:9866").build())).getCached();
+    return fixture.fill(SlaveFixture.access(KEY, BLOCK, "/d", 1).build(), data,
+        "127.0.0.1:9866", "127.0.0.2:9866");
   }
 
   @Test
@@ -172,6 +130,7 @@ class FillVerificationTest {
     assertTrue(fill(data), "bytes HDFS vouches for are committed");
 
     assertEquals(BLOCK, slave.getStore().cachedLength(KEY));
+    ClientSlaveProtocolPB client = fixture.client();
     assertArrayEquals(data, RpcSupport.call(() -> client.read(null, ReadRequestProto.newBuilder()
         .setBlock(ProtoConverters.toProto(KEY)).setOffset(0).setLength(BLOCK).build()))
         .getData().toByteArray());

@@ -5,30 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.slave.SlaveFixture.waitFor;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
-import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
@@ -39,7 +34,6 @@ import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.slave.localized.LocalizedConfigKeys;
 
 /**
  * A real slave against a {@link FakeMaster}, fed bad or hostile values through its client
@@ -49,13 +43,13 @@ import org.mpcache.slave.localized.LocalizedConfigKeys;
  * share an SSD directory.
  */
 class HostileRequestsTest {
-  private static final int UNIT = 256 * 1024;
   private static final int BLOCK = 200_000;
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
 
   @TempDir
   Path dir;
+  private SlaveFixture fixture;
   private Configuration conf;
   private FakeMaster master;
   private MpCacheSlave slave;
@@ -64,51 +58,23 @@ class HostileRequestsTest {
 
   @BeforeEach
   void start() throws Exception {
-    conf = new Configuration();
-    master = new FakeMaster(conf);
-    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.address().getPort());
-    conf.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, 1_000);
-    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
-    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
-    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
-    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
-    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
-    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
-    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    slave = new MpCacheSlave();
-    slave.init(conf);
-    slave.start();
-    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), conf, 5_000);
-    waitFor(() -> slave.getMasterLink().isRegistered(), "registration with the fake master");
+    fixture = new SlaveFixture(dir);
+    conf = fixture.conf();
+    master = fixture.master();
+    slave = fixture.slave();
+    client = fixture.client();
+    fixture.awaitRegistration();
   }
 
   @AfterEach
   void stop() {
-    RpcSupport.close(client);
-    if (slave != null) {
-      slave.stop();
-    }
-    master.close();
-  }
-
-  private static void waitFor(BooleanSupplier condition, String what)
-      throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
+    if (fixture != null) {
+      fixture.close();
     }
   }
 
   private static BlockAccessProto.Builder access(BlockKeyProto key) {
-    return BlockAccessProto.newBuilder().setBlock(key).setBlockBytes(BLOCK).setDatasetId("/a")
-        .setDatasetBlocks(2).setJobId("job_a");
+    return SlaveFixture.access(key, BLOCK, "/a", 2);
   }
 
   private static BlockAccessProto.Builder access(BlockKey key) {
@@ -124,13 +90,7 @@ class HostileRequestsTest {
   private byte[] cache(BlockKey key) throws IOException {
     byte[] data = new byte[BLOCK];
     random.nextBytes(data);
-    LookupResponseProto r = lookup(access(key), true);
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
-        .getAccepted());
-    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setLength(BLOCK).build())).getCached());
+    assertTrue(fixture.fill(access(key).build(), data));
     return data;
   }
 
@@ -307,13 +267,9 @@ class HostileRequestsTest {
   void stop_releasesTheDirLockForTheNextSlave() throws Exception {
     byte[] data = cache(K1);
     slave.getMasterLink().setUnregisterOnStop(false);
-    slave.stop();
-    RpcSupport.close(client);
-    slave = new MpCacheSlave();
-    slave.init(new Configuration(conf));
-    slave.start();
-    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), conf, 5_000);
+    fixture.restartSlave();
+    slave = fixture.slave();
+    client = fixture.client();
     assertFalse(slave.getStore().cachedBlocks().isEmpty(), "the restarted slave kept the block");
     assertServed(K1, data);
   }

@@ -4,31 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.slave.SlaveFixture.RPC_TIMEOUT_MS;
+import static org.mpcache.slave.SlaveFixture.UNIT;
+import static org.mpcache.slave.SlaveFixture.waitFor;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
@@ -49,7 +45,6 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.slave.localized.LocalizedConfigKeys;
 
 /**
  * The slave's side of the slave-master protocol, against a {@link FakeMaster}: registration,
@@ -58,10 +53,7 @@ import org.mpcache.slave.localized.LocalizedConfigKeys;
  * fails, hangs or is down.
  */
 class SlaveMasterLinkTest {
-  /** One SSD dir of 1 MiB: Input Cache 256 KiB, pool 2 units of 256 KiB, Localized 256 KiB. */
-  private static final int UNIT = 256 * 1024;
   private static final int BLOCK = 200_000;
-  private static final int RPC_TIMEOUT_MS = 1_000;
   private static final String APP = "application_1_0001";
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
@@ -70,6 +62,7 @@ class SlaveMasterLinkTest {
 
   @TempDir
   Path dir;
+  private SlaveFixture fixture;
   private FakeMaster master;
   private MpCacheSlave slave;
   private ClientSlaveProtocolPB client;
@@ -78,74 +71,33 @@ class SlaveMasterLinkTest {
 
   @BeforeEach
   void start() throws IOException {
-    Configuration conf = new Configuration();
-    master = new FakeMaster(conf);
-    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.address().getPort());
-    conf.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, RPC_TIMEOUT_MS);
-    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
-    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
-    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
-    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
-    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
-    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
-    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    slave = new MpCacheSlave();
-    slave.init(conf);
-    slave.start();
-    client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), conf, 5_000);
-    localized = new LocalizedProtocolClientSideTranslatorPB(slave.getLocalizedAddress(), conf);
+    fixture = new SlaveFixture(dir);
+    master = fixture.master();
+    slave = fixture.slave();
+    client = fixture.client();
+    localized = fixture.localized();
   }
 
   @AfterEach
   void stop() {
-    if (localized != null) {
-      localized.close();
-    }
-    RpcSupport.close(client);
-    if (slave != null) {
-      slave.stop();
-    }
-    master.close();
-  }
-
-  /** Waits up to 10 s for {@code condition}. */
-  private static void waitFor(BooleanSupplier condition, String what)
-      throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
+    if (fixture != null) {
+      fixture.close();
     }
   }
 
   private void awaitRegistration() throws InterruptedException {
-    waitFor(() -> slave.getMasterLink().isRegistered(), "registration with the fake master");
+    fixture.awaitRegistration();
   }
 
   private static BlockAccessProto access(BlockKey key, String dataset, int datasetBlocks) {
-    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-        .setBlockBytes(BLOCK).setDatasetId(dataset).setDatasetBlocks(datasetBlocks)
-        .setJobId("job_" + dataset).build();
+    return SlaveFixture.access(key, BLOCK, dataset, datasetBlocks).build();
   }
 
   /** Caches one block through the client protocol, as a reading task would; returns its bytes. */
   private byte[] cache(BlockKey key, String dataset, int datasetBlocks) throws IOException {
     byte[] data = new byte[BLOCK];
     random.nextBytes(data);
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access(key, dataset, datasetBlocks)).setOfferFill(true).build()));
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
-        .getAccepted());
-    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setLength(BLOCK).build())).getCached());
+    assertTrue(fixture.fill(access(key, dataset, datasetBlocks), data));
     return data;
   }
 

@@ -1,0 +1,75 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.mpcache.common.BlockKey;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * File helpers for tests on a {@link MiniMpCacheCluster}: make reproducible content, write it
+ * straight to HDFS, read it back through the intercepting FileSystem, and find the slave caching
+ * a block.
+ */
+public final class ClusterFiles {
+  private ClusterFiles() {
+  }
+
+  /** {@code length} pseudo-random bytes, the same for the same {@code seed}. */
+  public static byte[] data(long seed, int length) {
+    byte[] b = new byte[length];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  /** Writes {@code content} to {@code p} through plain HDFS, replacing any file there. */
+  public static void write(MiniMpCacheCluster cluster, Path p, byte[] content)
+      throws IOException {
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
+      out.write(content);
+    }
+  }
+
+  /**
+   * The whole of {@code p} read through the intercepting FileSystem; asserts the stream ends at
+   * the file's length.
+   */
+  public static byte[] readAll(MiniMpCacheCluster cluster, Path p) throws IOException {
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
+      IOUtils.readFully(in, b, 0, b.length);
+      assertEquals(-1, in.read(), "stream must end at the file's length");
+      return b;
+    }
+  }
+
+  /**
+   * The first {@code length} bytes of {@code p} read through the intercepting FileSystem, without
+   * asking the NameNode for the file's length.
+   */
+  public static byte[] readFirst(MiniMpCacheCluster cluster, Path p, int length)
+      throws IOException {
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[length];
+      IOUtils.readFully(in, b, 0, length);
+      return b;
+    }
+  }
+
+  /** A slave of {@code cluster} that has {@code key} cached, or null. */
+  public static MpCacheSlave holder(MiniMpCacheCluster cluster, BlockKey key) {
+    for (MpCacheSlave s : cluster.slaves()) {
+      if (s.getStore().cachedLength(key) >= 0) {
+        return s;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,188 @@
+package org.mpcache.slave;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.localized.LocalizedConfigKeys;
+
+/**
+ * For tests that drive a real {@link MpCacheSlave} against a {@link FakeMaster} on loopback: starts
+ * both with one small SSD dir (1 MiB of 256 KiB units: Input Cache 256 KiB, pool 2 units,
+ * Localized 256 KiB), fill verification off (there is no HDFS to vouch for fills), an RPC timeout
+ * of {@link #RPC_TIMEOUT_MS}, and opens a client-slave proxy to the slave; {@link #close} stops it
+ * all. A test adjusts the configuration before the slave starts with a {@code Consumer} and may
+ * supply its own slave (a subclass overriding a factory method).
+ */
+final class SlaveFixture implements AutoCloseable {
+  static final int UNIT = 256 * 1024;
+  static final int RPC_TIMEOUT_MS = 1_000;
+
+  private final Configuration conf = new Configuration();
+  private final Supplier<MpCacheSlave> newSlave;
+  private final FakeMaster master;
+  private MpCacheSlave slave;
+  private ClientSlaveProtocolPB client;
+  private LocalizedProtocolClientSideTranslatorPB localized;
+
+  /** Starts a fake master and a plain slave whose SSD dir is {@code dir}/ssd. */
+  SlaveFixture(Path dir) throws IOException {
+    this(dir, c -> { }, MpCacheSlave::new);
+  }
+
+  /**
+   * Starts a fake master and the slave {@code newSlave} makes, after {@code adjust} has changed the
+   * configuration; does not wait for the slave to register (see {@link #awaitRegistration}).
+   */
+  SlaveFixture(Path dir, Consumer<Configuration> adjust, Supplier<MpCacheSlave> newSlave)
+      throws IOException {
+    this.newSlave = newSlave;
+    master = new FakeMaster(conf);
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        "127.0.0.1:" + master.address().getPort());
+    conf.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, RPC_TIMEOUT_MS);
+    conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
+    conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false);
+    conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
+    conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
+    conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
+    conf.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
+    conf.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
+    conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
+    adjust.accept(conf);
+    try {
+      startSlave(conf);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private void startSlave(Configuration c) throws IOException {
+    slave = newSlave.get();
+    slave.init(c);
+    slave.start();
+    client = RpcSupport.proxy(ClientSlaveProtocolPB.class, clientAddress(), conf, 5_000);
+  }
+
+  /**
+   * Stops the slave and starts a new one on the same configuration and SSD dir, with a new client
+   * proxy; the old proxy and slave are no longer usable.
+   */
+  void restartSlave() throws IOException {
+    slave.stop();
+    RpcSupport.close(client);
+    client = null;
+    startSlave(new Configuration(conf));
+  }
+
+  /** The configuration the first slave was started with; a restarted one gets a copy. */
+  Configuration conf() {
+    return conf;
+  }
+
+  FakeMaster master() {
+    return master;
+  }
+
+  MpCacheSlave slave() {
+    return slave;
+  }
+
+  /** A client-slave proxy as the current user. */
+  ClientSlaveProtocolPB client() {
+    return client;
+  }
+
+  /** Where the slave serves the client-slave protocol. */
+  InetSocketAddress clientAddress() {
+    return new InetSocketAddress("127.0.0.1", slave.info().getClientPort());
+  }
+
+  /** A client of the slave's Localized protocol, opened on first use and closed by close(). */
+  LocalizedProtocolClientSideTranslatorPB localized() throws IOException {
+    if (localized == null) {
+      localized = new LocalizedProtocolClientSideTranslatorPB(slave.getLocalizedAddress(), conf);
+    }
+    return localized;
+  }
+
+  @Override
+  public void close() {
+    if (localized != null) {
+      localized.close();
+    }
+    RpcSupport.close(client);
+    if (slave != null) {
+      slave.stop();
+    }
+    master.close();
+  }
+
+  /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
+  static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = Time.monotonicNow() + 10_000;
+    while (!condition.getAsBoolean()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  void awaitRegistration() throws InterruptedException {
+    waitFor(() -> slave.getMasterLink().isRegistered(), "registration with the fake master");
+  }
+
+  /** An access to {@code key} of {@code blockBytes} by job "job_" + dataset, to build on. */
+  static BlockAccessProto.Builder access(BlockKeyProto key, long blockBytes, String dataset,
+      int datasetBlocks) {
+    return BlockAccessProto.newBuilder().setBlock(key).setBlockBytes(blockBytes)
+        .setDatasetId(dataset).setDatasetBlocks(datasetBlocks).setJobId("job_" + dataset);
+  }
+
+  static BlockAccessProto.Builder access(BlockKey key, long blockBytes, String dataset,
+      int datasetBlocks) {
+    return access(ProtoConverters.toProto(key), blockBytes, dataset, datasetBlocks);
+  }
+
+  /**
+   * Fills {@code data} in as a reading task would: a lookup offering a fill (which must be
+   * offered), one write (which must be accepted) and a commit naming {@code replicas}; returns
+   * whether the commit cached the block.
+   */
+  boolean fill(BlockAccessProto access, byte[] data, String... replicas) throws IOException {
+    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
+        .newBuilder().setAccess(access).setOfferFill(true).build()));
+    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
+    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
+        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
+        .getAccepted());
+    CommitRequestProto.Builder commit = CommitRequestProto.newBuilder().setFillId(r.getFillId())
+        .setLength(data.length);
+    for (String replica : replicas) {
+      commit.addReplicas(replica);
+    }
+    return RpcSupport.call(() -> client.commit(null, commit.build())).getCached();
+  }
+}
