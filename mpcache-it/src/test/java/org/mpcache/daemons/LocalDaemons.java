@@ -4,8 +4,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.util.Time;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.Waits;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
@@ -57,14 +57,8 @@ final class LocalDaemons {
     return s;
   }
 
-  /** Waits up to 10 s for {@code condition}. */
+  /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
   static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+    Waits.waitFor(condition, what);
   }
 }

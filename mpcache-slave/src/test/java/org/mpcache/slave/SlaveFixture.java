@@ -10,9 +10,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
-import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -141,13 +141,7 @@ final class SlaveFixture implements AutoCloseable {
 
   /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
   static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
+    Waits.waitFor(condition, what);
   }
 
   void awaitRegistration() throws InterruptedException {
