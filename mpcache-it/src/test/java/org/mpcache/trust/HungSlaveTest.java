@@ -17,6 +17,7 @@ import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
@@ -34,6 +35,8 @@ class HungSlaveTest {
   private static final int BLOCKS = 8;
   private static final int DEADLINE_MS = 1_000;
   private static MiniMpCacheCluster cluster;
+  /** Threads this test suspended: resumed by the test, and again before the cluster stops. */
+  private static final List<Thread> frozen = new ArrayList<>();
 
   @BeforeAll
   static void start() throws IOException {
@@ -44,7 +47,11 @@ class HungSlaveTest {
   }
 
   @AfterAll
+  @SuppressWarnings("removal")
   static void stop() {
+    for (Thread t : frozen) {
+      t.resume();
+    }
     if (cluster != null) {
       cluster.close();
     }
@@ -71,6 +78,9 @@ class HungSlaveTest {
 
   @Test
   @SuppressWarnings("removal")
+  // A separate thread, so that a test thread stuck behind a frozen one fails the test instead of
+  // hanging the build; the frozen threads are resumed after all tests either way.
+  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void read_everySlaveFrozen_costsAboutOneDeadlinePerSlaveAndReturnsTheRightBytes()
       throws Exception {
     Path p = new Path("/hung/data");
@@ -79,7 +89,7 @@ class HungSlaveTest {
     assertArrayEquals(content, readFirst(cluster, p, content.length),
         "the first read fills the cache");
 
-    List<Thread> frozen = slaveServerThreads();
+    frozen.addAll(slaveServerThreads());
     assertTrue(frozen.size() >= 2 * cluster.slaves().size(), "server threads: " + frozen);
     Map<String, Long> before = ClientCounters.get().fallbacks();
     long elapsed;
