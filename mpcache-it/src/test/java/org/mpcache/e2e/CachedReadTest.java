@@ -10,7 +10,6 @@ import static org.mpcache.e2e.ClusterFiles.holder;
 import static org.mpcache.e2e.ClusterFiles.readAll;
 import static org.mpcache.e2e.ClusterFiles.write;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
-import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -38,14 +36,12 @@ import org.mpcache.slave.MpCacheSlave;
  * (corrupt block file, dead slave) still returns the right bytes from HDFS.
  */
 class CachedReadTest {
-  private static final int BLOCK = 1 << 20;
+  private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
   private static MiniMpCacheCluster cluster;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/cached-read"))
-        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
-        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
+    cluster = ClusterFiles.smallBlockCluster("cached-read");
   }
 
   @AfterAll

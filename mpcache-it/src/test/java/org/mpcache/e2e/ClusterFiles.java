@@ -2,6 +2,7 @@ package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -10,6 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
 import org.mpcache.common.BlockKey;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -20,6 +22,19 @@ import org.mpcache.slave.MpCacheSlave;
  */
 public final class ClusterFiles {
   private ClusterFiles() {
+  }
+
+  /** Blocks of the clusters {@link #smallBlockCluster} starts: 1 MiB. */
+  public static final int SMALL_BLOCK = 1 << 20;
+
+  /**
+   * An embedded cluster in {@code target/e2e/<name>} with {@link #SMALL_BLOCK} blocks, fills
+   * offered after 256 KiB, and faulty slaves tried again at once.
+   */
+  public static MiniMpCacheCluster smallBlockCluster(String name) throws IOException {
+    return new MiniMpCacheCluster.Builder(new File("target/e2e/" + name))
+        .blockSize(SMALL_BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
   }
 
   /** {@code length} pseudo-random bytes, the same for the same {@code seed}. */

@@ -10,7 +10,6 @@ import static org.mpcache.e2e.ClusterFiles.readAll;
 import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.DataOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -48,7 +47,7 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -59,14 +58,12 @@ import org.mpcache.slave.MpCacheSlave;
  * defence rests on: a DataNode's COMPOSITE_CRC block checksum is the plain CRC32C of the block.
  */
 class VouchedFillTest {
-  private static final int BLOCK = 1 << 20;
+  private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
   private static MiniMpCacheCluster cluster;
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/vouched-fill"))
-        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
-        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
+    cluster = ClusterFiles.smallBlockCluster("vouched-fill");
   }
 
   @AfterAll
