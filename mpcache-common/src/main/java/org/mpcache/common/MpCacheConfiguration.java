@@ -1,10 +1,13 @@
 package org.mpcache.common;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 
 /**
- * Builds the configuration an mpCache daemon or tool runs with: Hadoop's core files, then every
- * production module's defaults file on the classpath ({@link MpCacheConfigKeys#DEFAULT_RESOURCES}),
+ * Builds the configuration an mpCache daemon or tool runs with: Hadoop's core and HDFS files
+ * ({@code core-default.xml}, {@code core-site.xml}, {@code hdfs-default.xml}, {@code hdfs-site.xml},
+ * through {@link HdfsConfiguration}, so that {@code dfs.block.access.token.enable} and HDFS's
+ * security keys are read where operators set them), then every production module's defaults file on the classpath ({@link MpCacheConfigKeys#DEFAULT_RESOURCES}),
  * then a tool's own defaults files, then the operator's {@code mpcache-site.xml} (all from the
  * classpath, where the launcher puts {@code MPCACHE_CONF_DIR}). A defaults file missing from the
  * classpath is skipped, as Hadoop skips a missing resource. Stateless.
@@ -21,7 +24,7 @@ public final class MpCacheConfiguration {
    * them.
    */
   public static Configuration create(String... toolDefaults) {
-    Configuration conf = new Configuration();
+    Configuration conf = new HdfsConfiguration();
     for (String resource : MpCacheConfigKeys.DEFAULT_RESOURCES) {
       conf.addResource(resource);
     }

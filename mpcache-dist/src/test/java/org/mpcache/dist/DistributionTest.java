@@ -2,6 +2,7 @@ package org.mpcache.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
@@ -24,18 +26,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * The tarball as an operator uses it: unpacked, its {@code bin/mpcache} starts a master and a slave
  * as daemons against an HDFS (a MiniDFSCluster in this JVM, whose configuration is written to the
  * daemons' conf directory and whose jars are their Hadoop classpath, through
  * {@code MPCACHE_HADOOP_CLASSPATH}), {@code mpcache admin report -json} shows the slave live, and
- * {@code --daemon stop} ends both processes and removes their pid files.
+ * {@code --daemon stop} ends both processes and removes their pid files. HDFS issues block
+ * tokens and only the conf directory's {@code hdfs-site.xml} says so: the slave refuses a read
+ * without a token.
  *
  * <p>It runs in the integration-test phase, after the tarball is packaged; that execution sets
  * {@code dist.tarball} (the unit-test phase, which has no tarball yet, skips it).
@@ -75,6 +86,8 @@ class DistributionTest {
     }
 
     Configuration conf = new Configuration();
+    // HDFS issues block tokens; the daemons learn it only from hdfs-site.xml, as on a real node.
+    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
     dfs = new MiniDFSCluster.Builder(conf, work.resolve("dfs").toFile()).numDataNodes(1).build();
     dfs.waitActive();
 
@@ -84,6 +97,8 @@ class DistributionTest {
     Path confDir = Files.createDirectories(work.resolve("conf"));
     Files.copy(home.resolve("conf/log4j.properties"), confDir.resolve("log4j.properties"));
     writeSite(confDir.resolve("core-site.xml"), Map.of("fs.defaultFS", dfs.getURI().toString()));
+    writeSite(confDir.resolve("hdfs-site.xml"),
+        Map.of(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, "true"));
     Map<String, String> site = new HashMap<>();
     site.put("mpcache.master.rpc-address", "127.0.0.1:" + rpcPort);
     site.put("mpcache.master.http-address", "127.0.0.1:" + httpPort);
@@ -164,6 +179,7 @@ class DistributionTest {
     assertTrue(slaveIsLive(report, slaveId), report.toString());
     JsonNode status = statusJson();
     assertEquals(slaveId, status.at("/report/slaves/0/slave/slaveId").asText(), status.toString());
+    assertReadWithoutTokenRefused();
 
     Result stopSlave = run("--daemon", "stop", "slave");
     assertEquals(0, stopSlave.exit, stopSlave.output);
@@ -179,6 +195,27 @@ class DistributionTest {
         "mpcache-disttest-slave-" + hostname() + ".log"));
     assertTrue(log.contains("SHUTDOWN_MSG"), "the slave shut down through its hook:\n" + log);
     assertTrue(log.contains("Unregistered"), log);
+  }
+
+  /**
+   * A read of a block with no token: a slave that checks tokens refuses it with an
+   * AccessControlException before looking at its cache; one that does not would answer that the
+   * block is not cached.
+   */
+  private void assertReadWithoutTokenRefused() throws Exception {
+    ClientSlaveProtocolPB slave = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", slavePort), new Configuration(), 10_000);
+    try {
+      ReadRequestProto read = ReadRequestProto.newBuilder().setBlock(ProtoConverters.toProto(
+          new BlockKey(dfs.getNamesystem().getBlockPoolId(), 1_073_741_825L, 1001L)))
+          .setOffset(0).setLength(100).build();
+      RemoteException e = assertThrows(RemoteException.class,
+          () -> RpcSupport.call(() -> slave.read(null, read)));
+      assertTrue(e.getClassName().endsWith("AccessControlException"),
+          e.getClassName() + ": " + e.getMessage());
+    } finally {
+      RpcSupport.close(slave);
+    }
   }
 
   private static boolean slaveIsLive(JsonNode report, String slaveId) {
