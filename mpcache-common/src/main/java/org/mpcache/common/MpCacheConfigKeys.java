@@ -25,6 +25,27 @@ public final class MpCacheConfigKeys {
    */
   public static final String SLAVE_CACHE_DIRS_KEY = "mpcache.slave.cache.dirs";
 
+  /**
+   * The master's Kerberos principal, e.g. {@code mpcache/_HOST@EXAMPLE.COM}: the master logs in
+   * as it from {@code mpcache.master.keytab.file} when {@code hadoop.security.authentication} is
+   * {@code kerberos}, and slaves, clients and the admin CLI expect it of the master ({@code _HOST}
+   * stands for the master's host name). No default.
+   */
+  public static final String MASTER_KERBEROS_PRINCIPAL_KEY = "mpcache.master.kerberos.principal";
+
+  /**
+   * The slaves' Kerberos principal, e.g. {@code mpcache/_HOST@EXAMPLE.COM}: each slave logs in as
+   * it from {@code mpcache.slave.keytab.file}, and Kerberos-authenticated callers expect it of a
+   * slave. No default.
+   */
+  public static final String SLAVE_KERBEROS_PRINCIPAL_KEY = "mpcache.slave.kerberos.principal";
+
+  /**
+   * The service-level authorization policy file the daemons read, from the classpath, on top of
+   * their configuration when {@code hadoop.security.authorization} is true.
+   */
+  public static final String POLICY_RESOURCE = "mpcache-policy.xml";
+
   /** The site file mpCache daemons and tools read on top of the defaults files. */
   public static final String SITE_RESOURCE = "mpcache-site.xml";
   /** The defaults file of these keys, on the classpath in mpcache-common's jar. */

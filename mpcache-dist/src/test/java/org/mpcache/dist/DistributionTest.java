@@ -74,7 +74,7 @@ class DistributionTest {
         .inheritIO().start().waitFor(), "tar failed");
     home = work.resolve(System.getProperty("dist.name"));
     for (String d : new String[] {"bin/mpcache", "conf/mpcache-site.xml", "conf/log4j.properties",
-        "docs/install.md"}) {
+        "conf/mpcache-policy.xml", "docs/install.md"}) {
       assertTrue(Files.exists(home.resolve(d)), "the tarball lacks " + d);
     }
     assertTrue(Files.isExecutable(home.resolve("bin/mpcache")));

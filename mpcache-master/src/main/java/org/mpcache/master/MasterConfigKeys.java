@@ -75,6 +75,25 @@ public final class MasterConfigKeys {
       "mpcache.master.space.default.localized.fraction";
   public static final double SPACE_DEFAULT_LOCALIZED_FRACTION_DEFAULT = 0.2;
 
+  /**
+   * The keytab the master logs in from as {@code mpcache.master.kerberos.principal} when
+   * {@code hadoop.security.authentication} is {@code kerberos}. No default.
+   */
+  public static final String KEYTAB_FILE_KEY = "mpcache.master.keytab.file";
+
+  /** Who may call the slave-to-master protocol (registration, heartbeats, reports). */
+  public static final String SLAVE_MASTER_ACL_KEY = "security.mpcache.slave-master.protocol.acl";
+  public static final String SLAVE_MASTER_ACL_DEFAULT = "*";
+
+  /** Who may call the client-to-master protocol (the live slaves). */
+  public static final String CLIENT_MASTER_ACL_KEY =
+      "security.mpcache.client-master.protocol.acl";
+  public static final String CLIENT_MASTER_ACL_DEFAULT = "*";
+
+  /** Who may call the admin protocol (mpcache admin). */
+  public static final String ADMIN_ACL_KEY = "security.mpcache.admin.protocol.acl";
+  public static final String ADMIN_ACL_DEFAULT = "*";
+
   private MasterConfigKeys() {
   }
 }

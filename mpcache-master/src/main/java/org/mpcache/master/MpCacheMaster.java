@@ -23,6 +23,7 @@ import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
+import org.mpcache.common.service.SecureLogin;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.common.metrics.MetricsSupport;
@@ -36,6 +37,7 @@ import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
 import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.mpcache.master.security.MasterPolicyProvider;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
 import org.mpcache.master.status.MasterStatus;
@@ -93,19 +95,24 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
         rpcAddress.getPort());
 
+    // Before anything talks to HDFS or serves RPC, as HDFS's daemons log in.
+    SecureLogin.login(conf, MasterConfigKeys.KEYTAB_FILE_KEY,
+        MpCacheConfigKeys.MASTER_KERBEROS_PRINCIPAL_KEY, rpcAddress.getHostName());
     spaceManager = openSpaceManager(conf);
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
         new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
         Time::now);
-    refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs);
+    // A refresh reloads the service ACLs too; no refresh can arrive before the server serves.
+    refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs,
+        fresh -> rpcServer.refreshServiceAcls(fresh));
     refresher.start();
     status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
     PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
     httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
-        .terse(RequestRefusedException.class)
+        .terse(RequestRefusedException.class).authorize(new MasterPolicyProvider())
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry, arbitrator, prefetch, spaceManager, heartbeatMs,

@@ -20,6 +20,7 @@ import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
+import org.mpcache.common.service.SecureLogin;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -35,6 +36,7 @@ import org.mpcache.slave.metrics.SlaveMetrics;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
+import org.mpcache.slave.security.SlavePolicyProvider;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.space.SsdVolume;
@@ -115,6 +117,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     }
     datanodeAddress = conf.getTrimmed(SlaveConfigKeys.DATANODE_ADDRESS_KEY,
         SlaveConfigKeys.DATANODE_ADDRESS_DEFAULT);
+    // Before the block keys are fetched from the NameNode or anything is served.
+    SecureLogin.login(conf, SlaveConfigKeys.KEYTAB_FILE_KEY,
+        MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY, hostname);
 
     tuner = new DynamicSpaceTuner(layout, guard);
     List<Path> dirs = new ArrayList<>(layout.size());
@@ -142,7 +147,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         verifier, fillTimeout, readMax);
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
-        .terse(RequestRefusedException.class);
+        .terse(RequestRefusedException.class).authorize(new SlavePolicyProvider());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));

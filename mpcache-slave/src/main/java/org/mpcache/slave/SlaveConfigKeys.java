@@ -61,6 +61,20 @@ public final class SlaveConfigKeys {
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;
 
+  /**
+   * The keytab the slave logs in from as {@code mpcache.slave.kerberos.principal} when
+   * {@code hadoop.security.authentication} is {@code kerberos}. No default.
+   */
+  public static final String KEYTAB_FILE_KEY = "mpcache.slave.keytab.file";
+
+  /** Who may call the client-to-slave protocol (lookups, reads, fills). */
+  public static final String CLIENT_SLAVE_ACL_KEY = "security.mpcache.client-slave.protocol.acl";
+  public static final String CLIENT_SLAVE_ACL_DEFAULT = "*";
+
+  /** Who may call the Localized protocol (tasks and the NodeManager asking for SSD room). */
+  public static final String LOCALIZED_ACL_KEY = "security.mpcache.localized.protocol.acl";
+  public static final String LOCALIZED_ACL_DEFAULT = "*";
+
   private SlaveConfigKeys() {
   }
 }

@@ -1,12 +1,18 @@
 package org.mpcache.common.protocolPB;
 
 import org.apache.hadoop.ipc.ProtocolInfo;
+import org.apache.hadoop.security.KerberosInfo;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.AdminProtos;
 
 /**
  * The Hadoop RPC protocol for administrator to master: cluster reports, served with {@code ProtobufRpcEngine2} so that Hadoop's SASL
  * authentication and service-level authorization apply to it.
+ *
+ * <p>The protocol name is the interface's class name: service-level authorization loads it
+ * to find the protocol's ACL ({@code security.mpcache.*.protocol.acl}).
  */
-@ProtocolInfo(protocolName = "org.mpcache.AdminProtocol", protocolVersion = 1)
+@KerberosInfo(serverPrincipal = MpCacheConfigKeys.MASTER_KERBEROS_PRINCIPAL_KEY)
+@ProtocolInfo(protocolName = "org.mpcache.common.protocolPB.AdminProtocolPB", protocolVersion = 1)
 public interface AdminProtocolPB extends AdminProtos.AdminService.BlockingInterface {
 }

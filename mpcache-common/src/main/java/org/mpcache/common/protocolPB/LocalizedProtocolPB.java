@@ -1,9 +1,15 @@
 package org.mpcache.common.protocolPB;
 
 import org.apache.hadoop.ipc.ProtocolInfo;
+import org.apache.hadoop.security.KerberosInfo;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.LocalizedProtos.LocalizedService;
 
-/** The Hadoop RPC face of {@link LocalizedProtocol}: the generated protobuf service. */
-@ProtocolInfo(protocolName = "org.mpcache.LocalizedProtocol", protocolVersion = 1)
+/** The Hadoop RPC face of {@link LocalizedProtocol}: the generated protobuf service. *
+ * <p>The protocol name is the interface's class name: service-level authorization loads it
+ * to find the protocol's ACL ({@code security.mpcache.*.protocol.acl}).
+ */
+@KerberosInfo(serverPrincipal = MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY)
+@ProtocolInfo(protocolName = "org.mpcache.common.protocolPB.LocalizedProtocolPB", protocolVersion = 1)
 public interface LocalizedProtocolPB extends LocalizedService.BlockingInterface {
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.authorize.PolicyProvider;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 import org.mpcache.common.protocolPB.RpcSupport;
@@ -23,6 +24,7 @@ public final class RpcServerService extends AbstractService {
   private final int handlers;
   private final Map<Class<?>, BlockingService> protocols = new LinkedHashMap<>();
   private final List<Class<?>> terse = new ArrayList<>();
+  private PolicyProvider policy;
   private volatile RPC.Server server;
 
   public RpcServerService(String name, InetSocketAddress bindAddress, int handlers) {
@@ -46,6 +48,22 @@ public final class RpcServerService extends AbstractService {
     return this;
   }
 
+  /**
+   * The ACLs the server checks when {@code hadoop.security.authorization} is true, one per
+   * protocol it serves; call before init.
+   */
+  public RpcServerService authorize(PolicyProvider provider) {
+    this.policy = provider;
+    return this;
+  }
+
+  /** Reloads the service ACLs from {@code conf} and the policy file (after init). */
+  public void refreshServiceAcls(Configuration conf) {
+    if (policy != null) {
+      ServiceAcls.load(server, conf, policy);
+    }
+  }
+
   @Override
   protected void serviceInit(Configuration conf) throws Exception {
     if (protocols.isEmpty()) {
@@ -61,6 +79,7 @@ public final class RpcServerService extends AbstractService {
     }
     s.addTerseExceptions(terse.toArray(new Class<?>[0]));
     server = s;
+    refreshServiceAcls(conf);
     super.serviceInit(conf);
   }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.proto.AdminProtos.ConfigChangeProto;
@@ -21,7 +22,10 @@ import org.mpcache.master.registry.SlaveRegistry;
  * Reloads the master's reloadable configuration ({@code mpcache admin refresh}): it re-reads the
  * configuration files, validates the reloadable keys, then applies them all or none. The
  * reloadable keys are {@link #RELOADABLE}; every other key needs a restart. The exclude file is
- * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}.
+ * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}. A
+ * refresh also reloads the service ACLs ({@code security.mpcache.*.protocol.acl} and
+ * {@code mpcache-policy.xml}), as HDFS's {@code refreshServiceAcl} does, once the reloadable keys
+ * are applied.
  *
  * <p>Thread-safe: refreshes are serialized on this object, whose lock is taken before the
  * arbitrator's and the registry's (it calls into both, they never call back).
@@ -35,18 +39,21 @@ public final class MasterRefresher {
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
   private final long heartbeatMs;
+  private final Consumer<Configuration> serviceAcls;
   private Map<String, String> current;
 
   /**
    * @param startConf the configuration the master started with; a refresh re-reads its resources
    * @param heartbeatMs the heartbeat interval (not reloadable; the expiry must stay above it)
+   * @param serviceAcls reloads the RPC server's service ACLs from a re-read configuration
    */
   public MasterRefresher(Configuration startConf, SlaveRegistry registry,
-      ReplaceArbitrator arbitrator, long heartbeatMs) {
+      ReplaceArbitrator arbitrator, long heartbeatMs, Consumer<Configuration> serviceAcls) {
     this.startConf = new Configuration(startConf);
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.heartbeatMs = heartbeatMs;
+    this.serviceAcls = serviceAcls;
   }
 
   /**
@@ -70,6 +77,7 @@ public final class MasterRefresher {
     fresh.reloadConfiguration();
     Map<String, String> before = current;
     apply(fresh);
+    serviceAcls.accept(fresh);
     RefreshResponseProto.Builder r = RefreshResponseProto.newBuilder()
         .addAllReloadableKeys(RELOADABLE).addAllDecommissioned(registry.decommissioning());
     for (String k : RELOADABLE) {

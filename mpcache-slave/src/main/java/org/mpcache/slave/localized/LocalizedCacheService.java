@@ -12,6 +12,8 @@ import org.mpcache.common.proto.LocalizedProtos.LocalizedService;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.common.protocolPB.LocalizedProtocolPB;
 import org.mpcache.common.protocolPB.LocalizedProtocolServerSideTranslatorPB;
+import org.mpcache.common.service.ServiceAcls;
+import org.mpcache.slave.security.SlavePolicyProvider;
 
 /**
  * Serves the slave's Localized Cache (a {@link LocalizedCache}, or any {@link LocalizedProtocol}) over
@@ -48,6 +50,7 @@ public class LocalizedCacheService extends AbstractService {
             new LocalizedProtocolServerSideTranslatorPB(cache)))
         .setBindAddress(address.getHostString()).setPort(address.getPort())
         .setNumHandlers(handlers).setVerbose(false).build();
+    ServiceAcls.load(server, conf, new SlavePolicyProvider());
     server.start();
     super.serviceStart();
   }
