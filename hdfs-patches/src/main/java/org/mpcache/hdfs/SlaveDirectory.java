@@ -2,9 +2,12 @@ package org.mpcache.hdfs;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +28,8 @@ import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
@@ -42,10 +47,17 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * (until then, and while the master cannot be reached, reads go to HDFS). A failed refresh keeps
  * the list it had: slaves that went away meanwhile fail their first call and are marked faulty.
  *
+ * <p>With Kerberos on, the master and the slaves are called as {@link #tokenUser}: the reader's
+ * user holding the block token of the block it last chose a slave for, with which it
+ * authenticates (SASL DIGEST-MD5, as HDFS clients call a DataNode's
+ * {@code ClientDatanodeProtocol}): a task holds block tokens and delegation tokens, never a
+ * Kerberos ticket. Each call still carries the token of its own block.
+ *
  * <p>Thread-safe: the monitor guards the list, the proxies and the faulty set, and is never held
  * across an RPC or a wait.
  */
 final class SlaveDirectory implements Closeable {
+  private static final Text BLOCK_TOKEN_ALIAS = new Text("mpcache.block.token");
 
   /** A chosen slave and the proxy to talk to it. */
   static final class Slave {
@@ -67,6 +79,8 @@ final class SlaveDirectory implements Closeable {
   private final LongSupplier clock;
   private final Set<String> localHosts;
   private final ExecutorService refresher;
+  /** With Kerberos, who the proxies call as (see the class comment); null without. */
+  private final UserGroupInformation tokenUser;
 
   /** Only the refresher thread uses it, and {@link #close} once that thread has stopped. */
   private ClientMasterProtocolPB master;
@@ -97,12 +111,22 @@ final class SlaveDirectory implements Closeable {
     this.refreshMs = refreshMs;
     this.retryMs = retryMs;
     this.clock = clock;
+    this.tokenUser = UserGroupInformation.isSecurityEnabled()
+        ? UserGroupInformation.createRemoteUser(currentUserName()) : null;
     this.localHosts = localHostNames();
     this.refresher = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "mpcache-client-slave-list");
       t.setDaemon(true);
       return t;
     });
+  }
+
+  private static String currentUserName() {
+    try {
+      return UserGroupInformation.getCurrentUser().getShortUserName();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Set<String> localHostNames() {
@@ -120,6 +144,10 @@ final class SlaveDirectory implements Closeable {
 
   /** The slave to ask for {@code block}, or empty when none is suitable. */
   Optional<Slave> choose(LocatedBlock block) {
+    if (tokenUser != null && block.getBlockToken().getIdentifier().length > 0) {
+      // One alias: the newest token replaces the last; new connections authenticate with it.
+      tokenUser.addToken(BLOCK_TOKEN_ALIAS, block.getBlockToken());
+    }
     awaitFirstList(refreshIfDue());
     List<SlaveSelector.Replica> replicas = new ArrayList<>();
     for (DatanodeInfo dn : block.getLocations()) {
@@ -161,12 +189,26 @@ final class SlaveDirectory implements Closeable {
   private ClientSlaveProtocolPB proxy(SlaveInfoProto s) throws IOException {
     ClientSlaveProtocolPB p = proxies.get(s.getSlaveId());
     if (p == null) {
-      p = RpcSupport.proxy(ClientSlaveProtocolPB.class,
-          new InetSocketAddress(s.getHost(), s.getClientPort()), conf,
-          Math.min(rpcTimeoutMs, deadlineMs));
+      InetSocketAddress address = new InetSocketAddress(s.getHost(), s.getClientPort());
+      p = proxy(ClientSlaveProtocolPB.class, address, Math.min(rpcTimeoutMs, deadlineMs));
       proxies.put(s.getSlaveId(), p);
     }
     return p;
+  }
+
+  /** A proxy calling as {@link #tokenUser} with Kerberos, as the current user without. */
+  private <T> T proxy(Class<T> protocol, InetSocketAddress address, int timeoutMs)
+      throws IOException {
+    if (tokenUser == null) {
+      return RpcSupport.proxy(protocol, address, conf, timeoutMs);
+    }
+    try {
+      return tokenUser.doAs((PrivilegedExceptionAction<T>) () ->
+          RpcSupport.proxy(protocol, address, conf, timeoutMs));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted creating a proxy to " + address);
+    }
   }
 
   /** Leaves a slave alone for the retry interval after a fault. */
@@ -202,8 +244,7 @@ final class SlaveDirectory implements Closeable {
     List<SlaveInfoProto> fresh = null;
     try {
       if (master == null) {
-        master = RpcSupport.proxy(ClientMasterProtocolPB.class, masterAddress, conf,
-            rpcTimeoutMs);
+        master = proxy(ClientMasterProtocolPB.class, masterAddress, rpcTimeoutMs);
       }
       ClientMasterProtocolPB m = master;
       fresh = RpcSupport.call(() -> m.getSlaves(null, GetSlavesRequestProto.getDefaultInstance()))

@@ -8,8 +8,13 @@ import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.ConfigChecks;
@@ -21,6 +26,7 @@ import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.common.security.BlockKeySecretManager;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.service.SecureLogin;
@@ -113,6 +119,7 @@ public class MpCacheMaster extends CompositeService {
     httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class).authorize(new MasterPolicyProvider())
+        .tokens(createTokenSecrets(conf))
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry, arbitrator, prefetch, spaceManager, heartbeatMs,
@@ -129,6 +136,20 @@ public class MpCacheMaster extends CompositeService {
     }));
     addService(httpServer);
     super.serviceInit(conf);
+  }
+
+  /**
+   * With Kerberos and HDFS block tokens on, the NameNode's block keys, with which tasks (which hold
+   * block tokens, not Kerberos tickets) authenticate to ask for the live slaves; null otherwise.
+   */
+  private static SecretManager<BlockTokenIdentifier> createTokenSecrets(Configuration conf)
+      throws IOException {
+    if (SecurityUtil.getAuthenticationMethod(conf) != AuthenticationMethod.KERBEROS
+        || !conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
+            DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT)) {
+      return null;
+    }
+    return BlockKeySecretManager.connect(conf);
   }
 
   /** A protocol implementation whose calls are timed into the metrics once they exist. */

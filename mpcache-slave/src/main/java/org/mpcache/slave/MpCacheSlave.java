@@ -143,11 +143,14 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       LOG.warn("{}=false: fills are taken on the clients' word, not verified with HDFS",
           SlaveConfigKeys.FILL_VERIFY_KEY);
     }
-    cacheMaster = new CacheMaster(store, createAccessChecker(conf), counters, masterLink,
-        verifier, fillTimeout, readMax);
+    BlockAccessChecker access = createAccessChecker(conf);
+    cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier, fillTimeout,
+        readMax);
+    // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
-        .terse(RequestRefusedException.class).authorize(new SlavePolicyProvider());
+        .terse(RequestRefusedException.class).authorize(new SlavePolicyProvider())
+        .tokens(access.rpcSecretManager());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));

@@ -1,7 +1,9 @@
 package org.mpcache.common.protocolPB;
 
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenSelector;
 import org.apache.hadoop.ipc.ProtocolInfo;
 import org.apache.hadoop.security.KerberosInfo;
+import org.apache.hadoop.security.token.TokenInfo;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientMasterProtos;
 
@@ -13,6 +15,7 @@ import org.mpcache.common.proto.ClientMasterProtos;
  * to find the protocol's ACL ({@code security.mpcache.*.protocol.acl}).
  */
 @KerberosInfo(serverPrincipal = MpCacheConfigKeys.MASTER_KERBEROS_PRINCIPAL_KEY)
+@TokenInfo(BlockTokenSelector.class)
 @ProtocolInfo(protocolName = "org.mpcache.common.protocolPB.ClientMasterProtocolPB", protocolVersion = 1)
 public interface ClientMasterProtocolPB extends ClientMasterProtos.ClientMasterService.BlockingInterface {
 }

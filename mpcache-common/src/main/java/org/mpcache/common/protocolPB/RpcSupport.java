@@ -8,6 +8,8 @@ import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.SecretManager;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 
@@ -59,10 +61,21 @@ public final class RpcSupport {
    */
   public static RPC.Server server(Configuration conf, Class<?> protocol, BlockingService service,
       InetSocketAddress bindAddress, int handlers) throws IOException {
+    return server(conf, protocol, service, bindAddress, handlers, null);
+  }
+
+  /**
+   * A server as {@link #server(Configuration, Class, BlockingService, InetSocketAddress, int)}
+   * that also authenticates callers holding a token {@code secrets} can verify (SASL
+   * DIGEST-MD5); null for none.
+   */
+  public static RPC.Server server(Configuration conf, Class<?> protocol, BlockingService service,
+      InetSocketAddress bindAddress, int handlers,
+      SecretManager<? extends TokenIdentifier> secrets) throws IOException {
     RPC.setProtocolEngine(conf, protocol, ProtobufRpcEngine2.class);
     return new RPC.Builder(conf).setProtocol(protocol).setInstance(service)
         .setBindAddress(bindAddress.getHostString()).setPort(bindAddress.getPort())
-        .setNumHandlers(handlers).setVerbose(false).build();
+        .setNumHandlers(handlers).setSecretManager(secrets).setVerbose(false).build();
   }
 
   /** Serves one more protocol on an existing server. */

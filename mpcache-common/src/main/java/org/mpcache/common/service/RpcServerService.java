@@ -10,6 +10,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.authorize.PolicyProvider;
+import org.apache.hadoop.security.token.SecretManager;
+import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.thirdparty.protobuf.BlockingService;
 import org.mpcache.common.protocolPB.RpcSupport;
@@ -25,6 +27,7 @@ public final class RpcServerService extends AbstractService {
   private final Map<Class<?>, BlockingService> protocols = new LinkedHashMap<>();
   private final List<Class<?>> terse = new ArrayList<>();
   private PolicyProvider policy;
+  private SecretManager<? extends TokenIdentifier> secrets;
   private volatile RPC.Server server;
 
   public RpcServerService(String name, InetSocketAddress bindAddress, int handlers) {
@@ -57,6 +60,15 @@ public final class RpcServerService extends AbstractService {
     return this;
   }
 
+  /**
+   * Also authenticates callers holding a token {@code tokens} verifies (SASL DIGEST-MD5), beside
+   * the configured authentication; null for none; call before init.
+   */
+  public RpcServerService tokens(SecretManager<? extends TokenIdentifier> tokens) {
+    this.secrets = tokens;
+    return this;
+  }
+
   /** Reloads the service ACLs from {@code conf} and the policy file (after init). */
   public void refreshServiceAcls(Configuration conf) {
     if (policy != null) {
@@ -72,7 +84,7 @@ public final class RpcServerService extends AbstractService {
     RPC.Server s = null;
     for (Map.Entry<Class<?>, BlockingService> e : protocols.entrySet()) {
       if (s == null) {
-        s = RpcSupport.server(conf, e.getKey(), e.getValue(), bindAddress, handlers);
+        s = RpcSupport.server(conf, e.getKey(), e.getValue(), bindAddress, handlers, secrets);
       } else {
         RpcSupport.addProtocol(s, conf, e.getKey(), e.getValue());
       }

@@ -1,6 +1,8 @@
 package org.mpcache.slave.security;
 
 import java.io.IOException;
+import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
+import org.apache.hadoop.security.token.SecretManager;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -16,6 +18,14 @@ public interface BlockAccessChecker {
    * @throws IOException when the decision cannot be made (then access is denied too)
    */
   void check(BlockKey block, String encodedToken) throws IOException;
+
+  /**
+   * The secret manager the slave's client RPC server authenticates callers with by their block
+   * tokens (tasks hold no Kerberos ticket), or null when HDFS issues no tokens.
+   */
+  default SecretManager<BlockTokenIdentifier> rpcSecretManager() {
+    return null;
+  }
 
   /**
    * The checker for a cluster whose HDFS does not issue block tokens: HDFS then lets any client

@@ -21,6 +21,7 @@ import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.security.BlockKeySecretManager;
 
 /**
  * The block token checker against NameNode-side secret managers and a latch-controlled key
@@ -51,7 +52,7 @@ class BlockTokenCheckerTest {
 
   /** A checker whose first key fetch is quick and whose later ones wait for the test. */
   private BlockTokenChecker checker() throws IOException {
-    BlockTokenChecker c = new BlockTokenChecker(() -> {
+    BlockKeySecretManager keys = new BlockKeySecretManager(() -> {
       if (fetches.incrementAndGet() > 1) {
         slowFetchStarted.countDown();
         try {
@@ -62,8 +63,8 @@ class BlockTokenCheckerTest {
       }
       return namenode.exportKeys();
     }, new BlockTokenSecretManager(HOUR_MS, HOUR_MS, POOL, null, false), POOL, now::get);
-    c.refreshKeys();
-    return c;
+    keys.refreshKeys();
+    return new BlockTokenChecker(keys);
   }
 
   private static String token(BlockTokenSecretManager signer) throws IOException {
@@ -84,7 +85,7 @@ class BlockTokenCheckerTest {
   @Test
   void check_whileAKeyFetchHangs_otherChecksAreNotBlocked() throws Exception {
     BlockTokenChecker c = checker();
-    now.addAndGet(BlockTokenChecker.REFRESH_MIN_INTERVAL_MS);
+    now.addAndGet(BlockKeySecretManager.REFRESH_MIN_INTERVAL_MS);
     String unknownKey = token(stranger);
     Future<?> fetching = pool.submit(() -> {
       c.check(BLOCK, unknownKey);
