@@ -32,6 +32,7 @@ import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.LocalizedProtocolPB;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.SlaveConfigKeys;
@@ -44,8 +45,6 @@ import org.mpcache.slave.SlaveConfigKeys;
  */
 class ServiceAuthorizationTest {
   private static final int BLOCK = 1 << 20;
-  private static final UserGroupInformation OUTSIDER =
-      UserGroupInformation.createRemoteUser("mallory");
   private static MiniMpCacheCluster cluster;
   private static File policy;
   private static String me;
@@ -59,6 +58,8 @@ class ServiceAuthorizationTest {
     writePolicy(me);
     cluster = new MiniMpCacheCluster.Builder(base).blockSize(BLOCK)
         .set("hadoop.security.authorization", "true").addResource(policy)
+        // Generous: the assertion is about where bytes come from, on a loaded build machine.
+        .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "60000")
         .set(MasterConfigKeys.SLAVE_MASTER_ACL_KEY, me)
         .set(MasterConfigKeys.ADMIN_ACL_KEY, me)
         .set(SlaveConfigKeys.CLIENT_SLAVE_ACL_KEY, me)
@@ -117,7 +118,7 @@ class ServiceAuthorizationTest {
     writePolicy(me + ",mallory");
     try {
       refresh();
-      assertEquals(cluster.slaves().size(), as(OUTSIDER, ClientMasterProtocolPB.class, master,
+      assertEquals(cluster.slaves().size(), as(outsider(), ClientMasterProtocolPB.class, master,
           p -> p.getSlaves(null, GetSlavesRequestProto.getDefaultInstance())).getSlavesCount());
     } finally {
       writePolicy(me);
@@ -134,6 +135,14 @@ class ServiceAuthorizationTest {
     } finally {
       RpcSupport.close(admin);
     }
+  }
+
+  /**
+   * A user outside the ACLs; a new one each time, as ACLs are checked when a connection is set up
+   * and Hadoop's RPC client shares a connection between calls of one user to one address.
+   */
+  private static UserGroupInformation outsider() {
+    return UserGroupInformation.createRemoteUser("mallory");
   }
 
   /** One call on a protocol proxy. */
@@ -158,7 +167,7 @@ class ServiceAuthorizationTest {
   private static <P> void assertRefused(Class<P> protocol, InetSocketAddress address,
       ProxyCall<P, ?> call) {
     RemoteException e = assertThrows(RemoteException.class,
-        () -> as(OUTSIDER, protocol, address, call), protocol.getSimpleName());
+        () -> as(outsider(), protocol, address, call), protocol.getSimpleName());
     assertTrue(e.getClassName().endsWith("AuthorizationException"),
         protocol.getSimpleName() + ": " + e.getClassName() + ": " + e.getMessage());
     assertTrue(e.getMessage().contains("mallory")

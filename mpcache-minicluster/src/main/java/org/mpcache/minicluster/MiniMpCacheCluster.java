@@ -70,6 +70,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private IntFunction<File> nodeManagerLocalDir;
     private IntFunction<File> nodeManagerHddDir;
     private int nodeManagerMemoryMb;
+    private String host = "127.0.0.1";
     private final Configuration conf = new Configuration();
 
     public Builder(File baseDir) {
@@ -157,6 +158,16 @@ public final class MiniMpCacheCluster implements Closeable {
       return this;
     }
 
+    /**
+     * The host name the master and the slaves listen on and advertise; {@code 127.0.0.1} by
+     * default. A Kerberized cluster uses {@code localhost}, the host its service principals name
+     * ({@code _HOST} in {@code mpcache.*.kerberos.principal} expands to it).
+     */
+    public Builder host(String name) {
+      this.host = name;
+      return this;
+    }
+
     /** Sets a configuration value for every daemon and client of the cluster. */
     public Builder set(String key, String value) {
       conf.set(key, value);
@@ -220,15 +231,15 @@ public final class MiniMpCacheCluster implements Closeable {
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
     Configuration masterConf = new Configuration(conf);
-    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
-    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":0");
+    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
     masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     master = new MpCacheMaster();
     master.init(masterConf);
     master.start();
     conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        "127.0.0.1:" + master.getRpcAddress().getPort());
+        spec.host + ":" + master.getRpcAddress().getPort());
 
     for (int i = 0; i < spec.dataNodes; i++) {
       startSlave(i);
@@ -262,8 +273,8 @@ public final class MiniMpCacheCluster implements Closeable {
   private void startSlave(int i) throws IOException {
     DataNode dn = dfs.getDataNodes().get(i);
     Configuration sc = new Configuration(conf);
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
-    sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":0");
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, spec.host);
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
     long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
@@ -276,7 +287,7 @@ public final class MiniMpCacheCluster implements Closeable {
         Double.toString(spec.slaveCapacity / 2.0 / total));
     // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
     int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
-    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:" + localizedPort);
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
     MpCacheSlave s = new MpCacheSlave();
     s.init(sc);
     s.start();
@@ -306,7 +317,7 @@ public final class MiniMpCacheCluster implements Closeable {
       List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
       for (int i = 0; i < slaves.size(); i++) {
         slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
-            "127.0.0.1:" + localizedPorts.get(i), hddDir(i)));
+            spec.host + ":" + localizedPorts.get(i), hddDir(i)));
       }
       yc = LocalizedNodeManagers.configure(conf, slots);
     } else {
