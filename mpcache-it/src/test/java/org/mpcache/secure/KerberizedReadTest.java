@@ -123,7 +123,7 @@ class KerberizedReadTest {
     UserGroupInformation.setConfiguration(conf);
     UserGroupInformation.loginUserFromKeytab("hdfs/localhost@" + realm, keytab.getAbsolutePath());
     MiniMpCacheCluster.Builder b = new MiniMpCacheCluster.Builder(new File(BASE, protection))
-        .host("localhost").blockSize(BLOCK)
+        .host("localhost").dataNodes(1).blockSize(BLOCK)
         // Generous: the assertion is about where bytes come from, on a loaded build machine.
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "60000");
     conf.forEach(e -> b.set(e.getKey(), e.getValue()));

@@ -56,7 +56,7 @@ class ServiceAuthorizationTest {
     Files.createDirectories(base.toPath());
     policy = new File(base, "policy.xml");
     writePolicy(me);
-    cluster = new MiniMpCacheCluster.Builder(base).blockSize(BLOCK)
+    cluster = new MiniMpCacheCluster.Builder(base).dataNodes(1).blockSize(BLOCK)
         .set("hadoop.security.authorization", "true").addResource(policy)
         // Generous: the assertion is about where bytes come from, on a loaded build machine.
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "60000")
