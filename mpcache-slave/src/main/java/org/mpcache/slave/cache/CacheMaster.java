@@ -292,6 +292,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public WriteResponseProto write(RpcController c, WriteRequestProto req)
       throws ServiceException {
+    refuseUnless(() -> RequestChecks.uint64("offset", req.getOffset(), 0,
+        RequestChecks.MAX_BLOCK_BYTES));
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s == null) {
       return WriteResponseProto.newBuilder().setAccepted(false).build();
@@ -313,6 +315,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public CommitResponseProto commit(RpcController c, CommitRequestProto req)
       throws ServiceException {
+    refuseUnless(() -> {
+      RequestChecks.uint64("length", req.getLength(), 0, RequestChecks.MAX_BLOCK_BYTES);
+      RequestChecks.count("replicas", req.getReplicasCount(), RequestChecks.MAX_REPLICAS);
+      for (int i = 0; i < req.getReplicasCount(); i++) {
+        RequestChecks.text("replicas", req.getReplicasBytes(i), RequestChecks.MAX_ID_CHARS);
+      }
+      return null;
+    });
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s == null || !fills.remove(req.getFillId(), s)) {
       return CommitResponseProto.newBuilder().setCached(false).build();
@@ -375,15 +385,20 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req)
       throws ServiceException {
     long bytes;
+    String cause;
     try {
       authorize(RequestChecks.blockKey("block", req.getBlock()), req.getBlockToken());
-      bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0, Long.MAX_VALUE);
+      // One report per block read: more than a block's bytes would only overflow the counter.
+      bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0,
+          RequestChecks.MAX_BLOCK_BYTES);
+      cause = req.hasFallbackCause()
+          ? RequestChecks.cause("fallbackCause", req.getFallbackCauseBytes()) : null;
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
     counters.bytesFromHdfs.addAndGet(bytes);
-    if (req.hasFallbackCause()) {
-      counters.fallback(req.getFallbackCause());
+    if (cause != null) {
+      counters.fallback(cause);
     }
     return ReportReadResponseProto.getDefaultInstance();
   }
@@ -410,6 +425,21 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
           e.toString());
     }
     return ReportCorruptResponseProto.getDefaultInstance();
+  }
+
+  /** A check of a request's values that may refuse it. */
+  @FunctionalInterface
+  private interface Check {
+    Object run() throws RequestRefusedException;
+  }
+
+  /** Runs {@code check}; a refusal goes back to the caller as the call's error. */
+  private static void refuseUnless(Check check) throws ServiceException {
+    try {
+      check.run();
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
   }
 
   /** Fills in progress, for tests and reports. */
