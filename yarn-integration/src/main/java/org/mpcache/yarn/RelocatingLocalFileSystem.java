@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Where this cannot help: files written through another file system (the reduce's fetched map
  * outputs, which Hadoop's {@code OnDiskMapOutput} writes through the JVM's own local file system
- * while it consumes the network stream) fail on ENOSPC as before, and MapReduce retries the fetch
- * or the attempt, whose new file is placed after a fresh free-space check. If the partial file
+ * while it consumes the network stream) fail on ENOSPC as before, failing the reduce attempt; the
+ * next attempt's files are placed after a fresh free-space check. If the partial file
  * cannot be read back, the original ENOSPC is thrown. The slave's grant for a moved file is kept
  * until the attempt's container ends, as for any granted file that did not reach the SSD: the SSD
  * is evidently fuller than the slave's accounting, and giving the room back early would only let

@@ -16,7 +16,8 @@ import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
  * {@code .merged} files (through {@link SsdLocalDirAllocator}), all written through a
  * {@link RelocatingLocalFileSystem}, so that a merge meeting a full SSD moves to an HDD dir instead
  * of failing the task. Fetched map outputs are written by Hadoop through the JVM's own local file
- * system and are not moved: a fetch that meets a full SSD fails and is retried. Set with
+ * system and are not moved: a fetch that meets a full SSD fails the attempt, and the next attempt's
+ * free-space check sends its files to the HDDs. Set with
  * {@code mapreduce.job.reduce.shuffle.consumer.plugin.class}. ReduceTask builds the shuffle's
  * context before any plug-in code runs, so {@link #init} rebuilds it with these two placed
  * components. The merger's intermediate passes use a static allocator on
