@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * the test may mount one (as root); the SSD-full case needs it and is skipped otherwise.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+// Generous: each job takes about 20 s on an idle machine, minutes on a crowded one.
+@Timeout(value = 1800, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MapReduceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(MapReduceFaultsTest.class);
   private static final long BLOCK = 1L << 20;
