@@ -2,14 +2,20 @@ package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
+import org.mpcache.benchmarks.datagen.DataGenerators;
+import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.common.BlockKey;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -76,6 +82,32 @@ public final class ClusterFiles {
       IOUtils.readFully(in, b, 0, length);
       return b;
     }
+  }
+
+  /**
+   * Writes about {@code bytes} of seeded Wikipedia-like text (the PUMA word-count input) into
+   * directory {@code dir} through plain HDFS, replacing what was there; returns the data file.
+   */
+  public static Path wikiText(MiniMpCacheCluster cluster, Path dir, long bytes, long seed)
+      throws IOException {
+    FileSystem fs = cluster.plainFileSystem();
+    fs.delete(dir, true);
+    DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, fs, dir, bytes, seed);
+    return new Path(dir, DataGenerators.DATA_FILE);
+  }
+
+  /** The concatenated bytes of a job's part files in {@code dir}, in name order. */
+  public static byte[] jobOutput(MiniMpCacheCluster cluster, Path dir) throws IOException {
+    FileSystem fs = cluster.plainFileSystem();
+    FileStatus[] parts = fs.globStatus(new Path(dir, "part-*"));
+    Arrays.sort(parts);
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    for (FileStatus p : parts) {
+      try (InputStream in = fs.open(p.getPath())) {
+        IOUtils.copyBytes(in, all, 65536, false);
+      }
+    }
+    return all.toByteArray();
   }
 
   /** A slave of {@code cluster} that has {@code key} cached, or null. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,10 +13,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -25,8 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
-import org.mpcache.benchmarks.datagen.DataGenerators;
-import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.benchmarks.puma.WikiLine;
 import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
@@ -71,29 +65,12 @@ class MapReduceCachingTest {
     assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
   }
 
-  /**
-   * Writes about {@code bytes} of seeded Wikipedia-like text into directory {@code dir}, replacing
-   * what was there; returns the data file.
-   */
   private static Path text(Path dir, long bytes, long seed) throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    fs.delete(dir, true);
-    DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, fs, dir, bytes, seed);
-    return new Path(dir, DataGenerators.DATA_FILE);
+    return ClusterFiles.wikiText(cluster, dir, bytes, seed);
   }
 
-  /** The concatenated bytes of a job's part files, in name order. */
   private static byte[] output(Path dir) throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    FileStatus[] parts = fs.globStatus(new Path(dir, "part-*"));
-    Arrays.sort(parts);
-    ByteArrayOutputStream all = new ByteArrayOutputStream();
-    for (FileStatus p : parts) {
-      try (InputStream in = fs.open(p.getPath())) {
-        IOUtils.copyBytes(in, all, 65536, false);
-      }
-    }
-    return all.toByteArray();
+    return ClusterFiles.jobOutput(cluster, dir);
   }
 
   /** Word counts computed in plain Java from the file's bytes, with word-count's notion of a word. */
