@@ -56,7 +56,10 @@ class MapReduceFaultsTest {
   private static final Logger LOG = LoggerFactory.getLogger(MapReduceFaultsTest.class);
   private static final long BLOCK = 1L << 20;
   private static final int DEADLINE_MS = 1_000;
-  /** Far below the old stalls (three 20 s RPC timeouts per block), far above the deadline. */
+  /**
+   * With the job's own map time added (a crowded machine stretches both runs alike): far below the
+   * old stalls (three 20 s RPC timeouts per block), far above the deadline.
+   */
   private static final long EXTRA_PER_MAP_BOUND_MS = 10_000;
   private static final File ROOT = new File("target/e2e/mr-faults").getAbsoluteFile();
   private static final File SSD = new File(ROOT, "ssd-tmpfs");
@@ -177,7 +180,7 @@ class MapReduceFaultsTest {
         + " (%+.0f ms per task; longest %d ms), job %d ms", r.name, r.meanMapMs, baselineMs,
         extra, r.maxMapMs, r.jobMs);
     System.out.println("Fault figure: " + figure);
-    assertTrue(extra < EXTRA_PER_MAP_BOUND_MS, figure);
+    assertTrue(extra < EXTRA_PER_MAP_BOUND_MS + baselineMs, figure);
   }
 
   /** A finished job: its output dir and its map task times. */
