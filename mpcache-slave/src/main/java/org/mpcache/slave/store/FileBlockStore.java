@@ -132,7 +132,7 @@ public final class FileBlockStore {
     return store;
   }
 
-  private void recover(Path root, BlockKey key) throws IOException {
+  private void recover(Path root, BlockKey key) {
     BlockFile data = new BlockFile(root, key, BlockFile.Kind.DATA);
     BlockFile crc = data.sibling(BlockFile.Kind.CHECKSUMS);
     try {
@@ -155,8 +155,7 @@ public final class FileBlockStore {
       entries.put(key, Entry.cached(root, h.blockLength));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
-      storage.delete(data);
-      storage.delete(crc);
+      deleteQuietly(data, crc);
     }
   }
 
@@ -222,17 +221,17 @@ public final class FileBlockStore {
   }
 
   void completeFill(BlockFill fill) throws IOException {
+    BlockFile tmpCrc = fill.file().sibling(BlockFile.Kind.FILL_CHECKSUMS);
     BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      BlockFile tmpCrc = fill.file().sibling(BlockFile.Kind.FILL_CHECKSUMS);
       storage.write(tmpCrc, 0,
           ChecksumFile.encode(fill.chunkSize(), fill.length(), fill.checksums()), true);
       storage.move(tmpCrc, crc);
       storage.move(fill.file(), data);
     } catch (IOException | RuntimeException e) {
-      storage.delete(data);
-      storage.delete(crc);
+      // A partial sidecar (the disk is full) must not stay in tmp until the next start.
+      deleteQuietly(tmpCrc, data, crc);
       abortFill(fill);
       throw e;
     }
@@ -240,8 +239,7 @@ public final class FileBlockStore {
     // which the publication below then sees as a discard.
     space.filled(fill.key());
     if (!publish(fill)) {
-      storage.delete(data);
-      storage.delete(crc);
+      deleteQuietly(data, crc);
       abortFill(fill);
       throw new IOException("Block " + fill.key() + " was removed while it was being filled");
     }
@@ -262,11 +260,7 @@ public final class FileBlockStore {
   }
 
   void abortFill(BlockFill fill) {
-    try {
-      storage.delete(fill.file());
-    } catch (IOException e) {
-      LOG.warn("Could not delete abandoned fill {}: {}", fill.file(), e.getMessage());
-    }
+    deleteQuietly(fill.file());
     Entry e = entries.get(fill.key());
     if (e != null && e.claim == fill.claim()) {
       space.release(fill.key());
@@ -381,7 +375,8 @@ public final class FileBlockStore {
       }
       Entry removing = e.removing();
       if (entries.replace(key, e, removing)) {
-        deleteFiles(new BlockFile(removing.dir, key, BlockFile.Kind.DATA));
+        BlockFile data = new BlockFile(removing.dir, key, BlockFile.Kind.DATA);
+        deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
         space.release(key);
         entries.remove(key, removing);
         return true;
@@ -389,12 +384,19 @@ public final class FileBlockStore {
     }
   }
 
-  private void deleteFiles(BlockFile data) {
-    try {
-      storage.delete(data);
-      storage.delete(data.sibling(BlockFile.Kind.CHECKSUMS));
-    } catch (IOException ex) {
-      LOG.warn("Could not delete the files of evicted block {}: {}", data.key(), ex.getMessage());
+  /**
+   * Deletes files of a block that is not (or no longer) in the table. One that cannot be deleted
+   * is logged and left: the block's entry and reservation must go regardless, or it would stay
+   * FILLING (or its space held) until the slave restarts. Leftovers in {@code tmp} are deleted at
+   * the next start; in {@code current}, adopted again then if intact.
+   */
+  private void deleteQuietly(BlockFile... files) {
+    for (BlockFile f : files) {
+      try {
+        storage.delete(f);
+      } catch (IOException e) {
+        LOG.warn("Could not delete {}: {}", f, e.getMessage());
+      }
     }
   }
 
