@@ -42,7 +42,7 @@ import org.mpcache.slave.store.FaultInjectingBlockStorage.Op;
  * I/O errors on the reads of cached blocks, or on the writes of fills, injected while a job runs,
  * neither fail the job nor change its output, and add little to its map tasks.
  */
-class StoreFaultsTest {
+class FailingStoreTest {
   private static final long BLOCK = 2L << 20;
   private static final int DEADLINE_MS = 1_000;
   private static final Path INPUT = new Path("/store-faults/input");
