@@ -2,20 +2,18 @@ package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
-import org.mpcache.benchmarks.datagen.DataGenerators;
-import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.common.BlockKey;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -84,30 +82,11 @@ public final class ClusterFiles {
     }
   }
 
-  /**
-   * Writes about {@code bytes} of seeded Wikipedia-like text (the PUMA word-count input) into
-   * directory {@code dir} through plain HDFS, replacing what was there; returns the data file.
-   */
-  public static Path wikiText(MiniMpCacheCluster cluster, Path dir, long bytes, long seed)
-      throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    fs.delete(dir, true);
-    DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, fs, dir, bytes, seed);
-    return new Path(dir, DataGenerators.DATA_FILE);
-  }
-
-  /** The concatenated bytes of a job's part files in {@code dir}, in name order. */
-  public static byte[] jobOutput(MiniMpCacheCluster cluster, Path dir) throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    FileStatus[] parts = fs.globStatus(new Path(dir, "part-*"));
-    Arrays.sort(parts);
-    ByteArrayOutputStream all = new ByteArrayOutputStream();
-    for (FileStatus p : parts) {
-      try (InputStream in = fs.open(p.getPath())) {
-        IOUtils.copyBytes(in, all, 65536, false);
-      }
-    }
-    return all.toByteArray();
+  /** The blocks of file {@code p}, as HDFS lists them now. */
+  public static List<BlockKey> blocks(MiniMpCacheCluster cluster, Path p) throws IOException {
+    return DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).stream()
+        .map(LocatedBlock::getBlock).map((ExtendedBlock b) -> new BlockKey(b.getBlockPoolId(),
+            b.getBlockId(), b.getGenerationStamp())).toList();
   }
 
   /** A slave of {@code cluster} that has {@code key} cached, or null. */

@@ -16,13 +16,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.benchmarks.puma.WikiLine;
-import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 
@@ -52,25 +50,23 @@ class MapReduceCachingTest {
   private static Configuration conf(boolean cache) {
     Configuration c = cluster.conf();
     c.setBoolean(ClientConfigKeys.ENABLED_KEY, cache);
-    c.setInt(MRJobConfig.NUM_REDUCES, 2);
     return c;
   }
 
   private static Job wordCount(boolean cache, Path in, Path out) throws Exception {
-    return new WordCount().createJob(conf(cache), in, out);
+    return WordCountJobs.wordCount(conf(cache), in, out);
   }
 
   private static void run(boolean cache, Path in, Path out) throws Exception {
-    Job job = wordCount(cache, in, out);
-    assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
+    WordCountJobs.run(conf(cache), in, out);
   }
 
   private static Path text(Path dir, long bytes, long seed) throws IOException {
-    return ClusterFiles.wikiText(cluster, dir, bytes, seed);
+    return WordCountJobs.text(cluster, dir, bytes, seed);
   }
 
   private static byte[] output(Path dir) throws IOException {
-    return ClusterFiles.jobOutput(cluster, dir);
+    return WordCountJobs.output(cluster, dir);
   }
 
   /** Word counts computed in plain Java from the file's bytes, with word-count's notion of a word. */

@@ -3,23 +3,19 @@ package org.mpcache.trust;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import static org.mpcache.e2e.ClusterFiles.jobOutput;
-import static org.mpcache.e2e.ClusterFiles.wikiText;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.mapreduce.TaskReport;
-import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +25,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.e2e.WordCountJobs;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
@@ -81,11 +77,11 @@ class MapReduceFaultsTest {
         .slaveCapacity(16 * BLOCK).slaveCacheDir(i -> new File(SSD, "ssd-" + i))
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
         .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "5000").build();
-    wikiText(cluster, INPUT, 6 * BLOCK, 41);
-    plainOutput = jobOutput(cluster, runJob("plain", INPUT, false).out);
+    WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
+    plainOutput = WordCountJobs.output(cluster, runJob("plain", INPUT, false).out);
     runJob("warm-up", INPUT, true);
     Ran baseline = runJob("baseline", INPUT, true);
-    assertArrayEquals(plainOutput, jobOutput(cluster, baseline.out));
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, baseline.out));
     baselineMapMs = baseline.meanMapMs;
   }
 
@@ -106,7 +102,7 @@ class MapReduceFaultsTest {
     MpCacheSlave slave = cluster.slaves().get(0);
     Ran r = runWithFault("slave-frozen", INPUT, () -> frozen.freeze(
         RpcServerThreads.of(List.of(slave.info().getClientPort()))));
-    assertArrayEquals(plainOutput, jobOutput(cluster, r.out));
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, r.out));
     assertExtraDelayBounded(r, baselineMapMs);
   }
 
@@ -135,7 +131,7 @@ class MapReduceFaultsTest {
     } finally {
       resume.interrupt();
     }
-    assertArrayEquals(plainOutput, jobOutput(cluster, r.out));
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, r.out));
     assertExtraDelayBounded(r, baselineMapMs);
   }
 
@@ -143,13 +139,13 @@ class MapReduceFaultsTest {
   @Order(3)
   void wordCount_ssdFull_inputFillsAndLocalizedDataFallBack() throws Exception {
     assumeTrue(tmpfs, "needs root to put the SSD dirs on a small tmpfs");
-    wikiText(cluster, COLD_INPUT, 4 * BLOCK, 43);
+    WordCountJobs.text(cluster, COLD_INPUT, 4 * BLOCK, 43);
     Ran plain = runJob("cold-plain", COLD_INPUT, false);
     File ballast = new File(SSD, "ballast");
     long filled = fill(ballast);
     try {
       Ran full = runJob("ssd-full", COLD_INPUT, true);
-      assertArrayEquals(jobOutput(cluster, plain.out), jobOutput(cluster, full.out));
+      assertArrayEquals(WordCountJobs.output(cluster, plain.out), WordCountJobs.output(cluster, full.out));
       LOG.info("SSD full: {} bytes of ballast", filled);
       assertExtraDelayBounded(full, plain.meanMapMs);
     } finally {
@@ -194,9 +190,8 @@ class MapReduceFaultsTest {
 
   private static Job submit(String name, Path input, boolean mpCache) throws Exception {
     Configuration conf = mpCache ? cluster.conf() : cluster.plainHadoopConf();
-    conf.setInt(MRJobConfig.NUM_REDUCES, 2);
     Path out = new Path("/faults/out-" + name);
-    Job job = new WordCount().createJob(conf, input, out);
+    Job job = WordCountJobs.wordCount(conf, input, out);
     job.setJobName("wordcount-" + name);
     job.submit();
     return job;
@@ -224,15 +219,9 @@ class MapReduceFaultsTest {
   private static Ran finish(String name, Job job, long start) throws Exception {
     assertTrue(job.waitForCompletion(false), "job " + name + " failed");
     long jobMs = Time.monotonicNow() - start;
-    TaskReport[] maps = job.getTaskReports(TaskType.MAP);
-    long sum = 0;
-    long max = 0;
-    for (TaskReport m : maps) {
-      long ms = m.getFinishTime() - m.getStartTime();
-      sum += ms;
-      max = Math.max(max, ms);
-    }
-    return new Ran(name, FileOutputFormat.getOutputPath(job), sum / (double) maps.length, max, jobMs);
+    long[] maps = WordCountJobs.mapMillis(job);
+    return new Ran(name, FileOutputFormat.getOutputPath(job),
+        Arrays.stream(maps).average().orElse(0), Arrays.stream(maps).max().orElse(0), jobMs);
   }
 
   private static boolean run(String... command) throws IOException, InterruptedException {
