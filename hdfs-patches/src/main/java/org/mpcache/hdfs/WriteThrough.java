@@ -12,6 +12,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
@@ -132,8 +133,9 @@ final class WriteThrough {
       int n = Math.min(writeBytes, buffered - off);
       long at = sent;
       ByteString data = ByteString.copyFrom(buffer, off, n);
-      boolean ok = RpcSupport.call(() -> slave.write(null, WriteRequestProto.newBuilder()
-          .setFillId(fillId).setOffset(at).setData(data).setBlockToken(blockToken).build()))
+      boolean ok = RpcSupport.call(() -> slave.write(null, FillChecksums.withData(
+          WriteRequestProto.newBuilder().setFillId(fillId).setOffset(at)
+              .setBlockToken(blockToken), data).build()))
           .getAccepted();
       if (!ok) {
         state = State.OFF;
