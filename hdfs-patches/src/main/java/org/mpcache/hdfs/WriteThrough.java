@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
@@ -240,9 +241,10 @@ final class WriteThrough {
     }
   }
 
+  /** @param faulty whether the slave is being left alone after a fault */
   @GuardedBy("this")
-  private Step nextStep() {
-    if (ctx.directory.isFaulty(slave.id)) {
+  private Step nextStep(boolean faulty) {
+    if (faulty) {
       // Nothing more goes to a slave that did not answer in time.
       off(false);
       abortDue = false;
@@ -280,8 +282,9 @@ final class WriteThrough {
       long at;
       long id;
       Runnable toReport = null;
+      boolean faulty = ctx.directory.isFaulty(slave.id);
       synchronized (this) {
-        step = nextStep();
+        step = nextStep(faulty);
         if (step == Step.IDLE) {
           sending = false;
           return;
@@ -306,7 +309,8 @@ final class WriteThrough {
                 .build())));
             break;
           case WRITE:
-            ByteString bytes = ByteString.copyFrom(data);
+            // A queued piece is complete and never changed again.
+            ByteString bytes = UnsafeByteOperations.unsafeWrap(data);
             wrote(data.length, RpcSupport.call(() -> slave.proxy.write(null,
                 FillChecksums.withData(WriteRequestProto.newBuilder().setFillId(id)
                     .setOffset(at).setBlockToken(blockToken), bytes).build())).getAccepted());
