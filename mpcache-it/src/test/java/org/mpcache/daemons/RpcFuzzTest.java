@@ -71,6 +71,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.LocalizedProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.MasterConfigKeys;
@@ -164,15 +165,16 @@ class RpcFuzzTest {
     cachedBytes = new byte[BLOCK];
     new Random(12).nextBytes(cachedBytes);
     long fill = offerFill(client, CACHED, BLOCK);
-    RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder().setFillId(fill)
-        .setOffset(0).setData(ByteString.copyFrom(cachedBytes)).build()));
+    RpcSupport.call(() -> client.write(null, FillChecksums.withData(WriteRequestProto
+        .newBuilder().setFillId(fill).setOffset(0), ByteString.copyFrom(cachedBytes)).build()));
     assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
         .setFillId(fill).setLength(BLOCK).build())).getCached());
     waitFor(() -> master.getSlaveRegistry().blocksOf(slaveId).contains(CACHED),
         "the master knows the cached block");
     othersFillId = offerFill(otherClient, OTHERS_FILL, SMALL);
-    RpcSupport.call(() -> otherClient.write(null, WriteRequestProto.newBuilder()
-        .setFillId(othersFillId).setOffset(0).setData(ByteString.copyFrom(new byte[100])).build()));
+    RpcSupport.call(() -> otherClient.write(null, FillChecksums.withData(WriteRequestProto
+        .newBuilder().setFillId(othersFillId).setOffset(0), ByteString.copyFrom(new byte[100]))
+        .build()));
     RequestSpaceResponseProto g = RpcSupport.call(() -> localized.requestSpace(null,
         RequestSpaceRequestProto.newBuilder().setApplicationId(APP).setContainerId(CONTAINER)
             .setAttemptId(ATTEMPT).setBytes(SMALL).build()));
@@ -503,14 +505,33 @@ class RpcFuzzTest {
     write.put("offset", values(1L, notAccepted, (long) SMALL, notAccepted, TWO_31, notAccepted,
         Long.MAX_VALUE, Expect.refused("offset"), TWO_63, Expect.refused("offset"),
         TWO_64_MINUS_1, Expect.refused("offset")));
-    write.put("data", values(ByteString.EMPTY, Expect.answered(),
-        ByteString.copyFrom(new byte[SMALL + 1]), notAccepted));
+    write.put("data", (method, field, out) -> {
+      out.add(new Case(method, field, "empty, with its checksums",
+          b -> FillChecksums.withData((WriteRequestProto.Builder) b, ByteString.EMPTY),
+          Expect.answered()));
+      out.add(new Case(method, field, (SMALL + 1) + " bytes, with their checksums",
+          b -> FillChecksums.withData((WriteRequestProto.Builder) b,
+              ByteString.copyFrom(new byte[SMALL + 1])), notAccepted));
+      out.add(new Case(method, field, "empty, with the checksum of 1000 bytes",
+          b -> set(b, field, ByteString.EMPTY), Expect.refused("checksums")));
+    });
     write.put("blockToken", anyText());
+    write.put("checksumChunkBytes", number(FillChecksums.MIN_CHUNK_BYTES,
+        FillChecksums.MAX_CHUNK_BYTES, true));
+    write.put("checksums", (method, field, out) -> {
+      out.add(new Case(method, field, "missing", b -> set(b, field, MISSING),
+          Expect.refused("checksums")));
+      out.add(new Case(method, field, MANY + " items", b -> {
+        for (int i = 0; i < MANY; i++) {
+          add(b, field, i);
+        }
+      }, Expect.refused("checksums")));
+    });
     all.add(new MethodCases("ClientSlave", "write", new OwnFill(0) {
       @Override
       Message.Builder request(long fill) {
-        return WriteRequestProto.newBuilder().setFillId(fill).setOffset(0)
-            .setData(ByteString.copyFrom(new byte[1000]));
+        return FillChecksums.withData(WriteRequestProto.newBuilder().setFillId(fill)
+            .setOffset(0), ByteString.copyFrom(new byte[1000]));
       }
     }, write));
 
@@ -756,8 +777,9 @@ class RpcFuzzTest {
     public Message.Builder setUp() throws IOException {
       long fill = offerFill(client, fresh(), SMALL);
       if (written > 0) {
-        RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder().setFillId(fill)
-            .setOffset(0).setData(ByteString.copyFrom(new byte[written])).build()));
+        RpcSupport.call(() -> client.write(null, FillChecksums.withData(WriteRequestProto
+            .newBuilder().setFillId(fill).setOffset(0), ByteString.copyFrom(new byte[written]))
+            .build()));
       }
       ownFill = fill;
       return request(fill);
@@ -905,9 +927,10 @@ class RpcFuzzTest {
   /** After every case: the base state still behaves (the fill takes bytes, the grant ends). */
   private static void assertBaseStateWorks() throws Exception {
     assertEquals(Arrays.hashCode(cachedBytes), Arrays.hashCode(readBack(CACHED, BLOCK)));
-    assertTrue(RpcSupport.call(() -> otherClient.write(null, WriteRequestProto.newBuilder()
-        .setFillId(othersFillId).setOffset(100).setData(ByteString.copyFrom(new byte[100]))
-        .build())).getAccepted(), "the other caller's fill went on");
+    assertTrue(RpcSupport.call(() -> otherClient.write(null, FillChecksums.withData(
+        WriteRequestProto.newBuilder().setFillId(othersFillId).setOffset(100),
+        ByteString.copyFrom(new byte[100])).build())).getAccepted(),
+        "the other caller's fill went on");
     long localizedUsed = slave.getLocalizedCache().snapshot().localizedCacheUsed();
     RpcSupport.call(() -> localized.reportRetained(null, ReportRetainedRequestProto.newBuilder()
         .setApplicationId(APP).setContainerId(CONTAINER).setAttemptId(ATTEMPT).setDir(grantDir)

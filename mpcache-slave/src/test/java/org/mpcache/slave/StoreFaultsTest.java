@@ -33,6 +33,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.slave.store.FaultInjectingBlockStorage;
@@ -105,8 +106,8 @@ class StoreFaultsTest {
   }
 
   private boolean write(long fill, byte[] data, int from, int to) throws IOException {
-    return RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(fill).setOffset(from).setData(ByteString.copyFrom(data, from, to - from))
+    return RpcSupport.call(() -> client.write(null, FillChecksums.withData(WriteRequestProto
+        .newBuilder().setFillId(fill).setOffset(from), ByteString.copyFrom(data, from, to - from))
         .build())).getAccepted();
   }
 

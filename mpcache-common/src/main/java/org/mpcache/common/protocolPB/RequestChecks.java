@@ -167,8 +167,10 @@ public final class RequestChecks {
    * Checks the checksums of a fill's write: {@code checksumChunkBytes} from
    * {@link FillChecksums#MIN_CHUNK_BYTES} to {@link FillChecksums#MAX_CHUNK_BYTES}, and one
    * checksum per chunk of the data, the last chunk possibly shorter.
+   *
+   * @return the chunk size
    */
-  public static void writeChecksums(WriteRequestProto w) throws RequestRefusedException {
+  public static int writeChecksums(WriteRequestProto w) throws RequestRefusedException {
     int chunk = uint32("checksumChunkBytes", w.getChecksumChunkBytes(),
         FillChecksums.MIN_CHUNK_BYTES, FillChecksums.MAX_CHUNK_BYTES);
     long chunks = (w.getData().size() + (long) chunk - 1) / chunk;
@@ -177,6 +179,7 @@ public final class RequestChecks {
           + " checksums for " + w.getData().size() + " bytes of data in chunks of " + chunk
           + " bytes; there must be one per chunk (" + chunks + ")");
     }
+    return chunk;
   }
 
   /**
