@@ -76,7 +76,7 @@ import org.mpcache.trust.SoakFiles.Version;
  * {@code target/soak-report.txt}.
  */
 class SoakTest {
-  private static final int DEFAULT_SECONDS = 100;
+  private static final int DEFAULT_SECONDS = 90;
   private static final int BLOCK = 256 * 1024;
   private static final int READERS = 64;
   private static final int FILES = 12;
