@@ -39,6 +39,7 @@ import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
+import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.StorageDirLocks;
@@ -143,7 +144,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         verifier, fillTimeout, readMax);
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
-        .terse(RequestRefusedException.class);
+        // A block evicted between a reader's lookup and its read is an expected answer, not a
+        // fault: one log line, not a stack trace per read.
+        .terse(RequestRefusedException.class, BlockNotCachedException.class);
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
