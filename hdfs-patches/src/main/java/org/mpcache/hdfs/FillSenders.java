@@ -5,7 +5,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 
 /**
  * The threads that carry the fills of one client's streams to the slaves ({@link WriteThrough}),
@@ -27,13 +27,9 @@ final class FillSenders implements Closeable {
    * @param closeWaitMs how long {@link #close} waits for the fills under way
    */
   FillSenders(int threads, long closeWaitMs) {
-    AtomicInteger n = new AtomicInteger();
     this.pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "mpcache-client-fill-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setDaemon(true)
+            .setNameFormat("mpcache-client-fill-%d").build());
     this.pool.allowCoreThreadTimeOut(true);
     this.closeWaitMs = closeWaitMs;
   }

@@ -25,6 +25,7 @@ import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
@@ -98,11 +99,8 @@ final class SlaveDirectory implements Closeable {
     this.retryMs = retryMs;
     this.clock = clock;
     this.localHosts = localHostNames();
-    this.refresher = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "mpcache-client-slave-list");
-      t.setDaemon(true);
-      return t;
-    });
+    this.refresher = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder()
+        .setDaemon(true).setNameFormat("mpcache-client-slave-list").build());
   }
 
   private static Set<String> localHostNames() {
