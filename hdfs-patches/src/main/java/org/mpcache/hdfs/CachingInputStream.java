@@ -4,14 +4,14 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanUnbuffer;
@@ -45,33 +45,42 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * checksum mismatch is reported so the slave drops the block. The stream's behaviour (positions,
  * EOF, exceptions, positional and ByteBuffer reads, unbuffer) is that of the HDFS stream it wraps.
  *
- * <p>Not thread-safe for sequential reads, like every input stream; positional reads are
- * synchronized with them.
+ * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
+ * stream's monitor; positional reads take no stream-wide lock and may run beside them and each
+ * other, so a positional read waiting for a slave never holds up the sequential reader. Fills
+ * run beside the read on {@link FillSenders}' threads.
  */
 final class CachingInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
 
-  /** What a stream needs from its file system: settings, the slave directory, the dataset. */
+  /**
+   * What a stream needs from its file system: settings, the slave directory, the fill senders,
+   * the dataset.
+   */
   static final class Context {
     final SlaveDirectory directory;
+    final FillSenders senders;
     final Dataset dataset;
     final String jobId;
     final boolean fillEnabled;
     final long fillMinBytes;
     final int fillWriteBytes;
+    final long fillQueueBytes;
     final int readBytes;
     final long deadlineNanos;
     final FileSystem.Statistics statistics;
 
-    Context(SlaveDirectory directory, Dataset dataset, String jobId, boolean fillEnabled,
-        long fillMinBytes, int fillWriteBytes, int readBytes, int deadlineMs,
-        FileSystem.Statistics statistics) {
+    Context(SlaveDirectory directory, FillSenders senders, Dataset dataset, String jobId,
+        boolean fillEnabled, long fillMinBytes, int fillWriteBytes, long fillQueueBytes,
+        int readBytes, int deadlineMs, FileSystem.Statistics statistics) {
       this.directory = directory;
+      this.senders = senders;
       this.dataset = dataset;
       this.jobId = jobId;
       this.fillEnabled = fillEnabled;
       this.fillMinBytes = fillMinBytes;
       this.fillWriteBytes = fillWriteBytes;
+      this.fillQueueBytes = fillQueueBytes;
       this.readBytes = readBytes;
       this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
       this.statistics = statistics;
@@ -89,7 +98,9 @@ final class CachingInputStream extends FSInputStream
     final String token;
     SlaveDirectory.Slave slave;
     boolean fromCache;
+    /** The block's fill, kept after it ends: the block's read report follows its calls. */
     WriteThrough fill;
+    boolean fillAbandoned;
     long bytesFromHdfs;
     String fallbackCause;
     byte[] buf;
@@ -122,11 +133,15 @@ final class CachingInputStream extends FSInputStream
   private final long fileLength;
   private final Context ctx;
   private final ClientCounters counters = ClientCounters.get();
-  private final Map<Integer, Long> preadHdfsBytes = new HashMap<>();
-  private final Set<Integer> preadMisses = new HashSet<>();
+  /** Bytes positional reads took from HDFS, by block index; reported at close. */
+  private final Map<Integer, Long> preadHdfsBytes = new ConcurrentHashMap<>();
+  /** Blocks whose positional reads go to HDFS: no slave has them, or the cache faulted. */
+  private final Set<Integer> preadMisses = ConcurrentHashMap.newKeySet();
+  @GuardedBy("this")
   private long pos;
+  @GuardedBy("this")
   private Cursor cur;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param cacheableBlocks how many leading blocks may be cached: all of them, or all but the
@@ -224,26 +239,14 @@ final class CachingInputStream extends FSInputStream
     }
     if (c != null) {
       c.bytesFromHdfs += n;
-      if (c.fill != null && !readsBlockOf(c)) {
+      if (c.fill != null && !c.fillAbandoned && !readsBlockOf(c)) {
         counters.fallback("block-changed", "HDFS now reads another block than " + c.key
             + " at offset " + pos + "; its fill is abandoned", null);
         c.fill.abandon();
-        c.fill = null;
+        c.fillAbandoned = true;
       }
-      if (c.fill != null) {
-        WriteThrough fill = c.fill;
-        long at = pos - c.start;
-        try {
-          timed(c, () -> {
-            fill.offer(at, b, off, n);
-            return null;
-          });
-          if (fill.isDone()) {
-            counters.filled();
-          }
-        } catch (IOException e) {
-          fillFault(c, e);
-        }
+      if (c.fill != null && !c.fillAbandoned) {
+        c.fill.offer(pos - c.start, b, off, n);
       }
     }
     counters.readFromHdfs(n);
@@ -289,8 +292,8 @@ final class CachingInputStream extends FSInputStream
       } else {
         counters.miss();
         if (ctx.fillEnabled && p == c.start) {
-          c.fill = new WriteThrough(c.slave.proxy, c.access, c.token,
-              replicaAddresses(c.located), c.length, ctx.fillMinBytes, ctx.fillWriteBytes);
+          c.fill = new WriteThrough(ctx, c.slave, c.key, c.access, c.token,
+              replicaAddresses(c.located), c.length);
         }
       }
     } catch (IOException e) {
@@ -448,43 +451,39 @@ final class CachingInputStream extends FSInputStream
       ctx.directory.markFaulty(c.slave.id);
     }
     if (c.fill != null) {
-      if (c.slaveGivenUp) {
-        c.fill.drop();
-      } else {
-        c.fill.abandon();
-      }
-      c.fill = null;
+      // After markFaulty, the fill sends nothing more to the slave.
+      c.fill.abandon();
+      c.fillAbandoned = true;
     }
     counters.fallback(cause, c.key + " from slave " + c.slave.id + ": " + e.getMessage(), e);
   }
 
   /**
-   * A write-through failed: a slave that did not answer (in time) is given up as for a read; a
-   * slave that answered with an error only loses the fill, and the block goes on from HDFS.
+   * Finishes the current block: abandons a fill the reader did not complete (a complete one goes
+   * on in the background) and reports HDFS bytes, after the fill's calls when there is a fill; a
+   * faulty slave gets nothing more.
    */
-  private void fillFault(Cursor c, IOException e) {
-    String cause = causeOf(c, e);
-    if (unresponsive(cause)) {
-      slaveFault(c, cause, e);
-      return;
-    }
-    counters.fallback("fill-failed", "could not write " + c.key + " through to slave "
-        + c.slave.id + ": " + e.getMessage(), null);
-    c.fill = null;
-  }
-
-  /** Finishes the current block: abandons an unfinished fill and reports HDFS bytes. */
   private void leaveBlock() {
     Cursor c = cur;
     cur = null;
-    if (c == null || c.slave == null || c.slaveGivenUp) {
+    if (c == null || c.slave == null) {
       return;
     }
-    if (c.fill != null) {
-      c.fill.abandon();
+    if (c.slaveGivenUp || ctx.directory.isFaulty(c.slave.id)) {
+      if (c.fill != null) {
+        c.fill.abandon();
+      }
+      return;
     }
-    if (c.bytesFromHdfs > 0 || c.fallbackCause != null) {
-      reportHdfsRead(c.slave, c, c.bytesFromHdfs, c.fallbackCause);
+    SlaveDirectory.Slave slave = c.slave;
+    long bytes = c.bytesFromHdfs;
+    String cause = c.fallbackCause;
+    Runnable report = bytes > 0 || cause != null
+        ? () -> reportHdfsRead(slave, c, bytes, cause) : null;
+    if (c.fill != null) {
+      c.fill.leave(report);
+    } else if (report != null) {
+      report.run();
     }
   }
 
@@ -525,26 +524,23 @@ final class CachingInputStream extends FSInputStream
     if (len == 0) {
       return 0;
     }
-    int index;
-    synchronized (this) {
-      checkOpen();
-      if (position >= fileLength) {
-        return -1;
-      }
-      index = blockIndex(position);
-      if (index >= 0 && index < cacheableBlocks && blocks.get(index).getBlockSize() > 0
-          && !preadMisses.contains(index)) {
-        int n = preadCached(index, position, b, off, len);
-        if (n > 0) {
-          return n;
-        }
+    // No stream monitor here, as in DFSInputStream: a pread waiting for a slow slave must not
+    // hold up the sequential reader of the same stream.
+    checkOpen();
+    if (position >= fileLength) {
+      return -1;
+    }
+    int index = blockIndex(position);
+    if (index >= 0 && index < cacheableBlocks && blocks.get(index).getBlockSize() > 0
+        && !preadMisses.contains(index)) {
+      int n = preadCached(index, position, b, off, len);
+      if (n > 0) {
+        return n;
       }
     }
     int n = hdfs.read(position, b, off, len);
     if (n > 0 && index >= 0 && index < cacheableBlocks) {
-      synchronized (this) {
-        preadHdfsBytes.merge(index, (long) n, Long::sum);
-      }
+      preadHdfsBytes.merge(index, (long) n, Long::sum);
       counters.readFromHdfs(n);
     }
     return n;

@@ -31,9 +31,12 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private boolean fillEnabled;
   private long fillMinBytes;
   private int fillWriteBytes;
+  private long fillQueueBytes;
   private int readBytes;
   private int deadlineMs;
+  private int fillThreads;
   private SlaveDirectory directory;
+  private FillSenders senders;
   private DatasetResolver datasets;
 
   @Override
@@ -46,6 +49,25 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           ClientConfigKeys.MAX_CALL_BYTES);
       readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
           ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
+      fillMinBytes = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_MIN_BYTES_KEY,
+          ClientConfigKeys.FILL_MIN_BYTES_DEFAULT, 0);
+      fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
+          ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
+      if (fillQueueBytes < Math.max(fillWriteBytes, fillMinBytes)) {
+        throw new IllegalArgumentException("Invalid size " + fillQueueBytes + " for "
+            + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ": it must be at least "
+            + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + ") and "
+            + ClientConfigKeys.FILL_MIN_BYTES_KEY + " (" + fillMinBytes + "), or no fill could"
+            + " start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ".");
+      }
+      fillThreads = ConfigChecks.intAtLeast(conf, ClientConfigKeys.FILL_THREADS_KEY,
+          ClientConfigKeys.FILL_THREADS_DEFAULT, 1);
+      if (fillThreads > ClientConfigKeys.MAX_FILL_THREADS) {
+        throw new IllegalArgumentException("Invalid value " + fillThreads + " for "
+            + ClientConfigKeys.FILL_THREADS_KEY + ": it must be at most "
+            + ClientConfigKeys.MAX_FILL_THREADS + ". Reconfigure "
+            + ClientConfigKeys.FILL_THREADS_KEY + ".");
+      }
     }
     super.initialize(uri, conf);
     if (!enabled) {
@@ -53,8 +75,6 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     }
     fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
-    fillMinBytes = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_MIN_BYTES_KEY,
-        ClientConfigKeys.FILL_MIN_BYTES_DEFAULT, 0);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
         ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
     directory = new SlaveDirectory(conf,
@@ -67,6 +87,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
             ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0),
         Time::monotonicNow);
+    senders = new FillSenders(fillThreads, deadlineMs);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -97,10 +118,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           + " was opened; this stream reads from HDFS only", null);
       return in;
     }
-    CachingInputStream.Context ctx = new CachingInputStream.Context(directory,
+    CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillMinBytes, fillWriteBytes,
-        readBytes, deadlineMs, statistics);
+        fillQueueBytes, readBytes, deadlineMs, statistics);
     return new FSDataInputStream(new CachingInputStream(dfsIn, blocks, cacheable, ctx));
   }
 
@@ -141,6 +162,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   @Override
   public void close() throws IOException {
     try {
+      // Fills under way get up to the cache deadline to finish, while the slave proxies are open.
+      if (senders != null) {
+        senders.close();
+      }
       if (directory != null) {
         directory.close();
       }

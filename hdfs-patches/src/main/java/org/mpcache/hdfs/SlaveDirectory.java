@@ -30,6 +30,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
@@ -114,11 +115,8 @@ final class SlaveDirectory implements Closeable {
     this.tokenUser = UserGroupInformation.isSecurityEnabled()
         ? UserGroupInformation.createRemoteUser(currentUserName()) : null;
     this.localHosts = localHostNames();
-    this.refresher = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "mpcache-client-slave-list");
-      t.setDaemon(true);
-      return t;
-    });
+    this.refresher = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder()
+        .setDaemon(true).setNameFormat("mpcache-client-slave-list").build());
   }
 
   private static String currentUserName() {

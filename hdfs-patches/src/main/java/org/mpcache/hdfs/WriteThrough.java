@@ -1,175 +1,428 @@
 package org.mpcache.hdfs;
 
 import java.io.IOException;
-import java.util.Arrays;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
+import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
-import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * Writes the bytes a client reads of one block from HDFS through to a slave, so the block is
- * cached without the slave reading it from the HDDs a second time. The client offers the fill
- * only after reading {@code minBytes} in order from the block's start; the slave, having asked
- * the master, accepts or declines; the bytes follow in order, and the fill is committed when the
- * last byte of the block has been read. A reader that seeks away or stops early abandons it.
+ * cached without the slave reading it from the HDDs a second time, and without the reader ever
+ * waiting for the slave. The reader hands each read's bytes over ({@link #offer}: a copy into a
+ * write-behind queue of at most {@code mpcache.client.fill.queue.bytes}); a sender thread
+ * ({@link FillSenders}) offers the fill to the slave once the reader has read {@code minBytes} in
+ * order from the block's start, writes the queued bytes in order, {@code writeBytes} per call with
+ * their per-chunk checksums, and commits after the block's last byte.
  *
- * <p>States: PENDING (buffering, not offered yet), ACTIVE (the slave accepted), DONE (committed),
- * OFF (declined, abandoned or failed). Not thread-safe: owned by one input stream.
+ * <p>The fill is abandoned, never the read, when the queue is full (the slave or the sender threads
+ * fall behind the reader: fallback cause {@code fill-queue-full}); when a call to the slave has
+ * been under way longer than the cache deadline ({@code deadline-exceeded}) or fails unanswered
+ * ({@code slave-unreachable}), and the slave is then marked faulty; when the slave answers with an
+ * error ({@code fill-failed}); when the fill is not committed within the cache deadline after the
+ * reader read the block's last byte ({@code fill-too-slow}); and when the reader leaves the order
+ * or the block early or HDFS switches blocks under it (the stream calls {@link #abandon}). An
+ * abandoned fill is aborted at the slave from the sender thread, best effort, unless the slave is
+ * marked faulty: then nothing more goes to it, and the slave reaps the fill.
+ *
+ * <p>States: PENDING (queueing, not offered yet), STARTING (offered, or about to be), ACTIVE (the
+ * slave accepted; writing), DONE (committed), OFF (declined, abandoned or failed).
+ *
+ * <p>Thread-safe: the reader's thread and at most one sender task at a time use it; the monitor
+ * guards the state and the queue and is never held across a call to the slave.
  */
 final class WriteThrough {
-  private enum State { PENDING, ACTIVE, DONE, OFF }
+  private enum State { PENDING, STARTING, ACTIVE, DONE, OFF }
 
-  private final ClientSlaveProtocolPB slave;
+  /** The sender's next call. */
+  private enum Step { OFFER, WRITE, COMMIT, ABORT, REPORT, TOO_SLOW, IDLE }
+
+  private final CachingInputStream.Context ctx;
+  private final SlaveDirectory.Slave slave;
+  private final BlockKey key;
   private final BlockAccessProto access;
   private final String blockToken;
   private final List<String> replicas;
   private final long blockLength;
   private final long minBytes;
-  private final int writeBytes;
+  private final ClientCounters counters = ClientCounters.get();
+
+  @GuardedBy("this")
   private State state = State.PENDING;
-  private byte[] buffer;
-  private int buffered;
+  /** Whole pieces read and not yet written; the head may be being written. */
+  @GuardedBy("this")
+  private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
+  /** The piece the reader is adding to; null between pieces. */
+  @GuardedBy("this")
+  private byte[] piece;
+  @GuardedBy("this")
+  private int pieceBytes;
+  /** Bytes handed over and not yet written to the slave, the piece being written included. */
+  @GuardedBy("this")
+  private long queued;
+  /** The block offset of the reader's next byte. */
+  @GuardedBy("this")
   private long expected;
-  private long sent;
+  /** Bytes the slave accepted. */
+  @GuardedBy("this")
+  private long written;
+  @GuardedBy("this")
   private long fillId;
+  @GuardedBy("this")
+  private boolean hasFillId;
+  /** The slave holds a fill that was abandoned: the sender aborts it. */
+  @GuardedBy("this")
+  private boolean abortDue;
+  /** The stream's read report for the block, sent after the fill's calls. */
+  @GuardedBy("this")
+  private Runnable report;
+  /** A sender task is queued or running. */
+  @GuardedBy("this")
+  private boolean sending;
+  /** When the call under way started ({@link System#nanoTime}); 0 when there is none. */
+  @GuardedBy("this")
+  private long callStart;
+  /** When the reader read the block's last byte; 0 before. */
+  @GuardedBy("this")
+  private long lastByteRead;
 
   /**
    * @param blockToken the block's access token, URL-safe; empty when HDFS issued none
    * @param replicas the data transfer addresses of the block's DataNodes, sent at commit so
    *     that the slave can ask one of them to vouch for the bytes
    */
-  WriteThrough(ClientSlaveProtocolPB slave, BlockAccessProto access, String blockToken,
-      List<String> replicas, long blockLength, long minBytes, int writeBytes) {
+  WriteThrough(CachingInputStream.Context ctx, SlaveDirectory.Slave slave, BlockKey key,
+      BlockAccessProto access, String blockToken, List<String> replicas, long blockLength) {
+    this.ctx = ctx;
     this.slave = slave;
+    this.key = key;
     this.access = access;
     this.blockToken = blockToken;
     this.replicas = List.copyOf(replicas);
     this.blockLength = blockLength;
-    this.minBytes = Math.min(minBytes, blockLength);
-    this.writeBytes = writeBytes;
-    this.buffer = new byte[(int) Math.min(blockLength, Math.max(this.minBytes, writeBytes))
-        + 64 * 1024];
-  }
-
-  /** Whether the block was committed to the slave's cache. */
-  boolean isDone() {
-    return state == State.DONE;
+    this.minBytes = Math.min(ctx.fillMinBytes, blockLength);
   }
 
   /**
-   * Takes bytes the client just read at {@code blockOffset} of the block.
-   *
-   * @throws IOException when talking to the slave fails; the fill is then off
+   * Takes a copy of bytes the reader just read at {@code blockOffset} of the block. Never waits
+   * for the slave; a fault only ends the fill.
    */
-  void offer(long blockOffset, byte[] b, int off, int len) throws IOException {
-    if (state == State.OFF || state == State.DONE) {
-      return;
-    }
-    if (blockOffset != expected) {
-      abandon();
-      return;
-    }
-    try {
-      append(b, off, len);
-      expected += len;
-      if (state == State.PENDING && (buffered >= minBytes || expected == blockLength)) {
-        start();
-      }
-      if (state == State.ACTIVE && (buffered >= writeBytes || expected == blockLength)) {
-        flush();
-      }
-      if (state == State.ACTIVE && expected == blockLength && buffered == 0) {
-        boolean cached = RpcSupport.call(() -> slave.commit(null, CommitRequestProto.newBuilder()
-            .setFillId(fillId).setLength(blockLength).setBlockToken(blockToken)
-            .addAllReplicas(replicas).build()))
-            .getCached();
-        state = cached ? State.DONE : State.OFF;
-        buffer = null;
-      }
-    } catch (RemoteException e) {
-      abandon();
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      // The slave did not answer: no abort to it either; it reaps fills nobody writes to.
-      drop();
-      throw e instanceof IOException ? (IOException) e : new IOException(e);
-    }
-  }
-
-  private void append(byte[] b, int off, int len) {
-    if (buffered + len > buffer.length) {
-      buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, buffered + len));
-    }
-    System.arraycopy(b, off, buffer, buffered, len);
-    buffered += len;
-  }
-
-  private void start() throws IOException {
-    LookupResponseProto r = RpcSupport.call(() -> slave.lookup(null,
-        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true)
-            .setBlockToken(blockToken).build()));
-    if (r.getStatus() == LookupResponseProto.Status.MISS && r.hasFillId()) {
-      fillId = r.getFillId();
-      state = State.ACTIVE;
-    } else {
-      state = State.OFF;
-      buffer = null;
-      buffered = 0;
-    }
-  }
-
-  private void flush() throws IOException {
-    int off = 0;
-    while (off < buffered) {
-      int n = Math.min(writeBytes, buffered - off);
-      long at = sent;
-      ByteString data = ByteString.copyFrom(buffer, off, n);
-      boolean ok = RpcSupport.call(() -> slave.write(null, WriteRequestProto.newBuilder()
-          .setFillId(fillId).setOffset(at).setData(data).setBlockToken(blockToken).build()))
-          .getAccepted();
-      if (!ok) {
-        state = State.OFF;
-        buffer = null;
-        buffered = 0;
+  void offer(long blockOffset, byte[] b, int off, int len) {
+    String cause = null;
+    boolean start;
+    synchronized (this) {
+      if (state == State.OFF || state == State.DONE) {
         return;
       }
-      sent += n;
+      long now = System.nanoTime();
+      if (blockOffset != expected) {
+        off(true);
+      } else if (callStart != 0 && now - callStart > ctx.deadlineNanos) {
+        cause = "deadline-exceeded";
+        off(false);
+      } else if (queued + len > ctx.fillQueueBytes) {
+        cause = "fill-queue-full";
+        off(true);
+      } else {
+        append(b, off, len);
+        if (expected == blockLength) {
+          lastByteRead = now;
+        }
+        if (state == State.PENDING && expected >= minBytes) {
+          state = State.STARTING;
+        }
+      }
+      start = needsSender();
+    }
+    if (cause != null) {
+      count(cause, null);
+    }
+    if (start) {
+      startSender();
+    }
+  }
+
+  @GuardedBy("this")
+  private void append(byte[] b, int off, int len) {
+    while (len > 0) {
+      if (piece == null) {
+        piece = new byte[(int) Math.min(ctx.fillWriteBytes, blockLength - expected)];
+        pieceBytes = 0;
+      }
+      int n = Math.min(len, piece.length - pieceBytes);
+      System.arraycopy(b, off, piece, pieceBytes, n);
+      pieceBytes += n;
       off += n;
-    }
-    buffered = 0;
-  }
-
-  /** Gives up the fill without telling the slave, which reaps fills nobody writes to. */
-  void drop() {
-    if (state != State.DONE) {
-      state = State.OFF;
-    }
-    buffer = null;
-    buffered = 0;
-  }
-
-  /** Gives up the fill (best effort) unless it is already done. */
-  void abandon() {
-    if (state == State.ACTIVE) {
-      try {
-        RpcSupport.call(() -> slave.abort(null,
-            AbortRequestProto.newBuilder().setFillId(fillId).setBlockToken(blockToken).build()));
-      } catch (IOException e) {
-        // The slave reaps fills nobody writes to; nothing else to do.
+      len -= n;
+      expected += n;
+      queued += n;
+      if (pieceBytes == piece.length) {
+        ready.addLast(piece);
+        piece = null;
       }
     }
-    if (state != State.DONE) {
-      state = State.OFF;
+  }
+
+  /** Gives up the fill: the slave's copy is aborted off the reader's thread, best effort. */
+  void abandon() {
+    boolean start;
+    synchronized (this) {
+      off(true);
+      start = needsSender();
     }
-    buffer = null;
-    buffered = 0;
+    if (start) {
+      startSender();
+    }
+  }
+
+  /**
+   * The reader leaves the block: a fill the reader did not complete is abandoned, a complete one
+   * goes on in the background within the cache deadline. {@code report}, when not null, tells
+   * the slave about the block's HDFS reads once the fill's calls are over, unless the slave is
+   * faulty by then.
+   */
+  void leave(Runnable report) {
+    boolean start;
+    synchronized (this) {
+      if (expected < blockLength) {
+        off(true);
+      }
+      this.report = report;
+      start = needsSender();
+    }
+    if (start) {
+      startSender();
+    }
+  }
+
+  /** Ends the fill; {@code abort}: the slave's copy, if it holds one, is to be aborted. */
+  @GuardedBy("this")
+  private void off(boolean abort) {
+    if (state != State.OFF && state != State.DONE) {
+      state = State.OFF;
+      abortDue = abort && hasFillId;
+    }
+    ready.clear();
+    piece = null;
+    queued = 0;
+  }
+
+  /** Whether there is work for the sender and none is under way; if so, it now is. */
+  @GuardedBy("this")
+  private boolean needsSender() {
+    boolean work = abortDue || report != null || state == State.STARTING
+        || state == State.ACTIVE && (!ready.isEmpty() || written == blockLength);
+    if (!work || sending) {
+      return false;
+    }
+    sending = true;
+    return true;
+  }
+
+  private void startSender() {
+    if (!ctx.senders.execute(this::send)) {
+      synchronized (this) {
+        sending = false;
+        off(false);
+        report = null;
+      }
+    }
+  }
+
+  /** @param faulty whether the slave is being left alone after a fault */
+  @GuardedBy("this")
+  private Step nextStep(boolean faulty) {
+    if (faulty) {
+      // Nothing more goes to a slave that did not answer in time.
+      off(false);
+      abortDue = false;
+      report = null;
+      return Step.IDLE;
+    }
+    if (abortDue) {
+      abortDue = false;
+      return Step.ABORT;
+    }
+    if (state == State.ACTIVE && lastByteRead != 0
+        && System.nanoTime() - lastByteRead > ctx.deadlineNanos) {
+      return Step.TOO_SLOW;
+    }
+    if (state == State.STARTING) {
+      return Step.OFFER;
+    }
+    if (state == State.ACTIVE && !ready.isEmpty()) {
+      return Step.WRITE;
+    }
+    if (state == State.ACTIVE && written == blockLength) {
+      return Step.COMMIT;
+    }
+    if (report != null && (state == State.DONE || state == State.OFF)) {
+      return Step.REPORT;
+    }
+    return Step.IDLE;
+  }
+
+  /** The sender task: makes the fill's calls in order until there is nothing left to do. */
+  private void send() {
+    while (true) {
+      Step step;
+      byte[] data = null;
+      long at;
+      long id;
+      Runnable toReport = null;
+      boolean faulty = ctx.directory.isFaulty(slave.id);
+      synchronized (this) {
+        step = nextStep(faulty);
+        if (step == Step.IDLE) {
+          sending = false;
+          return;
+        }
+        if (step == Step.WRITE) {
+          data = ready.peekFirst();
+        }
+        if (step == Step.REPORT) {
+          toReport = report;
+          report = null;
+        }
+        at = written;
+        id = fillId;
+        callStart = System.nanoTime() | 1;
+      }
+      long started = System.nanoTime();
+      try {
+        switch (step) {
+          case OFFER:
+            offered(RpcSupport.call(() -> slave.proxy.lookup(null, LookupRequestProto
+                .newBuilder().setAccess(access).setOfferFill(true).setBlockToken(blockToken)
+                .build())));
+            break;
+          case WRITE:
+            // A queued piece is complete and never changed again.
+            ByteString bytes = UnsafeByteOperations.unsafeWrap(data);
+            wrote(data.length, RpcSupport.call(() -> slave.proxy.write(null,
+                FillChecksums.withData(WriteRequestProto.newBuilder().setFillId(id)
+                    .setOffset(at).setBlockToken(blockToken), bytes).build())).getAccepted());
+            break;
+          case COMMIT:
+            committed(RpcSupport.call(() -> slave.proxy.commit(null, CommitRequestProto
+                .newBuilder().setFillId(id).setLength(blockLength).setBlockToken(blockToken)
+                .addAllReplicas(replicas).build())).getCached());
+            break;
+          case ABORT:
+            RpcSupport.call(() -> slave.proxy.abort(null, AbortRequestProto.newBuilder()
+                .setFillId(id).setBlockToken(blockToken).build()));
+            break;
+          case REPORT:
+            toReport.run();
+            break;
+          case TOO_SLOW:
+            synchronized (this) {
+              off(true);
+            }
+            count("fill-too-slow", null);
+            break;
+          default:
+            throw new IllegalStateException(step.name());
+        }
+      } catch (IOException | RuntimeException e) {
+        failed(step, e, System.nanoTime() - started);
+      } finally {
+        synchronized (this) {
+          callStart = 0;
+        }
+      }
+    }
+  }
+
+  private synchronized void offered(LookupResponseProto r) {
+    if (r.getStatus() == LookupResponseProto.Status.MISS && r.hasFillId()) {
+      fillId = r.getFillId();
+      hasFillId = true;
+      if (state == State.STARTING) {
+        state = State.ACTIVE;
+      } else {
+        // Abandoned while the offer was under way.
+        abortDue = state == State.OFF;
+      }
+    } else {
+      off(false);
+    }
+  }
+
+  private synchronized void wrote(int n, boolean accepted) {
+    if (!accepted) {
+      // The slave gave the fill up itself.
+      off(false);
+      return;
+    }
+    written += n;
+    if (state == State.ACTIVE) {
+      ready.pollFirst();
+      queued -= n;
+    }
+  }
+
+  private void committed(boolean cached) {
+    synchronized (this) {
+      if (!cached) {
+        off(false);
+        return;
+      }
+      state = State.DONE;
+    }
+    counters.filled();
+  }
+
+  /** A call failed: the fill ends, once, and a slave that did not answer is left alone. */
+  private void failed(Step step, Exception e, long tookNanos) {
+    if (Thread.currentThread().isInterrupted()) {
+      // The client is closing.
+      synchronized (this) {
+        off(false);
+        report = null;
+      }
+      return;
+    }
+    boolean answered = e instanceof RemoteException;
+    String cause = answered ? "fill-failed"
+        : tookNanos > ctx.deadlineNanos ? "deadline-exceeded" : "slave-unreachable";
+    boolean wasOn;
+    synchronized (this) {
+      wasOn = state != State.OFF && state != State.DONE;
+      off(answered);
+    }
+    if (wasOn && step != Step.ABORT && step != Step.REPORT) {
+      count(cause, e);
+    } else if (!answered) {
+      ctx.directory.markFaulty(slave.id);
+    }
+  }
+
+  /**
+   * Counts the fill's end for {@code cause}; a slave that did not answer (in time) is marked
+   * faulty, so that it gets no abort and no further call from this client for a while.
+   */
+  private void count(String cause, Exception e) {
+    boolean unresponsive = cause.equals("deadline-exceeded")
+        || cause.equals("slave-unreachable");
+    if (unresponsive) {
+      ctx.directory.markFaulty(slave.id);
+    }
+    counters.fallback(cause, "the fill of " + key + " on slave " + slave.id + " is abandoned"
+        + (e == null ? "" : ": " + e.getMessage()) + " (cache deadline "
+        + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos) + " ms, write-behind queue "
+        + ctx.fillQueueBytes + " bytes)", unresponsive ? e : null);
   }
 }

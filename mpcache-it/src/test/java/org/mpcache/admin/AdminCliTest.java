@@ -21,9 +21,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DFSTestUtil;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.ToolRunner;
@@ -37,6 +34,7 @@ import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.tools.MpCacheAdmin;
@@ -148,9 +146,7 @@ class AdminCliTest {
   }
 
   private static List<BlockKey> keys(Path p) throws IOException {
-    return DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).stream().map(LocatedBlock::getBlock)
-        .map((ExtendedBlock b) -> new BlockKey(b.getBlockPoolId(), b.getBlockId(),
-            b.getGenerationStamp())).toList();
+    return ClusterFiles.blocks(cluster, p);
   }
 
   private static int cachedAnywhere(List<BlockKey> keys) {

@@ -32,6 +32,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.master.MasterConfigKeys;
@@ -104,8 +105,9 @@ class MasterSlaveRpcTest {
     assertFalse(miss.hasFillId(), "no fill unless the client offers one");
     long fillId = RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
         .setAccess(access(key, data.length)).setOfferFill(true).build())).getFillId();
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(fillId).setOffset(0).setData(ByteString.copyFrom(data)).build()))
+    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
+        WriteRequestProto.newBuilder().setFillId(fillId).setOffset(0),
+        ByteString.copyFrom(data)).build()))
         .getAccepted());
     assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
         .setFillId(fillId).setLength(data.length).build())).getCached());

@@ -24,6 +24,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
@@ -95,9 +96,9 @@ class SlaveSpaceTest {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null,
         LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true).build()));
     assertTrue(r.hasFillId(), "admitted: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(new byte[BLOCK]))
-        .build())).getAccepted());
+    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
+        WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),
+        ByteString.copyFrom(new byte[BLOCK])).build())).getAccepted());
     assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
         .setFillId(r.getFillId()).setLength(BLOCK).build())).getCached());
   }

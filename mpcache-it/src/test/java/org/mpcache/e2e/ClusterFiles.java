@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
 import org.mpcache.common.BlockKey;
 import org.mpcache.hdfs.ClientConfigKeys;
@@ -76,6 +80,13 @@ public final class ClusterFiles {
       IOUtils.readFully(in, b, 0, length);
       return b;
     }
+  }
+
+  /** The blocks of file {@code p}, as HDFS lists them now. */
+  public static List<BlockKey> blocks(MiniMpCacheCluster cluster, Path p) throws IOException {
+    return DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).stream()
+        .map(LocatedBlock::getBlock).map((ExtendedBlock b) -> new BlockKey(b.getBlockPoolId(),
+            b.getBlockId(), b.getGenerationStamp())).toList();
   }
 
   /** A slave of {@code cluster} that has {@code key} cached, or null. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,21 +13,14 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
-import org.mpcache.benchmarks.datagen.DataGenerators;
-import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.benchmarks.puma.WikiLine;
-import org.mpcache.benchmarks.puma.WordCount;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 
@@ -58,42 +50,23 @@ class MapReduceCachingTest {
   private static Configuration conf(boolean cache) {
     Configuration c = cluster.conf();
     c.setBoolean(ClientConfigKeys.ENABLED_KEY, cache);
-    c.setInt(MRJobConfig.NUM_REDUCES, 2);
     return c;
   }
 
   private static Job wordCount(boolean cache, Path in, Path out) throws Exception {
-    return new WordCount().createJob(conf(cache), in, out);
+    return WordCountJobs.wordCount(conf(cache), in, out);
   }
 
   private static void run(boolean cache, Path in, Path out) throws Exception {
-    Job job = wordCount(cache, in, out);
-    assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
+    WordCountJobs.run(conf(cache), in, out);
   }
 
-  /**
-   * Writes about {@code bytes} of seeded Wikipedia-like text into directory {@code dir}, replacing
-   * what was there; returns the data file.
-   */
   private static Path text(Path dir, long bytes, long seed) throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    fs.delete(dir, true);
-    DataGenerators.generate(DatasetKind.WIKIPEDIA_TEXT, fs, dir, bytes, seed);
-    return new Path(dir, DataGenerators.DATA_FILE);
+    return WordCountJobs.text(cluster, dir, bytes, seed);
   }
 
-  /** The concatenated bytes of a job's part files, in name order. */
   private static byte[] output(Path dir) throws IOException {
-    FileSystem fs = cluster.plainFileSystem();
-    FileStatus[] parts = fs.globStatus(new Path(dir, "part-*"));
-    Arrays.sort(parts);
-    ByteArrayOutputStream all = new ByteArrayOutputStream();
-    for (FileStatus p : parts) {
-      try (InputStream in = fs.open(p.getPath())) {
-        IOUtils.copyBytes(in, all, 65536, false);
-      }
-    }
-    return all.toByteArray();
+    return WordCountJobs.output(cluster, dir);
   }
 
   /** Word counts computed in plain Java from the file's bytes, with word-count's notion of a word. */

@@ -36,7 +36,7 @@ class HungSlaveTest {
   private static final int DEADLINE_MS = 1_000;
   private static MiniMpCacheCluster cluster;
   /** Threads this test suspended: resumed by the test, and again before the cluster stops. */
-  private static final List<Thread> frozen = new ArrayList<>();
+  private static final RpcServerThreads frozen = new RpcServerThreads();
 
   @BeforeAll
   static void start() throws IOException {
@@ -47,11 +47,8 @@ class HungSlaveTest {
   }
 
   @AfterAll
-  @SuppressWarnings("removal")
   static void stop() {
-    for (Thread t : frozen) {
-      t.resume();
-    }
+    frozen.close();
     if (cluster != null) {
       cluster.close();
     }
@@ -59,25 +56,14 @@ class HungSlaveTest {
 
   /** The threads of the client RPC servers of every slave: its listener, readers and handlers. */
   private static List<Thread> slaveServerThreads() {
-    List<String> ports = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
     for (MpCacheSlave s : cluster.slaves()) {
-      ports.add(String.valueOf(s.info().getClientPort()));
+      ports.add(s.info().getClientPort());
     }
-    List<Thread> out = new ArrayList<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      for (String port : ports) {
-        if (t.getName().startsWith("IPC Server") || t.getName().startsWith("Socket Reader")) {
-          if (t.getName().endsWith(" " + port)) {
-            out.add(t);
-          }
-        }
-      }
-    }
-    return out;
+    return RpcServerThreads.of(ports);
   }
 
   @Test
-  @SuppressWarnings("removal")
   // A separate thread, so that a test thread stuck behind a frozen one fails the test instead of
   // hanging the build; the frozen threads are resumed after all tests either way.
   @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -89,21 +75,17 @@ class HungSlaveTest {
     assertArrayEquals(content, readFirst(cluster, p, content.length),
         "the first read fills the cache");
 
-    frozen.addAll(slaveServerThreads());
-    assertTrue(frozen.size() >= 2 * cluster.slaves().size(), "server threads: " + frozen);
+    List<Thread> servers = slaveServerThreads();
+    assertTrue(servers.size() >= 2 * cluster.slaves().size(), "server threads: " + servers);
     Map<String, Long> before = ClientCounters.get().fallbacks();
     long elapsed;
-    for (Thread t : frozen) {
-      t.suspend();
-    }
+    frozen.freeze(servers);
     try {
       long start = Time.monotonicNow();
       assertArrayEquals(content, readFirst(cluster, p, content.length), "bytes from HDFS");
       elapsed = Time.monotonicNow() - start;
     } finally {
-      for (Thread t : frozen) {
-        t.resume();
-      }
+      frozen.resumeAll();
     }
     System.out.println("Every slave frozen: " + BLOCKS + " blocks of " + BLOCK + " bytes read in "
         + elapsed + " ms with a cache deadline of " + DEADLINE_MS + " ms");

@@ -45,6 +45,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.e2e.ClusterFiles;
@@ -168,9 +169,9 @@ class VouchedFillTest {
       assertTrue(miss.hasFillId(), "the slave wants the block: " + miss.getMissReason());
       for (int off = 0; off < BLOCK; off += 256 * 1024) {
         int o = off;
-        assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-            .setFillId(miss.getFillId()).setOffset(o)
-            .setData(ByteString.copyFrom(altered, o, 256 * 1024)).build())).getAccepted());
+        assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
+            WriteRequestProto.newBuilder().setFillId(miss.getFillId()).setOffset(o),
+            ByteString.copyFrom(altered, o, 256 * 1024)).build())).getAccepted());
       }
       long t0 = System.nanoTime();
       boolean cached = RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,6 +36,7 @@ import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.yarn.SsdMapOutputCollector;
 import org.mpcache.yarn.SsdShuffle;
 
@@ -71,6 +73,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private IntFunction<File> nodeManagerHddDir;
     private int nodeManagerMemoryMb;
     private String host = "127.0.0.1";
+    private BiFunction<Integer, BlockStorage, BlockStorage> slaveStorage;
     private final Configuration conf = new Configuration();
 
     public Builder(File baseDir) {
@@ -165,6 +168,15 @@ public final class MiniMpCacheCluster implements Closeable {
      */
     public Builder host(String name) {
       this.host = name;
+      return this;
+    }
+
+    /**
+     * Wraps the block storage of slave {@code i} (its Input Cache's file I/O) each time the slave
+     * starts, e.g. in a decorator that injects the SSD's faults.
+     */
+    public Builder slaveStorage(BiFunction<Integer, BlockStorage, BlockStorage> wrap) {
+      this.slaveStorage = wrap;
       return this;
     }
 
@@ -288,7 +300,12 @@ public final class MiniMpCacheCluster implements Closeable {
     // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
     int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
-    MpCacheSlave s = new MpCacheSlave();
+    MpCacheSlave s = spec.slaveStorage == null ? new MpCacheSlave() : new MpCacheSlave() {
+      @Override
+      protected BlockStorage createBlockStorage(Configuration c) {
+        return spec.slaveStorage.apply(i, super.createBlockStorage(c));
+      }
+    };
     s.init(sc);
     s.start();
     if (i >= slaves.size()) {

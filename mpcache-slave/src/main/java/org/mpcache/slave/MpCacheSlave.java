@@ -41,8 +41,9 @@ import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
+import org.mpcache.slave.store.BlockNotCachedException;
+import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.slave.store.FileBlockStore;
-import org.mpcache.slave.store.InputCacheSpace;
 import org.mpcache.slave.store.StorageDirLocks;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.DataNodeChecksumSource;
@@ -128,7 +129,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     }
     // Before the store touches them: a second slave on these dirs would delete our fills.
     dirLocks = StorageDirLocks.lock(dirs);
-    store = openStore(dirs, new TunedInputCacheSpace(tuner, spaceLock), chunk);
+    store = FileBlockStore.open(createBlockStorage(conf), dirs,
+        new TunedInputCacheSpace(tuner, spaceLock), chunk);
     counters = new SlaveCounters();
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
     FillVerifier verifier = FillVerifier.off();
@@ -149,8 +151,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
-        .terse(RequestRefusedException.class).authorize(new SlavePolicyProvider())
-        .tokens(access.rpcSecretManager());
+        // A block evicted between a reader's lookup and its read is an expected answer, not a
+        // fault: one log line, not a stack trace per read.
+        .terse(RequestRefusedException.class, BlockNotCachedException.class)
+        .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
@@ -187,10 +191,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     return new DataNodeChecksumSource();
   }
 
-  /** Opens the block store; a seam for tests that inject faults. */
-  protected FileBlockStore openStore(List<Path> dirs, InputCacheSpace space, int chunk)
-      throws IOException {
-    return FileBlockStore.open(dirs, space, chunk);
+  /**
+   * The file I/O under the Input Cache: the local file system; a seam for tests that inject the
+   * SSD's faults.
+   */
+  protected BlockStorage createBlockStorage(Configuration conf) {
+    return BlockStorage.local();
   }
 
   @Override

@@ -30,6 +30,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.slave.security.BlockAccessChecker;
@@ -105,9 +106,9 @@ class FillAuthorizationTest {
 
   private static boolean write(ClientSlaveProtocolPB client, long fillId, byte[] data,
       String token) throws IOException {
-    return RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(fillId).setOffset(0).setData(ByteString.copyFrom(data)).setBlockToken(token)
-        .build())).getAccepted();
+    return RpcSupport.call(() -> client.write(null, FillChecksums.withData(
+        WriteRequestProto.newBuilder().setFillId(fillId).setOffset(0).setBlockToken(token),
+        ByteString.copyFrom(data)).build())).getAccepted();
   }
 
   private static boolean commit(ClientSlaveProtocolPB client, long fillId, String token)

@@ -20,6 +20,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
@@ -169,8 +170,9 @@ final class SlaveFixture implements AutoCloseable {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
         .newBuilder().setAccess(access).setOfferFill(true).build()));
     assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, WriteRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setOffset(0).setData(ByteString.copyFrom(data)).build()))
+    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
+        WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),
+        ByteString.copyFrom(data)).build()))
         .getAccepted());
     CommitRequestProto.Builder commit = CommitRequestProto.newBuilder().setFillId(r.getFillId())
         .setLength(data.length);

@@ -204,6 +204,21 @@ final class LocalizedSpaceClient {
     return null;
   }
 
+  /**
+   * {@code file}'s path relative to the attempt's SSD application dir it lies in, as
+   * {@link #place} built it; {@code null} when it is not on the SSD.
+   */
+  String relativeToSsd(Path file) {
+    String f = file.toUri().getPath();
+    for (String appDir : ssdAppDirs) {
+      String d = new Path(appDir).toUri().getPath();
+      if (f.startsWith(d.endsWith("/") ? d : d + "/")) {
+        return f.substring(d.length()).replaceFirst("^/", "");
+      }
+    }
+    return null;
+  }
+
   /** Whether {@code dir}'s filesystem really has {@code bytes} plus the margin usable now. */
   private boolean fits(String dir, long bytes) {
     long usable = usableSpace.usableBytes(dir);

@@ -29,6 +29,11 @@ public class SsdLocalDirAllocator extends LocalDirAllocator {
     return onSsd != null ? onSsd : super.getLocalPathForWrite(pathStr, size, conf, checkWrite);
   }
 
+  /** Where a file of about {@code size} bytes goes on the HDD dirs, never the SSD. */
+  Path hddPathForWrite(String pathStr, long size, Configuration conf) throws IOException {
+    return super.getLocalPathForWrite(pathStr, size, conf, true);
+  }
+
   LocalizedSpaceClient client() {
     return ssd;
   }

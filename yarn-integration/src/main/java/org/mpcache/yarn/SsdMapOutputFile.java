@@ -1,6 +1,8 @@
 package org.mpcache.yarn;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -8,6 +10,8 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.YarnOutputFiles;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Names the localized files of a task (map spills and outputs, the reduce's fetched map outputs) as
@@ -20,6 +24,7 @@ import org.apache.hadoop.mapreduce.TaskID;
  * {@link SsdMapOutputCollector} sets) and by {@link SsdShuffle}. Thread-safe after {@link #setConf}.
  */
 public class SsdMapOutputFile extends YarnOutputFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(SsdMapOutputFile.class);
   private static final String OUTPUT_DIR = "output";
   private static final String OUTPUT_FILE = "file.out";
   private static final String INDEX_SUFFIX = ".index";
@@ -95,6 +100,39 @@ public class SsdMapOutputFile extends YarnOutputFiles {
   /** The allocator this file namer places with, for the reduce's merger. */
   SsdLocalDirAllocator allocator() {
     return allocator;
+  }
+
+  /**
+   * Called when a file moved from the SSD to an HDD dir because the SSD was full
+   * ({@link RelocatingLocalFileSystem}). When it is the final {@code file.out}, its index must land
+   * beside it, but Hadoop writes the index later, through the JVM's own local file system, to the
+   * SSD path this namer handed out before the move; a symbolic link at that path sends it to the
+   * HDD, and {@link #settleMovedIndex} removes the link once the index is written.
+   */
+  void followMoved(Path from, Path to) {
+    if (from.equals(outputFile)) {
+      File link = new File(from.suffix(INDEX_SUFFIX).toUri().getPath());
+      try {
+        Files.deleteIfExists(link.toPath());
+        Files.createSymbolicLink(link.toPath(), new File(to.suffix(INDEX_SUFFIX).toUri().getPath())
+            .toPath());
+      } catch (IOException e) {
+        // The index is then written on the SSD if it fits, which may leave the ShuffleHandler
+        // unable to find it beside file.out; MapReduce then re-runs the map.
+        LOG.warn("Cannot point {} at the HDD beside the moved map output: {}", link, e.toString());
+      }
+    }
+  }
+
+  /** Removes the link {@link #followMoved} left at the final index's SSD path, if any. */
+  void settleMovedIndex() throws IOException {
+    Path out = outputFile;
+    if (out != null) {
+      java.nio.file.Path link = new File(out.suffix(INDEX_SUFFIX).toUri().getPath()).toPath();
+      if (Files.isSymbolicLink(link)) {
+        Files.delete(link);
+      }
+    }
   }
 
   /**

@@ -144,7 +144,8 @@ class SsdLocalDirAllocatorTest {
     }
   }
 
-  private static boolean run(String... command) throws IOException, InterruptedException {
+  /** Runs {@code command}; whether it exited 0 within 30 s. Prints its output when not. */
+  static boolean run(String... command) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     boolean ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;

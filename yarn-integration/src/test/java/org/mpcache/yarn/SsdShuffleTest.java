@@ -26,7 +26,7 @@ class SsdShuffleTest {
   /** Pins Hadoop's 21-argument Context constructor and checks every other field is carried over. */
   @Test
   @SuppressWarnings({"unchecked", "rawtypes"})
-  void withPlacement_contextConstructor_copiesAllButPlacement() throws Exception {
+  void withPlacement_contextConstructor_copiesAllButPlacementAndFileSystem() throws Exception {
     Class<?>[] types = {org.apache.hadoop.mapreduce.TaskAttemptID.class, JobConf.class,
         FileSystem.class, TaskUmbilicalProtocol.class, LocalDirAllocator.class, Reporter.class,
         CompressionCodec.class, Class.class, Task.CombineOutputCollector.class,
@@ -54,13 +54,15 @@ class SsdShuffleTest {
             java.util.List.of(), new org.apache.hadoop.conf.Configuration(false)));
     SsdMapOutputFile outputFile = new SsdMapOutputFile(allocator);
 
-    ShuffleConsumerPlugin.Context copy = SsdShuffle.withPlacement(original, outputFile, allocator);
+    FileSystem localFs = mock(FileSystem.class);
+    ShuffleConsumerPlugin.Context copy =
+        SsdShuffle.withPlacement(original, localFs, outputFile, allocator);
 
     assertSame(allocator, copy.getLocalDirAllocator());
     assertSame(outputFile, copy.getMapOutputFile());
     assertSame(original.getReduceId(), copy.getReduceId());
     assertSame(original.getJobConf(), copy.getJobConf());
-    assertSame(original.getLocalFS(), copy.getLocalFS());
+    assertSame(localFs, copy.getLocalFS());
     assertSame(original.getUmbilical(), copy.getUmbilical());
     assertSame(original.getReporter(), copy.getReporter());
     assertSame(original.getCodec(), copy.getCodec());

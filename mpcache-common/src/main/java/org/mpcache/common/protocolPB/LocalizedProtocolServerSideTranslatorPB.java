@@ -2,6 +2,7 @@ package org.mpcache.common.protocolPB;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedRequestProto;
@@ -15,7 +16,10 @@ import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
 
 /**
  * Serves {@link LocalizedProtocolPB} calls from a {@link LocalizedProtocol} implementation on the
- * slave. Thread-safe when the implementation is.
+ * slave. Every request's values are checked first ({@link RequestChecks}): ids of 1 to
+ * {@link RequestChecks#MAX_ID_CHARS} characters without control characters, byte counts below
+ * 2^63, a positive size asked for; a bad one is refused with a {@link RequestRefusedException}
+ * naming the field, before the implementation sees it. Thread-safe when the implementation is.
  */
 public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedProtocolPB {
   private static final ReportRetainedResponseProto RETAINED =
@@ -35,6 +39,11 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
   public RequestSpaceResponseProto requestSpace(RpcController controller,
       RequestSpaceRequestProto request) throws ServiceException {
     try {
+      ids(request.getApplicationIdBytes(), request.getContainerIdBytes(),
+          request.getAttemptIdBytes());
+      RequestChecks.uint64("bytes", request.getBytes(), 1, Long.MAX_VALUE);
+      RequestChecks.optionalText("jobType", request.getJobTypeBytes(), RequestChecks.MAX_ID_CHARS);
+      RequestChecks.uint64("jobInputBytes", request.getJobInputBytes(), 0, Long.MAX_VALUE);
       LocalizedGrant grant = impl.requestSpace(request.getApplicationId(),
           request.getContainerId(), request.getAttemptId(), request.getBytes(),
           new LocalizedJob(request.getJobType(),
@@ -56,6 +65,10 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
   public ReportRetainedResponseProto reportRetained(RpcController controller,
       ReportRetainedRequestProto request) throws ServiceException {
     try {
+      ids(request.getApplicationIdBytes(), request.getContainerIdBytes(),
+          request.getAttemptIdBytes());
+      RequestChecks.text("dir", request.getDirBytes(), RequestChecks.MAX_ID_CHARS);
+      RequestChecks.uint64("bytes", request.getBytes(), 0, Long.MAX_VALUE);
       impl.reportRetained(request.getApplicationId(), request.getContainerId(),
           request.getAttemptId(), request.getDir(), request.getBytes());
       return RETAINED;
@@ -68,6 +81,7 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
   public ContainerFinishedResponseProto containerFinished(RpcController controller,
       ContainerFinishedRequestProto request) throws ServiceException {
     try {
+      RequestChecks.text("containerId", request.getContainerIdBytes(), RequestChecks.MAX_ID_CHARS);
       impl.containerFinished(request.getContainerId());
       return CONTAINER_FINISHED;
     } catch (IOException | RuntimeException e) {
@@ -79,10 +93,19 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
   public ApplicationFinishedResponseProto applicationFinished(RpcController controller,
       ApplicationFinishedRequestProto request) throws ServiceException {
     try {
+      RequestChecks.text("applicationId", request.getApplicationIdBytes(),
+          RequestChecks.MAX_ID_CHARS);
       impl.applicationFinished(request.getApplicationId());
       return APPLICATION_FINISHED;
     } catch (IOException | RuntimeException e) {
       throw new ServiceException(e);
     }
+  }
+
+  private static void ids(ByteString applicationId, ByteString containerId, ByteString attemptId)
+      throws RequestRefusedException {
+    RequestChecks.text("applicationId", applicationId, RequestChecks.MAX_ID_CHARS);
+    RequestChecks.text("containerId", containerId, RequestChecks.MAX_ID_CHARS);
+    RequestChecks.text("attemptId", attemptId, RequestChecks.MAX_ID_CHARS);
   }
 }

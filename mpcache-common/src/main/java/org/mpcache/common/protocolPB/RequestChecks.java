@@ -1,6 +1,12 @@
 package org.mpcache.common.protocolPB;
 
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
+import org.apache.hadoop.thirdparty.protobuf.Descriptors.FieldDescriptor;
+import org.apache.hadoop.thirdparty.protobuf.Message;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 
@@ -22,12 +28,34 @@ public final class RequestChecks {
    */
   public static final long MAX_BLOCK_BYTES = 2L << 30;
 
+  /**
+   * The longest identifier accepted (slave ids, host names, YARN application, container and
+   * attempt ids, job ids and types, directories, addresses, fallback causes): far above any real
+   * one, low enough that a request cannot make a daemon keep or log megabytes per entry.
+   */
+  public static final int MAX_ID_CHARS = 1024;
+
+  /**
+   * The longest dataset id accepted: a job's qualified input paths, comma-separated, which can be
+   * long for a job over many paths. A reader whose dataset id is longer reads from HDFS.
+   */
+  public static final int MAX_DATASET_ID_CHARS = 32 * 1024;
+
+  /** The most replicas a commit may name: HDFS's own ceiling ({@code dfs.replication.max}). */
+  public static final int MAX_REPLICAS = 512;
+
+  /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
+  public static final int MAX_CAUSE_CHARS = 64;
+
+  private static final Pattern CAUSE = Pattern.compile("[a-z0-9][a-z0-9-]*");
+
   private RequestChecks() {
   }
 
   /** A block key from {@code field}; refused when the pool id or generation stamp is invalid. */
   public static BlockKey blockKey(String field, BlockKeyProto p) throws RequestRefusedException {
     uint64(field + ".generationStamp", p.getGenerationStamp(), 0, Long.MAX_VALUE);
+    utf8(field + ".blockPoolId", p.getBlockPoolIdBytes());
     try {
       return ProtoConverters.fromProto(p);
     } catch (IllegalArgumentException e) {
@@ -38,18 +66,120 @@ public final class RequestChecks {
 
   /**
    * Checks one block access (a lookup's or a hit's): a valid block key, {@code blockBytes} from 1
-   * to {@link #MAX_BLOCK_BYTES}, a non-empty {@code datasetId} and at least one dataset block.
+   * to {@link #MAX_BLOCK_BYTES}, a {@code datasetId} of 1 to {@link #MAX_DATASET_ID_CHARS}
+   * characters, at least one dataset block, and a {@code jobId} that is empty or an identifier.
    *
    * @return the accessed block
    */
   public static BlockKey access(BlockAccessProto a) throws RequestRefusedException {
     BlockKey key = blockKey("block", a.getBlock());
     uint64("blockBytes", a.getBlockBytes(), 1, MAX_BLOCK_BYTES);
-    if (a.getDatasetId().isEmpty()) {
-      throw new RequestRefusedException("Invalid datasetId of " + key + ": it must not be empty");
-    }
+    text("datasetId", a.getDatasetIdBytes(), MAX_DATASET_ID_CHARS);
     uint32("datasetBlocks", a.getDatasetBlocks(), 1, Integer.MAX_VALUE);
+    optionalText("jobId", a.getJobIdBytes(), MAX_ID_CHARS);
     return key;
+  }
+
+  /**
+   * A text field that must hold 1 to {@code maxChars} characters of valid UTF-8 with no control
+   * characters (NUL, newline, carriage return, tab...): identifiers end up in maps, file names,
+   * saved files and log lines, where such characters break or forge entries.
+   *
+   * @param raw the field's bytes as sent ({@code getXBytes()}), so that invalid UTF-8 is seen
+   *     rather than decoded into replacement characters
+   * @return the value
+   */
+  public static String text(String field, ByteString raw, int maxChars)
+      throws RequestRefusedException {
+    if (raw.isEmpty()) {
+      throw new RequestRefusedException("Invalid " + field + ": it must not be empty");
+    }
+    return optionalText(field, raw, maxChars);
+  }
+
+  /** As {@link #text}, but an empty value is accepted (an optional field that is absent). */
+  public static String optionalText(String field, ByteString raw, int maxChars)
+      throws RequestRefusedException {
+    String v = utf8(field, raw);
+    if (v.length() > maxChars) {
+      throw new RequestRefusedException("Invalid " + field + " of " + v.length()
+          + " characters: it must have at most " + maxChars);
+    }
+    for (int i = 0; i < v.length(); i++) {
+      if (Character.isISOControl(v.charAt(i))) {
+        throw new RequestRefusedException("Invalid " + field + " '" + printable(v, 64)
+            + "': it must not contain control characters (found U+"
+            + String.format("%04X", (int) v.charAt(i)) + " at " + i + ")");
+      }
+    }
+    return v;
+  }
+
+  /**
+   * A cause name (a fallback's): 1 to {@link #MAX_CAUSE_CHARS} lowercase letters, digits and
+   * dashes. Causes become counter and metric names, so free text is refused.
+   */
+  public static String cause(String field, ByteString raw) throws RequestRefusedException {
+    String v = text(field, raw, MAX_CAUSE_CHARS);
+    if (!CAUSE.matcher(v).matches()) {
+      throw new RequestRefusedException("Invalid " + field + " '" + v
+          + "': it must be lowercase letters, digits and dashes");
+    }
+    return v;
+  }
+
+  /**
+   * Checks that every unsigned number set in {@code m} (a space report, a counters snapshot) is
+   * below 2^63, so that it stays a non-negative long; the error names {@code field} and the
+   * number's own field.
+   */
+  public static void unsignedFields(String field, Message m) throws RequestRefusedException {
+    for (Map.Entry<FieldDescriptor, Object> e : m.getAllFields().entrySet()) {
+      FieldDescriptor f = e.getKey();
+      if (f.getType() == FieldDescriptor.Type.UINT64 && !f.isRepeated()) {
+        uint64(field + "." + f.getName(), (Long) e.getValue(), 0, Long.MAX_VALUE);
+      }
+    }
+  }
+
+  /** A repeated field that must have at most {@code max} items. */
+  public static void count(String field, int count, int max) throws RequestRefusedException {
+    if (count > max) {
+      throw new RequestRefusedException("Invalid " + field + ": " + count
+          + " items, at most " + max + " accepted");
+    }
+  }
+
+  private static String utf8(String field, ByteString raw) throws RequestRefusedException {
+    if (!raw.isValidUtf8()) {
+      throw new RequestRefusedException("Invalid " + field + ": it is not valid UTF-8");
+    }
+    return raw.toStringUtf8();
+  }
+
+  /** At most {@code max} characters of {@code v}, control characters shown as '?'. */
+  private static String printable(String v, int max) {
+    String cut = v.length() > max ? v.substring(0, max) + "..." : v;
+    return cut.replaceAll("\\p{Cntrl}", "?");
+  }
+
+  /**
+   * Checks the checksums of a fill's write: {@code checksumChunkBytes} from
+   * {@link FillChecksums#MIN_CHUNK_BYTES} to {@link FillChecksums#MAX_CHUNK_BYTES}, and one
+   * checksum per chunk of the data, the last chunk possibly shorter.
+   *
+   * @return the chunk size
+   */
+  public static int writeChecksums(WriteRequestProto w) throws RequestRefusedException {
+    int chunk = uint32("checksumChunkBytes", w.getChecksumChunkBytes(),
+        FillChecksums.MIN_CHUNK_BYTES, FillChecksums.MAX_CHUNK_BYTES);
+    long chunks = (w.getData().size() + (long) chunk - 1) / chunk;
+    if (w.getChecksumsCount() != chunks) {
+      throw new RequestRefusedException("Invalid checksums: " + w.getChecksumsCount()
+          + " checksums for " + w.getData().size() + " bytes of data in chunks of " + chunk
+          + " bytes; there must be one per chunk (" + chunks + ")");
+    }
+    return chunk;
   }
 
   /**

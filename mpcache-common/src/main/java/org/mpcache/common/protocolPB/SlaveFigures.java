@@ -34,7 +34,11 @@ public final class SlaveFigures {
         .setFallbacks(t.getFallbacks() + c.getFallbacks())
         .setBlocksCached(t.getBlocksCached() + c.getBlocksCached())
         .setBlocksEvicted(t.getBlocksEvicted() + c.getBlocksEvicted())
-        .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt());
+        .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt())
+        .setReadErrors(t.getReadErrors() + c.getReadErrors())
+        .setFillsRejectedMismatch(t.getFillsRejectedMismatch() + c.getFillsRejectedMismatch())
+        .setFillsRejectedUnverifiable(
+            t.getFillsRejectedUnverifiable() + c.getFillsRejectedUnverifiable());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -75,6 +76,12 @@ public final class SlaveRegistry {
     r.space = space;
     r.counters = counters;
     return true;
+  }
+
+  /** The space a registered slave last reported; empty when it is unknown. */
+  public synchronized Optional<SpaceReportProto> space(String slaveId) {
+    SlaveRecord r = slaves.get(slaveId);
+    return r == null ? Optional.empty() : Optional.of(r.space);
   }
 
   public synchronized boolean isRegistered(String slaveId) {

@@ -2,12 +2,16 @@ package org.mpcache.master.rpc;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.mpcache.common.BlockKey;
 import java.io.IOException;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
@@ -44,10 +48,15 @@ import org.slf4j.LoggerFactory;
  * slave the master does not know (it expired, or the master restarted) are answered with
  * {@code reregister}.
  *
- * <p>Every block access and block key a slave sends is checked with {@link RequestChecks}. In a
- * hit or block report a bad item is skipped, logged and counted ({@code InvalidReportItems}) and
- * the rest of the report applied: failing the whole report would make the slave register again
- * and lose its cache over one bad value. A replace request with a bad access is refused.
+ * <p>Every value a slave sends is checked with {@link RequestChecks} before anything changes:
+ * slave ids, hosts and job types of 1 to {@link RequestChecks#MAX_ID_CHARS} characters without
+ * control characters, a client port from 1 to 65535, space figures and counters below 2^63, a
+ * replace request's free bytes likewise, a reclaim of at most the slave's registered capacity. A
+ * bad one refuses the request, naming the field, and a registration with any bad value (its
+ * surviving blocks included) leaves any earlier registration under that id as it was. In a hit or
+ * block report a bad item is skipped, logged and counted ({@code InvalidReportItems}) and the
+ * rest of the report applied: failing the whole report would make the slave register again and
+ * lose its cache over one bad value.
  *
  * <p>Thread-safe: it holds no state of its own.
  */
@@ -73,15 +82,27 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   @Override
-  public RegisterSlaveResponseProto registerSlave(RpcController c, RegisterSlaveRequestProto req) {
-    String id = req.getSlave().getSlaveId();
-    if (id.isEmpty() || req.getSlave().getHost().isEmpty()) {
-      throw new IllegalArgumentException("Slave registration needs a slaveId and a host: "
-          + req.getSlave());
+  public RegisterSlaveResponseProto registerSlave(RpcController c, RegisterSlaveRequestProto req)
+      throws ServiceException {
+    SlaveInfoProto info = req.getSlave();
+    String id = info.getSlaveId();
+    List<BlockKey> surviving = new ArrayList<>(req.getCachedBlocksCount());
+    try {
+      slaveId(info.getSlaveIdBytes());
+      RequestChecks.text("host", info.getHostBytes(), RequestChecks.MAX_ID_CHARS);
+      RequestChecks.uint32("clientPort", info.getClientPort(), 1, 65_535);
+      RequestChecks.optionalText("datanodeAddress", info.getDatanodeAddressBytes(),
+          RequestChecks.MAX_ID_CHARS);
+      RequestChecks.optionalText("version", info.getVersionBytes(), RequestChecks.MAX_ID_CHARS);
+      RequestChecks.unsignedFields("space", req.getSpace());
+      for (BlockKeyProto p : req.getCachedBlocksList()) {
+        surviving.add(RequestChecks.blockKey("cachedBlocks", p));
+      }
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
     }
-    List<BlockKey> previous = registry.register(req.getSlave(), req.getSpace());
-    List<BlockKey> evict = arbitrator.onRegister(id, previous,
-        ProtoConverters.fromProtos(req.getCachedBlocksList()));
+    List<BlockKey> previous = registry.register(info, req.getSpace());
+    List<BlockKey> evict = arbitrator.onRegister(id, previous, surviving);
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD, {} surviving "
         + "blocks handed back)", id, req.getSlave().getHost(), req.getSlave().getClientPort(),
         req.getSlave().getDatanodeAddress(), req.getSpace().getCapacity(), evict.size());
@@ -90,7 +111,20 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   @Override
-  public HeartbeatResponseProto heartbeat(RpcController c, HeartbeatRequestProto req) {
+  public HeartbeatResponseProto heartbeat(RpcController c, HeartbeatRequestProto req)
+      throws ServiceException {
+    try {
+      slaveId(req.getSlaveIdBytes());
+      RequestChecks.unsignedFields("space", req.getSpace());
+      RequestChecks.unsignedFields("counters", req.getCounters());
+      for (JobSpaceUsageProto j : req.getFinishedJobsList()) {
+        RequestChecks.text("finishedJobs.jobType", j.getJobTypeBytes(),
+            RequestChecks.MAX_ID_CHARS);
+        RequestChecks.unsignedFields("finishedJobs", j);
+      }
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
     if (!registry.heartbeat(req.getSlaveId(), req.getSpace(), req.getCounters())) {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
@@ -117,7 +151,9 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   @Override
-  public BlockReportResponseProto blockReport(RpcController c, BlockReportRequestProto req) {
+  public BlockReportResponseProto blockReport(RpcController c, BlockReportRequestProto req)
+      throws ServiceException {
+    refuseBadSlaveId(req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return BlockReportResponseProto.newBuilder().setReregister(true).build();
     }
@@ -127,7 +163,9 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   @Override
-  public HitReportResponseProto reportHits(RpcController c, HitReportRequestProto req) {
+  public HitReportResponseProto reportHits(RpcController c, HitReportRequestProto req)
+      throws ServiceException {
+    refuseBadSlaveId(req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return HitReportResponseProto.newBuilder().setReregister(true).build();
     }
@@ -149,6 +187,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public ReplaceResponseProto requestReplace(RpcController c, ReplaceRequestProto req)
       throws ServiceException {
+    refuseBadSlaveId(req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return ReplaceResponseProto.newBuilder().setAdmitted(false).setReason("UNKNOWN_SLAVE")
           .setReregister(true).build();
@@ -156,6 +195,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     BlockAccess access;
     try {
       access = toAccess(req.getSlaveId(), req.getAccess(), wallClock.getAsLong());
+      RequestChecks.uint64("freeBytes", req.getFreeBytes(), 0, Long.MAX_VALUE);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
@@ -165,9 +205,18 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   @Override
-  public ReclaimResponseProto requestReclaim(RpcController c, ReclaimRequestProto req) {
-    if (!registry.isRegistered(req.getSlaveId())) {
+  public ReclaimResponseProto requestReclaim(RpcController c, ReclaimRequestProto req)
+      throws ServiceException {
+    refuseBadSlaveId(req.getSlaveIdBytes());
+    Optional<SpaceReportProto> space = registry.space(req.getSlaveId());
+    if (space.isEmpty()) {
       return ReclaimResponseProto.newBuilder().setReregister(true).build();
+    }
+    try {
+      // A slave never lacks more than its whole SSD; more would exclude every dataset.
+      RequestChecks.uint64("bytes", req.getBytes(), 0, space.get().getCapacity());
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
     }
     List<BlockKey> evict = arbitrator.onReclaimRequest(req.getSlaveId(), req.getBytes());
     LOG.info("Slave {} needs {} Input Cache bytes for localized data: {} blocks to evict",
@@ -177,7 +226,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
 
   @Override
   public UnregisterSlaveResponseProto unregisterSlave(RpcController c,
-      UnregisterSlaveRequestProto req) {
+      UnregisterSlaveRequestProto req) throws ServiceException {
+    refuseBadSlaveId(req.getSlaveIdBytes());
     boolean was = registry.remove(req.getSlaveId());
     if (was) {
       arbitrator.onSlaveLost(req.getSlaveId());
@@ -185,6 +235,18 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       LOG.info("Slave {} is shutting down: unregistered, its blocks forgotten", req.getSlaveId());
     }
     return UnregisterSlaveResponseProto.newBuilder().setWasRegistered(was).build();
+  }
+
+  private static void slaveId(ByteString raw) throws RequestRefusedException {
+    RequestChecks.text("slaveId", raw, RequestChecks.MAX_ID_CHARS);
+  }
+
+  private static void refuseBadSlaveId(ByteString raw) throws ServiceException {
+    try {
+      slaveId(raw);
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
   }
 
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now)

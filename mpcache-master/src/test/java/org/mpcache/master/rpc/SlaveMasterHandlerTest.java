@@ -65,7 +65,7 @@ class SlaveMasterHandlerTest {
   }
 
   @Test
-  void reportHits_badItems_skippedAndTheRestApplied() {
+  void reportHits_badItems_skippedAndTheRestApplied() throws Exception {
     HitReportResponseProto r = handler.reportHits(null, HitReportRequestProto.newBuilder()
         .setSlaveId(SLAVE)
         .addHits(hit(K1, "/a"))
@@ -83,7 +83,7 @@ class SlaveMasterHandlerTest {
   }
 
   @Test
-  void blockReport_badKey_skippedAndTheRestApplied() {
+  void blockReport_badKey_skippedAndTheRestApplied() throws Exception {
     BlockKeyProto nul = BlockKeyProto.newBuilder().setBlockPoolId("BP-\u00001").setBlockId(3)
         .setGenerationStamp(1).build();
     BlockReportResponseProto r = handler.blockReport(null, BlockReportRequestProto.newBuilder()

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -33,6 +34,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
@@ -56,6 +58,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
  * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
+ * A write whose bytes do not match the per-chunk checksums the client sent with them
+ * ({@link FillChecksums}) is refused with a {@link ChecksumException} and its fill aborted:
+ * nothing of it is stored.
  *
  * <p>Every client call is authorized as HDFS would authorize a read of its block (see
  * {@link BlockAccessChecker}); a fill also belongs to the caller it was offered to (user and
@@ -292,9 +297,26 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public WriteResponseProto write(RpcController c, WriteRequestProto req)
       throws ServiceException {
+    refuseUnless(() -> RequestChecks.uint64("offset", req.getOffset(), 0,
+        RequestChecks.MAX_BLOCK_BYTES));
+    refuseUnless(() -> RequestChecks.writeChecksums(req));
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s == null) {
       return WriteResponseProto.newBuilder().setAccepted(false).build();
+    }
+    int bad = FillChecksums.firstMismatch(req);
+    if (bad >= 0) {
+      // The bytes changed between the client and here: none of this fill can be trusted.
+      long at = req.getOffset() + (long) bad * req.getChecksumChunkBytes();
+      String why = "checksum mismatch in the write to the fill of " + s.fill.key() + " at offset "
+          + at + ": the bytes changed on the way from the client; the fill is aborted";
+      LOG.warn("Refused a write from {}: {}", s.owner, why);
+      if (fills.remove(req.getFillId(), s)) {
+        synchronized (s) {
+          s.fill.abort();
+        }
+      }
+      throw new ServiceException(new ChecksumException(why, at));
     }
     synchronized (s) {
       try {
@@ -313,6 +335,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public CommitResponseProto commit(RpcController c, CommitRequestProto req)
       throws ServiceException {
+    refuseUnless(() -> {
+      RequestChecks.uint64("length", req.getLength(), 0, RequestChecks.MAX_BLOCK_BYTES);
+      RequestChecks.count("replicas", req.getReplicasCount(), RequestChecks.MAX_REPLICAS);
+      for (int i = 0; i < req.getReplicasCount(); i++) {
+        RequestChecks.text("replicas", req.getReplicasBytes(i), RequestChecks.MAX_ID_CHARS);
+      }
+      return null;
+    });
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s == null || !fills.remove(req.getFillId(), s)) {
       return CommitResponseProto.newBuilder().setCached(false).build();
@@ -375,15 +405,20 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req)
       throws ServiceException {
     long bytes;
+    String cause;
     try {
       authorize(RequestChecks.blockKey("block", req.getBlock()), req.getBlockToken());
-      bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0, Long.MAX_VALUE);
+      // One report per block read: more than a block's bytes would only overflow the counter.
+      bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0,
+          RequestChecks.MAX_BLOCK_BYTES);
+      cause = req.hasFallbackCause()
+          ? RequestChecks.cause("fallbackCause", req.getFallbackCauseBytes()) : null;
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
     counters.bytesFromHdfs.addAndGet(bytes);
-    if (req.hasFallbackCause()) {
-      counters.fallback(req.getFallbackCause());
+    if (cause != null) {
+      counters.fallback(cause);
     }
     return ReportReadResponseProto.getDefaultInstance();
   }
@@ -410,6 +445,21 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
           e.toString());
     }
     return ReportCorruptResponseProto.getDefaultInstance();
+  }
+
+  /** A check of a request's values that may refuse it. */
+  @FunctionalInterface
+  private interface Check {
+    Object run() throws RequestRefusedException;
+  }
+
+  /** Runs {@code check}; a refusal goes back to the caller as the call's error. */
+  private static void refuseUnless(Check check) throws ServiceException {
+    try {
+      check.run();
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
   }
 
   /** Fills in progress, for tests and reports. */

@@ -27,6 +27,13 @@ public final class SlaveCounters {
   final AtomicLong readErrors = new AtomicLong();
   final AtomicLong fillsRejectedMismatch = new AtomicLong();
   final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
+  /**
+   * The most distinct fallback causes counted by name; further ones are counted under
+   * {@value #OTHER_CAUSE}. Clients name causes, and each becomes a metric: the bound keeps a
+   * client from growing the slave's memory and metrics without end.
+   */
+  static final int MAX_CAUSES = 64;
+  static final String OTHER_CAUSE = "other";
   private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
 
   /**
@@ -42,7 +49,14 @@ public final class SlaveCounters {
 
   void fallback(String cause) {
     fallbacks.incrementAndGet();
-    fallbacksByCause.computeIfAbsent(cause, c -> new LongAdder()).increment();
+    LongAdder n = fallbacksByCause.get(cause);
+    if (n == null) {
+      // Racing threads may pass the bound by a few entries; it only has to be finite.
+      n = fallbacksByCause.size() < MAX_CAUSES
+          ? fallbacksByCause.computeIfAbsent(cause, c -> new LongAdder())
+          : fallbacksByCause.computeIfAbsent(OTHER_CAUSE, c -> new LongAdder());
+    }
+    n.increment();
   }
 
   /** Counts a block cached other than by a client's write-through (an operator's prefetch). */

@@ -95,6 +95,7 @@ public final class LocalizedCache implements LocalizedProtocol {
     Reservation r;
     Optional<DynamicSpaceTuner.Shortfall> shortfall;
     synchronized (spaceLock) {
+      requireOwnAttemptLocked(applicationId, containerId, attemptId);
       r = tuner.reserveLocalized(bytes);
       shortfall = r.reserved() ? Optional.empty() : tuner.shortfall(bytes);
       recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
@@ -103,6 +104,7 @@ public final class LocalizedCache implements LocalizedProtocol {
       DynamicSpaceTuner.Shortfall s = shortfall.get();
       EvictionPlan plan = excluder.planExclusion(s.dir(), s.lacking());
       synchronized (spaceLock) {
+        requireOwnAttemptLocked(applicationId, containerId, attemptId);
         r = tuner.reserveLocalizedExcluding(bytes, s.dir(), plan);
         recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
       }
@@ -117,6 +119,23 @@ public final class LocalizedCache implements LocalizedProtocol {
       return LocalizedGrant.denied("No room for " + bytes + " localized bytes on the SSD");
     }
     return LocalizedGrant.granted(r.dir());
+  }
+
+  /**
+   * Refuses a request naming an attempt that holds grants under another application or container:
+   * its grants would otherwise be merged into that attempt's and outlive the caller's container
+   * and application.
+   */
+  @GuardedBy("spaceLock")
+  private void requireOwnAttemptLocked(String applicationId, String containerId,
+      String attemptId) {
+    AttemptGrants grants = attempts.get(attemptId);
+    if (grants != null && !(grants.applicationId.equals(applicationId)
+        && grants.containerId.equals(containerId))) {
+      throw new IllegalArgumentException("Invalid attemptId " + attemptId + ": it holds grants "
+          + "of applicationId " + grants.applicationId + " and containerId "
+          + grants.containerId + ", not " + applicationId + " and " + containerId);
+    }
   }
 
   @GuardedBy("spaceLock")
@@ -143,11 +162,12 @@ public final class LocalizedCache implements LocalizedProtocol {
           + " (attempt " + attemptId + ")");
     }
     synchronized (spaceLock) {
+      requireOwnAttemptLocked(applicationId, containerId, attemptId);
       AttemptGrants grants = attempts.get(attemptId);
       Long reserved = grants == null ? null : grants.reserved.get(dir);
       if (reserved == null) {
-        throw new IllegalArgumentException("Attempt " + attemptId + " holds no grant in " + dir
-            + ": ask for space before writing there");
+        throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
+            + " holds no grant there; ask for space before writing there");
       }
       long kept = Math.min(bytes, reserved);
       if (bytes > reserved) {

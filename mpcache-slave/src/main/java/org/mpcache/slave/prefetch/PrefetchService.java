@@ -45,8 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One background thread works through a bounded queue; commands beyond it are dropped with a
  * warning (the operator can prefetch again). Thread-safe.
+ *
+ * <p>Not final only for tests: {@link #checked} is a seam in the window between checking a block
+ * and reading it.
  */
-public final class PrefetchService extends AbstractService {
+public class PrefetchService extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchService.class);
   private static final int READ_BYTES = 1 << 20;
 
@@ -180,6 +183,7 @@ public final class PrefetchService extends AbstractService {
         LOG.info("Not prefetching {}: {} changed since the master planned it", key, path);
         return false;
       }
+      checked(key, path);
       Optional<BlockFill> opened = store.beginFill(key, length);
       if (opened.isEmpty()) {
         return false;
@@ -208,6 +212,14 @@ public final class PrefetchService extends AbstractService {
         throw e;
       }
     }
+  }
+
+  /**
+   * Called on the prefetch thread once {@code key} has been found in the file's block list and
+   * before any of its bytes are read: the window in which {@code path} may be replaced. Does
+   * nothing; a seam for tests of that race.
+   */
+  protected void checked(BlockKey key, Path path) throws IOException {
   }
 
   /** Whether the stream's own block at {@code offset} is {@code key}, {@code length} bytes long. */

@@ -2,8 +2,6 @@ package org.mpcache.slave.store;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -15,17 +13,18 @@ import org.mpcache.common.BlockKey;
  * chunk by chunk as the bytes arrive, and so are CRC32C and CRC32 of the whole block: what a
  * DataNode's COMPOSITE_CRC checksum of the block equals (of whichever type HDFS uses), so that the
  * slave can have HDFS vouch for the bytes before they become readable. Space for the whole block was reserved when the fill began
- * and is released if it is aborted. The fill's file is opened for each write and closed after it,
- * so a fill holds no file descriptor while it waits for its client.
+ * and is released if it is aborted. The fill's file is written through the store's
+ * {@link BlockStorage}, which holds no file descriptor between writes, so neither does a fill
+ * waiting for its client.
  *
  * <p>Not thread-safe: one client writes one fill; the caller serializes calls on it.
  */
 public final class BlockFill {
   private final FileBlockStore store;
+  private final BlockStorage storage;
+  private final BlockFile file;
   private final BlockKey key;
   private final long length;
-  private final Path dir;
-  private final Path tmpData;
   private final int chunkSize;
   private final Object claim;
   private final CRC32C crc = new CRC32C();
@@ -37,13 +36,13 @@ public final class BlockFill {
   private long written;
   private boolean finished;
 
-  BlockFill(FileBlockStore store, BlockKey key, long length, Path dir, Path tmpData,
+  BlockFill(FileBlockStore store, BlockStorage storage, BlockFile file, long length,
       int chunkSize, Object claim) {
     this.store = store;
-    this.key = key;
+    this.storage = storage;
+    this.file = file;
+    this.key = file.key();
     this.length = length;
-    this.dir = dir;
-    this.tmpData = tmpData;
     this.chunkSize = chunkSize;
     this.claim = claim;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
@@ -87,25 +86,24 @@ public final class BlockFill {
     if (!data.hasRemaining()) {
       return;
     }
-    try (FileChannel channel = FileBlockStore.openFillFile(tmpData, written == 0)) {
-      ByteBuffer sum = data.duplicate();
-      while (sum.hasRemaining()) {
-        int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
-        ByteBuffer part = sum.slice();
-        part.limit(n);
-        crc.update(part.duplicate());
-        blockCrc32c.update(part.duplicate());
-        blockCrc32.update(part);
-        sum.position(sum.position() + n);
-        bytesInChunk += n;
-        if (bytesInChunk == chunkSize) {
-          closeChunk();
-        }
-      }
-      while (data.hasRemaining()) {
-        written += channel.write(data, written);
+    // Checksums only of bytes written: a failed write leaves the fill's account as it was.
+    ByteBuffer sum = data.duplicate();
+    int bytes = data.remaining();
+    storage.write(file, written, data, written == 0);
+    while (sum.hasRemaining()) {
+      int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
+      ByteBuffer part = sum.slice();
+      part.limit(n);
+      crc.update(part.duplicate());
+      blockCrc32c.update(part.duplicate());
+      blockCrc32.update(part);
+      sum.position(sum.position() + n);
+      bytesInChunk += n;
+      if (bytesInChunk == chunkSize) {
+        closeChunk();
       }
     }
+    written += bytes;
   }
 
   private void closeChunk() {
@@ -131,7 +129,7 @@ public final class BlockFill {
     checksums = Arrays.copyOf(checksums, chunksDone);
     finished = true;
     if (length == 0) {
-      FileBlockStore.openFillFile(tmpData, true).close();
+      storage.write(file, 0, ByteBuffer.allocate(0), true);
     }
     store.completeFill(this);
   }
@@ -151,12 +149,9 @@ public final class BlockFill {
     }
   }
 
-  Path dir() {
-    return dir;
-  }
-
-  Path tmpData() {
-    return tmpData;
+  /** The fill's file, under {@code tmp} in the SSD directory holding its reservation. */
+  BlockFile file() {
+    return file;
   }
 
   int chunkSize() {

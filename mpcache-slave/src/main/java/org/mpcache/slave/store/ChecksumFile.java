@@ -1,15 +1,8 @@
 package org.mpcache.slave.store;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The checksum sidecar of a cached block file: a header (magic, version, chunk size, block length)
@@ -20,7 +13,6 @@ import java.nio.file.StandardOpenOption;
  * <p>Stateless and thread-safe.
  */
 final class ChecksumFile {
-  static final String SUFFIX = ".crc";
   private static final int MAGIC = 0x4d504343; // "MPCC"
   private static final int VERSION = 1;
   static final int HEADER_BYTES = 4 + 4 + 4 + 8;
@@ -43,44 +35,43 @@ final class ChecksumFile {
   private ChecksumFile() {
   }
 
-  static void write(OutputStream out, int chunkSize, long blockLength, int[] crcs)
-      throws IOException {
-    DataOutputStream d = new DataOutputStream(out);
-    d.writeInt(MAGIC);
-    d.writeInt(VERSION);
-    d.writeInt(chunkSize);
-    d.writeLong(blockLength);
+  /** The whole sidecar of a block of {@code blockLength} bytes whose chunks have {@code crcs}. */
+  static ByteBuffer encode(int chunkSize, long blockLength, int[] crcs) {
+    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length);
+    b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength);
     for (int c : crcs) {
-      d.writeInt(c);
+      b.putInt(c);
     }
-    d.flush();
+    return b.flip();
   }
 
   /** Reads and validates the header; the sidecar's size must match it. */
-  static Header readHeader(Path file) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-        InputStream in = java.nio.channels.Channels.newInputStream(ch)) {
-      DataInputStream d = new DataInputStream(in);
-      int magic = d.readInt();
-      int version = d.readInt();
-      if (magic != MAGIC || version != VERSION) {
-        throw new IOException("Not an mpCache checksum file (magic " + Integer.toHexString(magic)
-            + ", version " + version + "): " + file);
-      }
-      int chunkSize = d.readInt();
-      long length = d.readLong();
-      if (chunkSize <= 0 || length < 0) {
-        throw new IOException("Corrupt checksum header (chunk size " + chunkSize + ", length "
-            + length + "): " + file);
-      }
-      Header h = new Header(chunkSize, length);
-      long expected = HEADER_BYTES + 4L * h.chunks();
-      if (ch.size() != expected) {
-        throw new IOException("Checksum file " + file + " has " + ch.size() + " bytes, expected "
-            + expected);
-      }
-      return h;
+  static Header readHeader(BlockStorage storage, BlockFile file) throws IOException {
+    ByteBuffer d = ByteBuffer.allocate(HEADER_BYTES);
+    if (storage.read(file, 0, d) < HEADER_BYTES) {
+      throw new EOFException("Checksum file " + file + " is shorter than its header");
     }
+    d.flip();
+    int magic = d.getInt();
+    int version = d.getInt();
+    if (magic != MAGIC || version != VERSION) {
+      throw new IOException("Not an mpCache checksum file (magic " + Integer.toHexString(magic)
+          + ", version " + version + "): " + file);
+    }
+    int chunkSize = d.getInt();
+    long length = d.getLong();
+    if (chunkSize <= 0 || length < 0) {
+      throw new IOException("Corrupt checksum header (chunk size " + chunkSize + ", length "
+          + length + "): " + file);
+    }
+    Header h = new Header(chunkSize, length);
+    long expected = HEADER_BYTES + 4L * h.chunks();
+    long size = storage.size(file);
+    if (size != expected) {
+      throw new IOException("Checksum file " + file + " has " + size + " bytes, expected "
+          + expected);
+    }
+    return h;
   }
 
   /**
@@ -88,15 +79,12 @@ final class ChecksumFile {
    *
    * @throws EOFException if the file ends before them
    */
-  static int[] readChecksums(FileChannel ch, int first, int count) throws IOException {
+  static int[] readChecksums(BlockStorage storage, BlockFile file, int first, int count)
+      throws IOException {
     ByteBuffer buf = ByteBuffer.allocate(4 * count);
-    long pos = HEADER_BYTES + 4L * first;
-    while (buf.hasRemaining()) {
-      int n = ch.read(buf, pos + buf.position());
-      if (n < 0) {
-        throw new EOFException("Checksum file ends early at chunk "
-            + (first + buf.position() / 4));
-      }
+    int n = storage.read(file, HEADER_BYTES + 4L * first, buf);
+    if (n < buf.capacity()) {
+      throw new EOFException("Checksum file ends early at chunk " + (first + n / 4));
     }
     buf.flip();
     int[] out = new int[count];

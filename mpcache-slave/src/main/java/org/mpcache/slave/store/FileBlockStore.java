@@ -2,25 +2,14 @@ package org.mpcache.slave.store;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
@@ -31,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * The slave's Input Cache on its SSD directories: cached HDFS blocks as files with checksum
  * sidecars, under {@code <dir>/current/<block pool>/blk_<id>_<genstamp>}; fills are written under
  * {@code <dir>/tmp} and renamed into place when complete, so a reader never sees a partial block.
+ * The files are read and written through a {@link BlockStorage} ({@link BlockFile} gives the
+ * layout), the seam where tests inject the SSD's faults.
  *
  * <p>Each block follows a state machine (see {@link State}):
  * <pre>
@@ -41,8 +32,6 @@ import org.slf4j.LoggerFactory;
  * Space is reserved in the {@link InputCacheSpace}, which also chooses the block's directory,
  * before a fill writes anything; the space learns when the fill is complete, and the reservation is
  * released before the key leaves the table, so a fill that claims the key next can reserve it.
- * Directories are created {@code rwx------} and files {@code rw-------}: only the slave's user can
- * read cached bytes, which reach clients through the slave alone.
  *
  * <p>Thread-safe without locks of its own: the block table is a concurrent map, a block's entry is
  * immutable and every change of state is a compare-and-set of the entry ({@code replace} or
@@ -65,11 +54,6 @@ public final class FileBlockStore {
     /** Being removed: not readable, its files being deleted and its space released. */
     REMOVING
   }
-
-  private static final FileAttribute<Set<PosixFilePermission>> DIR_PERMS =
-      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
-  private static final FileAttribute<Set<PosixFilePermission>> FILE_PERMS =
-      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   /** A block's entry; immutable, replaced as a whole when the block changes state. */
   private static final class Entry {
@@ -107,13 +91,21 @@ public final class FileBlockStore {
     }
   }
 
+  private final BlockStorage storage;
   private final InputCacheSpace space;
   private final int chunkSize;
   private final Map<BlockKey, Entry> entries = new ConcurrentHashMap<>();
 
-  private FileBlockStore(InputCacheSpace space, int chunkSize) {
+  private FileBlockStore(BlockStorage storage, InputCacheSpace space, int chunkSize) {
+    this.storage = storage;
     this.space = space;
     this.chunkSize = chunkSize;
+  }
+
+  /** Opens the store on the local file system ({@link BlockStorage#local()}). */
+  public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
+      throws IOException {
+    return open(BlockStorage.local(), dirs, space, chunkSize);
   }
 
   /**
@@ -122,62 +114,32 @@ public final class FileBlockStore {
    * disagrees with it is deleted, and so is one the space has no room for). The directories are
    * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
    */
-  public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
-      throws IOException {
+  public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
+      InputCacheSpace space, int chunkSize) throws IOException {
     if (dirs.isEmpty()) {
       throw new IllegalArgumentException("At least one cache directory is required");
     }
     if (chunkSize <= 0) {
       throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
     }
-    FileBlockStore store = new FileBlockStore(space, chunkSize);
+    FileBlockStore store = new FileBlockStore(storage, space, chunkSize);
     for (Path d : dirs) {
-      createPrivateDirs(d.resolve("current"));
-      Path tmp = d.resolve("tmp");
-      createPrivateDirs(tmp);
-      deleteChildren(tmp);
-      store.scan(d);
+      storage.prepare(d);
+      for (BlockKey key : storage.list(d)) {
+        store.recover(d, key);
+      }
     }
     return store;
   }
 
-  private static void createPrivateDirs(Path d) throws IOException {
-    Files.createDirectories(d, DIR_PERMS);
-    Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
-  }
-
-  private static void deleteChildren(Path dir) throws IOException {
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
-      for (Path p : s) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
-
-  private void scan(Path root) throws IOException {
-    try (DirectoryStream<Path> pools = Files.newDirectoryStream(root.resolve("current"))) {
-      for (Path pool : pools) {
-        if (!Files.isDirectory(pool)) {
-          continue;
-        }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(pool, "blk_*")) {
-          for (Path f : files) {
-            if (!f.getFileName().toString().endsWith(ChecksumFile.SUFFIX)) {
-              recover(root, pool.getFileName().toString(), f);
-            }
-          }
-        }
-      }
-    }
-  }
-
-  private void recover(Path root, String pool, Path data) throws IOException {
-    Path crc = data.resolveSibling(data.getFileName() + ChecksumFile.SUFFIX);
+  private void recover(Path root, BlockKey key) {
+    BlockFile data = new BlockFile(root, key, BlockFile.Kind.DATA);
+    BlockFile crc = data.sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      BlockKey key = parse(pool, data.getFileName().toString());
-      ChecksumFile.Header h = ChecksumFile.readHeader(crc);
-      if (Files.size(data) != h.blockLength) {
-        throw new IOException("size " + Files.size(data) + " differs from its checksum file's "
+      ChecksumFile.Header h = ChecksumFile.readHeader(storage, crc);
+      long size = storage.size(data);
+      if (size != h.blockLength) {
+        throw new IOException("size " + size + " differs from its checksum file's "
             + h.blockLength);
       }
       if (h.chunkSize != chunkSize) {
@@ -193,17 +155,8 @@ public final class FileBlockStore {
       entries.put(key, Entry.cached(root, h.blockLength));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
-      Files.deleteIfExists(data);
-      Files.deleteIfExists(crc);
+      deleteQuietly(data, crc);
     }
-  }
-
-  private static BlockKey parse(String pool, String name) {
-    String[] parts = name.split("_");
-    if (parts.length != 3 || !parts[0].equals("blk")) {
-      throw new IllegalArgumentException("not a block file name: " + name);
-    }
-    return new BlockKey(pool, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
   }
 
   /** The state of a block, or empty when the store does not have it. */
@@ -263,39 +216,22 @@ public final class FileBlockStore {
       unclaim(key, claim);
       return Optional.empty();
     }
-    Path dir = Paths.get(reserved);
-    Path tmp = dir.resolve("tmp").resolve(key.getBlockPoolId() + "_" + key.fileName());
-    return Optional.of(new BlockFill(this, key, length, dir, tmp, chunkSize, claim));
-  }
-
-  /**
-   * Opens a fill's file for one write: created by the first, which fails if it exists. A fill
-   * holds no descriptor between writes, so fills clients leave idle cannot exhaust them.
-   */
-  static FileChannel openFillFile(Path tmp, boolean create) throws IOException {
-    return create
-        ? FileChannel.open(tmp, EnumSet.of(StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE), FILE_PERMS)
-        : FileChannel.open(tmp, StandardOpenOption.WRITE);
+    BlockFile file = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
+    return Optional.of(new BlockFill(this, storage, file, length, chunkSize, claim));
   }
 
   void completeFill(BlockFill fill) throws IOException {
-    Path poolDir = fill.dir().resolve("current").resolve(fill.key().getBlockPoolId());
-    Path data = poolDir.resolve(fill.key().fileName());
-    Path crc = poolDir.resolve(fill.key().fileName() + ChecksumFile.SUFFIX);
+    BlockFile tmpCrc = fill.file().sibling(BlockFile.Kind.FILL_CHECKSUMS);
+    BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
+    BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      createPrivateDirs(poolDir);
-      Path tmpCrc = fill.tmpData().resolveSibling(fill.tmpData().getFileName()
-          + ChecksumFile.SUFFIX);
-      try (OutputStream out = Files.newOutputStream(
-          Files.createFile(tmpCrc, FILE_PERMS), StandardOpenOption.WRITE)) {
-        ChecksumFile.write(out, fill.chunkSize(), fill.length(), fill.checksums());
-      }
-      Files.move(tmpCrc, crc, StandardCopyOption.ATOMIC_MOVE);
-      Files.move(fill.tmpData(), data, StandardCopyOption.ATOMIC_MOVE);
+      storage.write(tmpCrc, 0,
+          ChecksumFile.encode(fill.chunkSize(), fill.length(), fill.checksums()), true);
+      storage.move(tmpCrc, crc);
+      storage.move(fill.file(), data);
     } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(data);
-      Files.deleteIfExists(crc);
+      // A partial sidecar (the disk is full) must not stay in tmp until the next start.
+      deleteQuietly(tmpCrc, data, crc);
       abortFill(fill);
       throw e;
     }
@@ -303,8 +239,7 @@ public final class FileBlockStore {
     // which the publication below then sees as a discard.
     space.filled(fill.key());
     if (!publish(fill)) {
-      Files.deleteIfExists(data);
-      Files.deleteIfExists(crc);
+      deleteQuietly(data, crc);
       abortFill(fill);
       throw new IOException("Block " + fill.key() + " was removed while it was being filled");
     }
@@ -312,7 +247,7 @@ public final class FileBlockStore {
 
   /** Turns the fill's entry CACHED unless the block was removed meanwhile. */
   private boolean publish(BlockFill fill) {
-    Entry cached = Entry.cached(fill.dir(), fill.length());
+    Entry cached = Entry.cached(fill.file().dir(), fill.length());
     while (true) {
       Entry e = entries.get(fill.key());
       if (e == null || e.claim != fill.claim() || e.discard) {
@@ -325,11 +260,7 @@ public final class FileBlockStore {
   }
 
   void abortFill(BlockFill fill) {
-    try {
-      Files.deleteIfExists(fill.tmpData());
-    } catch (IOException e) {
-      LOG.warn("Could not delete abandoned fill {}: {}", fill.tmpData(), e.getMessage());
-    }
+    deleteQuietly(fill.file());
     Entry e = entries.get(fill.key());
     if (e != null && e.claim == fill.claim()) {
       space.release(fill.key());
@@ -370,24 +301,19 @@ public final class FileBlockStore {
     long end = Math.min(e.length, offset + length);
     long alignedEnd = Math.min(e.length, (end + chunkSize - 1) / chunkSize * chunkSize);
     int n = (int) (alignedEnd - start);
-    Path poolDir = e.dir.resolve("current").resolve(key.getBlockPoolId());
+    BlockFile file = new BlockFile(e.dir, key, BlockFile.Kind.DATA);
     byte[] data = new byte[n];
     int firstChunk = (int) (start / chunkSize);
     int chunks = (n + chunkSize - 1) / chunkSize;
     int[] crcs;
-    try (FileChannel ch = FileChannel.open(poolDir.resolve(key.fileName()),
-        StandardOpenOption.READ);
-        FileChannel crcCh = FileChannel.open(poolDir.resolve(key.fileName()
-            + ChecksumFile.SUFFIX), StandardOpenOption.READ)) {
-      ByteBuffer buf = ByteBuffer.wrap(data);
-      while (buf.hasRemaining()) {
-        int r = ch.read(buf, start + buf.position());
-        if (r < 0) {
-          throw new CorruptBlockException(key, "its file ends at " + (start + buf.position())
-              + ", expected " + e.length + " bytes");
-        }
+    try {
+      int r = storage.read(file, start, ByteBuffer.wrap(data));
+      if (r < n) {
+        throw new CorruptBlockException(key, "its file ends at " + (start + r) + ", expected "
+            + e.length + " bytes");
       }
-      crcs = ChecksumFile.readChecksums(crcCh, firstChunk, chunks);
+      crcs = ChecksumFile.readChecksums(storage, file.sibling(BlockFile.Kind.CHECKSUMS),
+          firstChunk, chunks);
     } catch (EOFException shortCrc) {
       throw new CorruptBlockException(key, shortCrc.getMessage());
     } catch (NoSuchFileException gone) {
@@ -449,7 +375,8 @@ public final class FileBlockStore {
       }
       Entry removing = e.removing();
       if (entries.replace(key, e, removing)) {
-        deleteFiles(key, removing.dir);
+        BlockFile data = new BlockFile(removing.dir, key, BlockFile.Kind.DATA);
+        deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
         space.release(key);
         entries.remove(key, removing);
         return true;
@@ -457,13 +384,19 @@ public final class FileBlockStore {
     }
   }
 
-  private static void deleteFiles(BlockKey key, Path dir) {
-    Path poolDir = dir.resolve("current").resolve(key.getBlockPoolId());
-    try {
-      Files.deleteIfExists(poolDir.resolve(key.fileName()));
-      Files.deleteIfExists(poolDir.resolve(key.fileName() + ChecksumFile.SUFFIX));
-    } catch (IOException ex) {
-      LOG.warn("Could not delete the files of evicted block {}: {}", key, ex.getMessage());
+  /**
+   * Deletes files of a block that is not (or no longer) in the table. One that cannot be deleted
+   * is logged and left: the block's entry and reservation must go regardless, or it would stay
+   * FILLING (or its space held) until the slave restarts. Leftovers in {@code tmp} are deleted at
+   * the next start; in {@code current}, adopted again then if intact.
+   */
+  private void deleteQuietly(BlockFile... files) {
+    for (BlockFile f : files) {
+      try {
+        storage.delete(f);
+      } catch (IOException e) {
+        LOG.warn("Could not delete {}: {}", f, e.getMessage());
+      }
     }
   }
 
@@ -473,7 +406,6 @@ public final class FileBlockStore {
     if (e == null || e.state != State.CACHED) {
       return Optional.empty();
     }
-    return Optional.of(e.dir.resolve("current").resolve(key.getBlockPoolId())
-        .resolve(key.fileName()));
+    return Optional.of(new BlockFile(e.dir, key, BlockFile.Kind.DATA).path());
   }
 }

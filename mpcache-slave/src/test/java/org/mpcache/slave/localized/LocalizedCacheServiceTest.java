@@ -161,7 +161,7 @@ class LocalizedCacheServiceTest {
   @Test
   void badRequests_failWithClearErrors() {
     IOException e = assertThrows(IOException.class, () -> client.requestSpace(APP, "c1", "a1", 0));
-    assertTrue(e.getMessage().contains("must be positive"), e.getMessage());
+    assertTrue(e.getMessage().contains("Invalid bytes 0"), e.getMessage());
     e = assertThrows(IOException.class,
         () -> client.reportRetained(APP, "c1", "a1", "/ssd", 10));
     assertTrue(e.getMessage().contains("holds no grant"), e.getMessage());

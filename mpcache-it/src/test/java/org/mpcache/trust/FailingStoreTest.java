@@ -1,0 +1,196 @@
+package org.mpcache.trust;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.e2e.ClusterFiles.blocks;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.readFirst;
+import static org.mpcache.e2e.ClusterFiles.write;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.LongStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.util.Time;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.e2e.WordCountJobs;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.store.FaultInjectingBlockStorage;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Errno;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Injection;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Op;
+
+/**
+ * The slaves' SSDs failing under a real client and under unmodified MapReduce jobs (PUMA
+ * word-count on the embedded cluster with YARN), through the slaves' fault-injecting block
+ * storage: an SSD slower than the cache deadline costs a reader about one deadline per slave, and
+ * I/O errors on the reads of cached blocks, or on the writes of fills, injected while a job runs,
+ * neither fail the job nor change its output, and add little to its map tasks.
+ */
+class FailingStoreTest {
+  private static final long BLOCK = 2L << 20;
+  private static final int DEADLINE_MS = 1_000;
+  private static final Path INPUT = new Path("/store-faults/input");
+  private static final Map<Integer, FaultInjectingBlockStorage> storages =
+      new ConcurrentHashMap<>();
+  private static MiniMpCacheCluster cluster;
+  private static byte[] plainOutput;
+  private static Job cold;
+  private static Job warm;
+
+  /**
+   * Starts the cluster and runs word-count three times on the same input: under plain Hadoop
+   * (the output to match), then through the cache cold (filling it) and warm (reading from it),
+   * the baselines of the jobs with faults.
+   */
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/store-faults")).yarn(true)
+        .blockSize(BLOCK).set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
+        .slaveStorage((i, local) -> {
+          FaultInjectingBlockStorage s = new FaultInjectingBlockStorage(local);
+          storages.put(i, s);
+          return s;
+        }).build();
+    WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
+    WordCountJobs.run(cluster.plainHadoopConf(), INPUT, new Path("/store-faults/plain"));
+    plainOutput = WordCountJobs.output(cluster, new Path("/store-faults/plain"));
+    assertTrue(plainOutput.length > 0);
+    cold = WordCountJobs.run(cluster.conf(), INPUT, new Path("/store-faults/cold"));
+    warm = WordCountJobs.run(cluster.conf(), INPUT, new Path("/store-faults/warm"));
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, new Path("/store-faults/cold")));
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, new Path("/store-faults/warm")));
+  }
+
+  @AfterEach
+  void clearFaults() {
+    storages.values().forEach(FaultInjectingBlockStorage::clear);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Injects into every slave's storage; returns the injections. */
+  private static List<Injection> inject(Function<FaultInjectingBlockStorage, Injection> fault) {
+    List<Injection> out = new ArrayList<>();
+    for (int i = 0; i < cluster.slaves().size(); i++) {
+      out.add(fault.apply(storages.get(i)));
+    }
+    return out;
+  }
+
+  private static long hits(List<Injection> injections) {
+    return injections.stream().mapToLong(Injection::hits).sum();
+  }
+
+  /**
+   * Submits word-count of {@code in} through the cache, injects {@code fault} into every slave's
+   * storage once the job runs, and waits for the job; asserts it succeeded with plain Hadoop's
+   * output and that the fault was met.
+   */
+  private static Job runWithFault(Path in, Path out,
+      Function<FaultInjectingBlockStorage, Injection> fault) throws Exception {
+    Job job = WordCountJobs.wordCount(cluster.conf(), in, out);
+    job.submit();
+    while (!job.isComplete() && job.getStatus().getState() != JobStatus.State.RUNNING) {
+      Thread.sleep(50);
+    }
+    List<Injection> injections = inject(fault);
+    assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
+    assertTrue(hits(injections) > 0, "the job met the fault: " + injections);
+    assertArrayEquals(plainOutput, WordCountJobs.output(cluster, out), "plain Hadoop's output");
+    return job;
+  }
+
+  private static double mean(long[] millis) {
+    return LongStream.of(millis).average().orElseThrow();
+  }
+
+  /**
+   * The extra time per map task of {@code faulted} against {@code baseline}, printed; asserted
+   * only to stay under the 20 s that an RPC timeout per block would cost, or half the baseline's
+   * time on a machine so loaded that tasks take minutes and their times vary by tens of seconds.
+   */
+  private static void assertSmallDelay(String what, Job baseline, Job faulted) throws Exception {
+    long[] base = WordCountJobs.mapMillis(baseline);
+    long[] with = WordCountJobs.mapMillis(faulted);
+    double extra = mean(with) - mean(base);
+    System.out.printf("%s: %d maps, mean %.0f ms (max %d) against %.0f ms (max %d) without: "
+        + "%+.0f ms per map%n", what, with.length, mean(with), LongStream.of(with).max()
+        .orElseThrow(), mean(base), LongStream.of(base).max().orElseThrow(), extra);
+    assertTrue(extra < Math.max(10_000, mean(base) / 2),
+        what + ": " + extra + " ms more per map");
+  }
+
+  @Test
+  void wordCount_ioErrorOnReadsOfCachedBlocksMidJob_succeedsWithPlainHadoopsOutput()
+      throws Exception {
+    SlaveCountersProto before = cluster.totals();
+    Job job = runWithFault(INPUT, new Path("/store-faults/eio-read"),
+        s -> s.fail(Op.READ, Errno.EIO));
+    SlaveCountersProto after = cluster.totals();
+    assertTrue(after.getReadErrors() > before.getReadErrors(), "the slaves counted the errors");
+    assertEquals(before.getBlocksCorrupt(), after.getBlocksCorrupt(), "no block was dropped");
+    for (BlockKey b : blocks(cluster, new Path(INPUT, "part-00000"))) {
+      assertTrue(cluster.slaves().stream().anyMatch(s -> s.getStore().cachedLength(b) >= 0),
+          "block " + b + " is still cached");
+    }
+    assertSmallDelay("EIO on every read of a cached block", warm, job);
+  }
+
+  @Test
+  void wordCount_ioErrorOnFillWritesMidJob_succeedsWithPlainHadoopsOutput() throws Exception {
+    // The same text in other blocks: a cold run like the baseline's.
+    Path copy = new Path("/store-faults/copy");
+    WordCountJobs.text(cluster, copy, 6 * BLOCK, 41);
+    Job job = runWithFault(copy, new Path("/store-faults/eio-fill"),
+        s -> s.fail(Op.WRITE, Errno.EIO));
+    for (MpCacheSlave s : cluster.slaves()) {
+      for (BlockKey b : blocks(cluster, new Path(copy, "part-00000"))) {
+        assertTrue(s.getStore().state(b).filter(FileBlockStore.State.FILLING::equals).isEmpty(),
+            "no block is left filling: " + b);
+      }
+    }
+    assertSmallDelay("EIO on every fill write", cold, job);
+  }
+
+  @Test
+  void read_storeSlowerThanTheDeadline_costsAboutOneDeadlinePerSlave() throws Exception {
+    Path p = new Path("/store-faults/slow");
+    byte[] content = data(7, (int) (4 * BLOCK));
+    write(cluster, p, content);
+    assertArrayEquals(content, readFirst(cluster, p, content.length), "the first read fills");
+
+    List<Injection> slow = inject(s -> s.delay(Op.READ, 5L * DEADLINE_MS));
+    long start = Time.monotonicNow();
+    assertArrayEquals(content, readFirst(cluster, p, content.length), "the right bytes");
+    long elapsed = Time.monotonicNow() - start;
+    System.out.println("Reads " + 5 * DEADLINE_MS + " ms slow on every slave: 4 blocks of "
+        + BLOCK + " bytes read in " + elapsed + " ms with a cache deadline of " + DEADLINE_MS
+        + " ms");
+    assertTrue(hits(slow) >= 1, "the read met the slow SSD: " + slow);
+    // Each slave may cost one deadline (plus connection setup); without the deadline each block
+    // would wait out the SSD's 5 s.
+    assertTrue(elapsed < 4L * DEADLINE_MS * cluster.slaves().size() + 5_000,
+        "the read took " + elapsed + " ms");
+  }
+}
