@@ -49,7 +49,9 @@ final class MpCacheContractCluster implements BeforeAllCallback, AfterAllCallbac
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/contract"))
+    // One directory per test class: classes run in parallel forks.
+    cluster = new MiniMpCacheCluster.Builder(
+            new File("target/e2e/contract", context.getRequiredTestClass().getSimpleName()))
         .blockSize(64 * 1024).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "0")
         .set("dfs.namenode.fs-limits.min-block-size", "1024").build();
   }

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
@@ -58,6 +59,12 @@ import org.mpcache.yarn.SsdShuffle;
  * <p>Not thread-safe: one caller builds, uses and closes it.
  */
 public final class MiniMpCacheCluster implements Closeable {
+  /**
+   * Task and application-master JVM options unless the builder sets them: short-lived JVMs on a
+   * small machine spend much of their CPU in the optimizing compiler, which a test's tasks never
+   * repay.
+   */
+  static final String TASK_JVM_OPTS = "-Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
   /** How to build a {@link MiniMpCacheCluster}. */
   public static final class Builder {
@@ -360,11 +367,16 @@ public final class MiniMpCacheCluster implements Closeable {
     yc.setInt(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
     yc.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
     yc.setInt(MRJobConfig.MAP_MEMORY_MB, 512);
-    yc.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx384m");
+    yc.setIfUnset(MRJobConfig.MAP_JAVA_OPTS, TASK_JVM_OPTS);
     yc.setInt(MRJobConfig.REDUCE_MEMORY_MB, 512);
-    yc.set(MRJobConfig.REDUCE_JAVA_OPTS, "-Xmx384m");
+    yc.setIfUnset(MRJobConfig.REDUCE_JAVA_OPTS, TASK_JVM_OPTS);
     yc.setInt(MRJobConfig.MR_AM_VMEM_MB, 512);
-    yc.set(MRJobConfig.MR_AM_COMMAND_OPTS, "-Xmx384m");
+    yc.setIfUnset(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_JVM_OPTS);
+    // Heartbeats and the client's poll at their defaults (1 s, 1 s, 5 s) add idle seconds to
+    // every job.
+    yc.setIfUnset(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, "250");
+    yc.setIfUnset(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, "250");
+    yc.setIfUnset(Job.COMPLETION_POLL_INTERVAL_KEY, "200");
     mr = new MiniMRYarnCluster("mpcache", spec.dataNodes);
     mr.init(yc);
     mr.start();
@@ -374,7 +386,8 @@ public final class MiniMpCacheCluster implements Closeable {
         MRJobConfig.MR_AM_STAGING_DIR, "mapreduce.jobhistory.address",
         YarnConfiguration.RM_WEBAPP_ADDRESS, MRJobConfig.MAP_MEMORY_MB,
         MRJobConfig.MAP_JAVA_OPTS, MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.REDUCE_JAVA_OPTS,
-        MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.MR_AM_COMMAND_OPTS}) {
+        MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.MR_AM_COMMAND_OPTS,
+        MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, Job.COMPLETION_POLL_INTERVAL_KEY}) {
       String v = mr.getConfig().get(k);
       if (v != null) {
         conf.set(k, v);
