@@ -9,10 +9,12 @@ import static org.mpcache.e2e.ClusterFiles.write;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 import org.apache.hadoop.test.MetricsAsserts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,6 +186,21 @@ class AdminAclTest {
       assertEquals(1, ok(me, "prefetch", "/private", "-json").json().get("blocks").asInt());
       assertEquals(2, ok(dave, "prefetch", "/team", "-json").json().get("blocks").asInt());
     } finally {
+      setAcls("", "");
+    }
+  }
+
+  @Test
+  void prefetch_withoutTheNameNodesProxyUserSetting_refusedNamingTheImpersonation()
+      throws Exception {
+    setAcls(me.getShortUserName() + " operators", "");
+    // The NameNode of this JVM forgets that the master's user may act for others.
+    ProxyUsers.refreshSuperUserGroupsConfiguration(new Configuration(false));
+    try {
+      refused(run(dave, "prefetch", "/team"), "not allowed to impersonate dave",
+          "hadoop.proxyuser." + me.getShortUserName() + ".hosts");
+    } finally {
+      ProxyUsers.refreshSuperUserGroupsConfiguration(cluster.dfs().getConfiguration(0));
       setAcls("", "");
     }
   }

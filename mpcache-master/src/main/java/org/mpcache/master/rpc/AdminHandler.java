@@ -4,9 +4,11 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
@@ -81,6 +83,14 @@ public final class AdminHandler implements AdminProtocolPB {
     }
     try {
       return UserGroupInformation.getCurrentUser();
+    } catch (IOException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  private static String masterUser() throws ServiceException {
+    try {
+      return UserGroupInformation.getLoginUser().getShortUserName();
     } catch (IOException e) {
       throw new ServiceException(e);
     }
@@ -161,6 +171,15 @@ public final class AdminHandler implements AdminProtocolPB {
     } catch (AccessControlException e) {
       throw new ServiceException(new AccessControlException("Cannot prefetch " + req.getPath()
           + " as " + user.getShortUserName() + ": " + e.getMessage()));
+    } catch (RemoteException e) {
+      if (!AuthorizationException.class.getName().equals(e.getClassName())) {
+        throw new ServiceException(e);
+      }
+      throw new ServiceException(new AccessControlException("Cannot prefetch " + req.getPath()
+          + " as " + user.getShortUserName() + ": the NameNode does not let the master act for "
+          + "that user (" + e.getMessage().split("\n", 2)[0] + "); allow it with "
+          + "hadoop.proxyuser." + masterUser() + ".hosts and .groups in the NameNode's "
+          + "core-site.xml."));
     } catch (IOException e) {
       throw new ServiceException(e);
     }
