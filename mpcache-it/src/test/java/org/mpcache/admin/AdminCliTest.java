@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +20,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.Time;
-import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,7 +33,6 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.MasterConfigKeys;
-import org.mpcache.master.tools.MpCacheAdmin;
 import org.mpcache.slave.MpCacheSlave;
 
 /**
@@ -49,35 +44,12 @@ import org.mpcache.slave.MpCacheSlave;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AdminCliTest {
   private static final int BLOCK = 1 << 20;
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final File BASE = new File("target/e2e/admin-cli");
   private static final File EXCLUDES = new File(BASE, "excludes");
   private static final File SITE = new File(BASE, "refresh-site.xml");
   /** Every run's command line, exit code and output, the source of docs/admin.md's examples. */
   private static final File TRANSCRIPT = new File(BASE, "transcript.txt");
   private static MiniMpCacheCluster cluster;
-
-  /** What one CLI run printed and returned. */
-  private static final class Result {
-    final int code;
-    final String out;
-    final String err;
-
-    Result(int code, String out, String err) {
-      this.code = code;
-      this.out = out;
-      this.err = err;
-    }
-
-    JsonNode json() throws IOException {
-      return JSON.readTree(out);
-    }
-
-    @Override
-    public String toString() {
-      return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
-    }
-  }
 
   @BeforeAll
   static void start() throws IOException {
@@ -105,28 +77,20 @@ class AdminCliTest {
     }
   }
 
-  private static Result run(Configuration conf, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      code = ToolRunner.run(conf, new MpCacheAdmin(o, e), args);
-    }
-    Result r = new Result(code, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+  private static AdminCliRun run(Configuration conf, String... args) throws Exception {
+    AdminCliRun r = AdminCliRun.run(conf, args);
     Files.writeString(TRANSCRIPT.toPath(), "$ mpcache admin " + String.join(" ", args) + "\n"
-        + r.out + r.err + "[exit " + code + "]\n\n", StandardCharsets.UTF_8,
+        + r.out + r.err + "[exit " + r.code + "]\n\n", StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     return r;
   }
 
-  private static Result run(String... args) throws Exception {
+  private static AdminCliRun run(String... args) throws Exception {
     return run(cluster.conf(), args);
   }
 
-  private static Result ok(String... args) throws Exception {
-    Result r = run(args);
+  private static AdminCliRun ok(String... args) throws Exception {
+    AdminCliRun r = run(args);
     assertEquals(0, r.code, r::toString);
     return r;
   }
@@ -210,7 +174,7 @@ class AdminCliTest {
   @Test
   @Order(1)
   void report_listsEveryLiveSlave() throws Exception {
-    Result r = ok("report");
+    AdminCliRun r = ok("report");
     assertThat(r.out).contains("policy mpcache").contains("2 live, 0 dead");
     for (MpCacheSlave s : cluster.slaves()) {
       assertThat(r.out).contains(s.info().getSlaveId());
@@ -246,10 +210,10 @@ class AdminCliTest {
     assertThat(d.get("lastAccessMs").asLong()).isPositive();
     assertEquals("ADMITTED_FREE_SPACE", d.get("lastVerdict").get("reason").asText());
 
-    Result table = ok("datasets", "-sort", "cached");
+    AdminCliRun table = ok("datasets", "-sort", "cached");
     assertThat(table.out).contains("/cli").contains("DATASET").contains("PRIORITY")
         .contains("1 dataset(s)");
-    Result explain = ok("explain", "/cli");
+    AdminCliRun explain = ok("explain", "/cli");
     assertThat(explain.out).contains("is fully cached: 3 of 3 blocks")
         .contains("ADMITTED_FREE_SPACE").contains("priority Pr =");
     JsonNode ej = ok("explain", "/cli", "-json").json();
@@ -261,12 +225,12 @@ class AdminCliTest {
   @Order(3)
   void evict_dropsTheDatasetEverywhere() throws Exception {
     List<BlockKey> keys = keys(new Path("/cli/a"));
-    Result r = ok("evict", "/cli", "-json");
+    AdminCliRun r = ok("evict", "/cli", "-json");
     assertEquals(3, r.json().get("blocks").asInt());
     await("no slave holds /cli", () -> cachedAnywhere(keys) == 0);
     assertThat(ok("explain", "/cli").out).contains("is not cached").contains("ADMIN_EVICT");
 
-    Result unknown = run("evict", "/not/a/dataset");
+    AdminCliRun unknown = run("evict", "/not/a/dataset");
     assertEquals(2, unknown.code, unknown::toString);
     assertThat(unknown.err).contains("knows no dataset with input path /not/a/dataset");
   }
@@ -276,7 +240,7 @@ class AdminCliTest {
   void prefetch_fillsFromHdfsSoTheFirstReadHits() throws Exception {
     Path f = new Path("/warm/f");
     write(f, 4, 2);
-    Result r = ok("prefetch", "/warm", "-wait", "60");
+    AdminCliRun r = ok("prefetch", "/warm", "-wait", "60");
     assertThat(r.out).contains("4 block(s): 4 queued").contains("4 of 4 block(s) cached");
     assertEquals(4, cachedAnywhere(keys(f)));
     SlaveCountersProto before = cluster.totals();
@@ -301,7 +265,7 @@ class AdminCliTest {
     ok("prefetch", "/big", "-force");
     await("every slave's Input Cache is full", () -> cluster.slaves().stream()
         .allMatch(s -> s.getStore().space().freeBytes() < BLOCK));
-    Result partly = run("prefetch", "/big", "-wait", "1");
+    AdminCliRun partly = run("prefetch", "/big", "-wait", "1");
     assertEquals(2, partly.code, partly::toString);
     assertThat(partly.err).contains("only 8 of 24 block(s)").contains("explain /big");
     Path fresh = new Path("/fresh/f");
@@ -313,13 +277,13 @@ class AdminCliTest {
     assertEquals(0, cachedAnywhere(keys(fresh)));
     assertThat(ok("explain", "/fresh").out).contains("REJECTED_NOT_IN_AUXILIARY_CACHE");
 
-    Result forced = ok("prefetch", "/fresh", "-force", "-wait", "60");
+    AdminCliRun forced = ok("prefetch", "/fresh", "-force", "-wait", "60");
     assertThat(forced.out).contains("2 of 2 block(s) cached");
     assertEquals(2, cachedAnywhere(keys(fresh)));
     assertThat(ok("explain", "/fresh").out).contains("ADMITTED_BY_FORCE");
     assertThat(ok("explain", "/big").out).contains("REPLACEMENT").contains("to admit");
 
-    Result missing = run("prefetch", "/no/such/path");
+    AdminCliRun missing = run("prefetch", "/no/such/path");
     assertEquals(2, missing.code, missing::toString);
     assertThat(missing.err).contains("/no/such/path");
   }
@@ -336,9 +300,9 @@ class AdminCliTest {
     assertThat(cluster.master().getSlaveRegistry().servingSlaves()).extracting(
         i -> i.getSlaveId()).doesNotContain(id);
 
-    Result cancel = ok("decommission", id, "-cancel");
+    AdminCliRun cancel = ok("decommission", id, "-cancel");
     assertThat(cancel.out).contains("is in service");
-    Result unknown = run("decommission", "nosuchhost:1");
+    AdminCliRun unknown = run("decommission", "nosuchhost:1");
     assertEquals(2, unknown.code, unknown::toString);
     assertThat(unknown.err).contains("No live slave is called nosuchhost:1");
   }
@@ -349,7 +313,7 @@ class AdminCliTest {
     String id = cluster.slaves().get(1).info().getSlaveId();
     Files.writeString(EXCLUDES.toPath(), id + "   # draining for a disk swap\n");
     writeSite(50);
-    Result r = ok("refresh");
+    AdminCliRun r = ok("refresh");
     assertThat(r.out).contains("Changed " + MasterConfigKeys.STATUS_MAX_DATASETS_KEY + ": 100 -> 50")
         .contains("Decommissioning: " + id);
     assertThat(ok("report", "-json").json().get("slaves").toString()).contains(
@@ -361,7 +325,7 @@ class AdminCliTest {
     assertThat(j.get("reloadableKeys").toString()).contains(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY);
 
     Files.delete(EXCLUDES.toPath());
-    Result broken = run("refresh");
+    AdminCliRun broken = run("refresh");
     assertEquals(2, broken.code, broken::toString);
     assertThat(broken.err).contains("Refresh failed, nothing changed")
         .contains(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY);
@@ -382,18 +346,18 @@ class AdminCliTest {
     };
     for (String[] c : cases) {
       String[] args = java.util.Arrays.copyOf(c, c.length - 2);
-      Result r = run(args);
+      AdminCliRun r = run(args);
       assertEquals(1, r.code, () -> String.join(" ", args) + "\n" + r);
       assertThat(r.err).contains("Usage: mpcache admin " + c[c.length - 2])
           .contains(c[c.length - 1]);
     }
-    Result none = run();
+    AdminCliRun none = run();
     assertEquals(1, none.code);
     assertThat(none.err).contains("Usage: mpcache admin <subcommand>");
-    Result unknown = run("frobnicate");
+    AdminCliRun unknown = run("frobnicate");
     assertEquals(1, unknown.code);
     assertThat(unknown.err).contains("unknown subcommand 'frobnicate'");
-    Result help = run("help", "prefetch");
+    AdminCliRun help = run("help", "prefetch");
     assertEquals(0, help.code);
     assertThat(help.out).contains("-force");
   }
@@ -409,7 +373,7 @@ class AdminCliTest {
     String[][] commands = {{"report"}, {"report", "-json"}, {"datasets"}, {"explain", "/x"},
         {"evict", "/x"}, {"prefetch", "/x"}, {"decommission", "h:1"}, {"refresh"}};
     for (String[] c : commands) {
-      Result r = run(conf, c);
+      AdminCliRun r = run(conf, c);
       assertEquals(2, r.code, () -> String.join(" ", c) + "\n" + r);
       assertThat(r.err).contains("cannot reach the mpCache master at 127.0.0.1:" + port);
     }

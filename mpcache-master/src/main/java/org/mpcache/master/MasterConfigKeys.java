@@ -94,6 +94,38 @@ public final class MasterConfigKeys {
   public static final String ADMIN_ACL_KEY = "security.mpcache.admin.protocol.acl";
   public static final String ADMIN_ACL_DEFAULT = "*";
 
+  /**
+   * Who may call the admin protocol's operations that change the cache ({@code evict},
+   * {@code prefetch}, {@code decommission}, {@code refresh}): an ACL ("users groups"). Empty: the
+   * user the master runs as and the members of {@code dfs.permissions.superusergroup}.
+   * Reloadable.
+   */
+  public static final String OPERATOR_ACL_KEY = "mpcache.admin.acl";
+  public static final String OPERATOR_ACL_DEFAULT = "";
+
+  /**
+   * Who else, besides {@link #OPERATOR_ACL_KEY}, may call the admin protocol's read-only
+   * operations ({@code report}, {@code datasets}, {@code explain}): an ACL. Empty: nobody else.
+   * Reloadable.
+   */
+  public static final String OPERATOR_READ_ACL_KEY = "mpcache.admin.read.acl";
+  public static final String OPERATOR_READ_ACL_DEFAULT = "";
+
+  /**
+   * The most files one {@code prefetch} may cover; the listing stops and the request is refused
+   * at the next one, so a prefetch of {@code /} never lists the namespace into memory.
+   */
+  public static final String PREFETCH_MAX_FILES_KEY = "mpcache.master.prefetch.max-files";
+  public static final int PREFETCH_MAX_FILES_DEFAULT = 100_000;
+
+  /**
+   * The most prefetch commands (blocks) queued on the master for slaves to take with their
+   * heartbeats; a prefetch that would queue more is refused whole.
+   */
+  public static final String PREFETCH_QUEUE_MAX_BLOCKS_KEY =
+      "mpcache.master.prefetch.queue.max-blocks";
+  public static final int PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT = 100_000;
+
   private MasterConfigKeys() {
   }
 }

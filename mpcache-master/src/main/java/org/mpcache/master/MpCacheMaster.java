@@ -4,15 +4,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Paths;
 import java.util.function.LongSupplier;
-import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.security.token.block.BlockTokenIdentifier;
-import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
 import org.apache.hadoop.security.token.SecretManager;
 import org.apache.hadoop.service.CompositeService;
@@ -43,6 +43,7 @@ import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
 import org.mpcache.master.rpc.SlaveMasterHandler;
+import org.mpcache.master.security.AdminAcls;
 import org.mpcache.master.security.MasterPolicyProvider;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
@@ -73,8 +74,6 @@ public class MpCacheMaster extends CompositeService {
   private MasterMetrics metrics;
   /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
   private volatile MasterMetrics rpcTimer;
-  @GuardedBy("this")
-  private FileSystem fileSystem;
 
   public MpCacheMaster() {
     super(MpCacheMaster.class.getSimpleName());
@@ -110,15 +109,23 @@ public class MpCacheMaster extends CompositeService {
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
         new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
         Time::now);
+    // After the login: an empty mpcache.admin.acl names the user the master runs as.
+    AdminAcls adminAcls = new AdminAcls(
+        UserGroupInformation.getLoginUser().getShortUserName(), conf);
     // A refresh reloads the service ACLs too; no refresh can arrive before the server serves.
     refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs,
-        fresh -> rpcServer.refreshServiceAcls(fresh));
+        fresh -> rpcServer.refreshServiceAcls(fresh), adminAcls);
     refresher.start();
     status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
-    PrefetchPlanner prefetch = new PrefetchPlanner(this::fileSystem, registry, arbitrator);
+    PrefetchPlanner prefetch = new PrefetchPlanner(this::openFileSystem, registry, arbitrator,
+        ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_MAX_FILES_KEY,
+            MasterConfigKeys.PREFETCH_MAX_FILES_DEFAULT, 1),
+        ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY,
+            MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT, 1));
     httpServer = new MasterHttpServer(httpAddress, status);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
-        .terse(RequestRefusedException.class).authorize(new MasterPolicyProvider())
+        .terse(RequestRefusedException.class, AccessControlException.class)
+        .authorize(new MasterPolicyProvider())
         .tokens(createTokenSecrets(conf))
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
@@ -128,7 +135,8 @@ public class MpCacheMaster extends CompositeService {
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
             timed(AdminProtocolPB.class,
-                new AdminHandler(status, registry, arbitrator, prefetch, refresher))));
+                new AdminHandler(status, registry, arbitrator, prefetch, refresher,
+                    adminAcls))));
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
@@ -208,16 +216,14 @@ public class MpCacheMaster extends CompositeService {
   }
 
   /**
-   * The master's HDFS client, opened when the first prefetch needs it: plain HDFS (never through
-   * the cache), on {@code fs.defaultFS}.
+   * A new HDFS client for one prefetch, as the current user (the prefetch's caller): plain HDFS
+   * (never through the cache), on {@code fs.defaultFS}. Never cached, as a cached client would
+   * keep the identity of whoever opened it.
    */
-  private synchronized FileSystem fileSystem() throws IOException {
-    if (fileSystem == null) {
-      Configuration c = new Configuration(getConfig());
-      c.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
-      fileSystem = FileSystem.newInstance(FileSystem.getDefaultUri(c), c);
-    }
-    return fileSystem;
+  private FileSystem openFileSystem() throws IOException {
+    Configuration c = new Configuration(getConfig());
+    c.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+    return FileSystem.newInstance(FileSystem.getDefaultUri(c), c);
   }
 
   @Override
@@ -227,10 +233,6 @@ public class MpCacheMaster extends CompositeService {
       metrics.unregister();
     }
     super.serviceStop();
-    synchronized (this) {
-      IOUtils.closeStream(fileSystem);
-      fileSystem = null;
-    }
   }
 
   /** The master's metrics source (null before start). */

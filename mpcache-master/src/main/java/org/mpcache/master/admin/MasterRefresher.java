@@ -17,43 +17,51 @@ import org.mpcache.common.proto.AdminProtos.RefreshResponseProto;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.security.AdminAcls;
 
 /**
  * Reloads the master's reloadable configuration ({@code mpcache admin refresh}): it re-reads the
  * configuration files, validates the reloadable keys, then applies them all or none. The
  * reloadable keys are {@link #RELOADABLE}; every other key needs a restart. The exclude file is
- * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}. A
+ * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}; the
+ * admin ACLs ({@link AdminAcls}) are reloadable keys too. A
  * refresh also reloads the service ACLs ({@code security.mpcache.*.protocol.acl} and
  * {@code mpcache-policy.xml}), as HDFS's {@code refreshServiceAcl} does, once the reloadable keys
  * are applied.
  *
  * <p>Thread-safe: refreshes are serialized on this object, whose lock is taken before the
- * arbitrator's and the registry's (it calls into both, they never call back).
+ * arbitrator's and the registry's (it calls into both, they never call back); the admin ACLs
+ * take no lock.
  */
 public final class MasterRefresher {
   /** The keys a refresh applies. */
   public static final List<String> RELOADABLE = List.of(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
-      MasterConfigKeys.STATUS_MAX_DATASETS_KEY, MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY);
+      MasterConfigKeys.STATUS_MAX_DATASETS_KEY, MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY,
+      MasterConfigKeys.OPERATOR_ACL_KEY, MasterConfigKeys.OPERATOR_READ_ACL_KEY);
 
   private final Configuration startConf;
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
   private final long heartbeatMs;
   private final Consumer<Configuration> serviceAcls;
+  private final AdminAcls adminAcls;
   private Map<String, String> current;
 
   /**
    * @param startConf the configuration the master started with; a refresh re-reads its resources
    * @param heartbeatMs the heartbeat interval (not reloadable; the expiry must stay above it)
    * @param serviceAcls reloads the RPC server's service ACLs from a re-read configuration
+   * @param adminAcls the admin operations' ACLs, reloaded with the other reloadable keys
    */
   public MasterRefresher(Configuration startConf, SlaveRegistry registry,
-      ReplaceArbitrator arbitrator, long heartbeatMs, Consumer<Configuration> serviceAcls) {
+      ReplaceArbitrator arbitrator, long heartbeatMs, Consumer<Configuration> serviceAcls,
+      AdminAcls adminAcls) {
     this.startConf = new Configuration(startConf);
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.heartbeatMs = heartbeatMs;
     this.serviceAcls = serviceAcls;
+    this.adminAcls = adminAcls;
   }
 
   /**
@@ -100,11 +108,14 @@ public final class MasterRefresher {
     registry.setExpiryMs(expiry);
     arbitrator.setMaxDatasets(maxDatasets);
     arbitrator.exclude(excluded);
+    adminAcls.reload(conf);
     Map<String, String> now = new LinkedHashMap<>();
     now.put(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, Long.toString(expiry));
     now.put(MasterConfigKeys.STATUS_MAX_DATASETS_KEY, Integer.toString(maxDatasets));
     now.put(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY, excludeFile + (excludeFile.isEmpty() ? ""
         : " " + excluded));
+    now.put(MasterConfigKeys.OPERATOR_ACL_KEY, adminAcls.operatorAcl());
+    now.put(MasterConfigKeys.OPERATOR_READ_ACL_KEY, adminAcls.readAcl());
     current = now;
   }
 

@@ -2,9 +2,10 @@ package org.mpcache.master.admin;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -20,6 +20,8 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.functional.RemoteIterators;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.SlaveRendezvous;
 import org.mpcache.common.proto.AdminProtos.PrefetchResponseProto;
@@ -28,6 +30,8 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestRefusedException;
+import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
@@ -40,81 +44,106 @@ import org.mpcache.master.status.ArbitratorStats;
  * (as a DataNode receives its cache commands), asks the Replace Arbitrator as for any miss
  * (unless forced), reads the block from HDFS itself and caches it.
  *
+ * <p>The listing runs as the caller: the master acts for the caller through a proxy user, so the
+ * NameNode checks the caller's permissions, and a path the caller may not read is refused with
+ * HDFS's {@link org.apache.hadoop.security.AccessControlException}. The master's own user needs
+ * no impersonation. A request is all or nothing: it is refused, with nothing queued, when the path
+ * holds more than {@code mpcache.master.prefetch.max-files} files (the listing is lazy and stops
+ * there, so {@code /} never loads the namespace into memory) or when its blocks not yet cached
+ * would take the queue past {@code mpcache.master.prefetch.queue.max-blocks}.
+ *
  * <p>Encrypted and erasure-coded files, and the last block of a file being written, are skipped,
  * as the client skips them (an encrypted file's plaintext never goes to an SSD).
  *
  * <p>The whole path is one dataset, named by its qualified path: the same id a job reading that
  * path as its input reports.
  *
- * <p>Thread-safe: planning runs on the caller's thread; the queues are guarded by this object.
+ * <p>Thread-safe: planning runs on the caller's thread, holding no lock while it talks to HDFS;
+ * the queues are guarded by this object.
  */
 public final class PrefetchPlanner {
 
-  /** Opens the master's HDFS client when the first prefetch needs it. */
+  /**
+   * Opens a new HDFS client as the current user (the planner calls it as the user the listing
+   * runs as, and closes the client).
+   */
   @FunctionalInterface
   public interface FileSystemSource {
-    FileSystem get() throws IOException;
+    FileSystem open() throws IOException;
+  }
+
+  /** A block to queue, with the file it belongs to. */
+  private static final class Pending {
+    final Path file;
+    final LocatedBlock block;
+
+    Pending(Path file, LocatedBlock block) {
+      this.file = file;
+      this.block = block;
+    }
+  }
+
+  /** What the listing found: the blocks to queue and the counts the answer reports. */
+  private static final class Listing {
+    final String datasetId;
+    final List<Pending> pending = new ArrayList<>();
+    int files;
+    int blocks;
+    int cached;
+
+    Listing(String datasetId) {
+      this.datasetId = datasetId;
+    }
   }
 
   private final FileSystemSource fileSystem;
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
   private final ArbitratorStats stats;
+  private final int maxFiles;
+  private final int maxQueuedBlocks;
   private final AtomicLong sequence = new AtomicLong();
   @GuardedBy("this")
   private final Map<String, List<PrefetchCommandProto>> queued = new HashMap<>();
+  @GuardedBy("this")
+  private int queuedBlocks;
 
+  /**
+   * @param maxFiles the most files one request may cover
+   * @param maxQueuedBlocks the most commands queued for all slaves together
+   */
   public PrefetchPlanner(FileSystemSource fileSystem, SlaveRegistry registry,
-      ReplaceArbitrator arbitrator) {
+      ReplaceArbitrator arbitrator, int maxFiles, int maxQueuedBlocks) {
     this.fileSystem = fileSystem;
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.stats = arbitrator.stats();
+    this.maxFiles = maxFiles;
+    this.maxQueuedBlocks = maxQueuedBlocks;
   }
 
   /**
-   * Queues the blocks of {@code path} on slaves.
+   * Queues the blocks of {@code path} on slaves, listing them as {@code caller}.
    *
    * @throws FileNotFoundException when the path does not exist
+   * @throws org.apache.hadoop.security.AccessControlException when HDFS refuses the caller
+   * @throws RequestRefusedException when the path exceeds the file bound or the queue's room
+   *     (nothing is queued)
    * @throws IOException when HDFS cannot be read or the file system is not HDFS
    */
-  public PrefetchResponseProto plan(String path, boolean force) throws IOException {
-    FileSystem fs = fileSystem.get();
-    if (!(fs instanceof DistributedFileSystem)) {
-      throw new IOException("prefetch needs HDFS; the master's default file system is "
-          + fs.getUri() + " (set fs.defaultFS in the master's core-site.xml)");
+  public PrefetchResponseProto plan(String path, boolean force, UserGroupInformation caller)
+      throws IOException {
+    Listing listing;
+    try {
+      listing = actingFor(caller).doAs((PrivilegedExceptionAction<Listing>) () -> {
+        try (FileSystem fs = fileSystem.open()) {
+          return list(fs, path);
+        }
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted listing " + path);
     }
-    DistributedFileSystem dfs = (DistributedFileSystem) fs;
-    Path root = dfs.makeQualified(new Path(path));
-    FileStatus st = dfs.getFileStatus(root);
-    List<FileStatus> files = new ArrayList<>();
-    if (st.isDirectory()) {
-      RemoteIterator<LocatedFileStatus> it = dfs.listFiles(root, true);
-      while (it.hasNext()) {
-        files.add(it.next());
-      }
-    } else {
-      files.add(st);
-    }
-    Map<FileStatus, List<LocatedBlock>> blocks = new LinkedHashMap<>();
-    int total = 0;
-    for (FileStatus f : files) {
-      if (f.isEncrypted()) {
-        continue;
-      }
-      LocatedBlocks lbs = dfs.getClient().getLocatedBlocks(f.getPath().toUri().getPath(), 0,
-          f.getLen());
-      if (lbs == null || lbs.getErasureCodingPolicy() != null) {
-        continue;
-      }
-      List<LocatedBlock> list = new ArrayList<>(lbs.getLocatedBlocks());
-      if (lbs.isUnderConstruction() && !list.isEmpty()) {
-        list.remove(list.size() - 1);
-      }
-      blocks.put(f, list);
-      total += list.size();
-    }
-    String datasetId = root.toString();
     String jobId = "prefetch-" + sequence.incrementAndGet();
     Map<String, String> slaveByDatanode = new HashMap<>();
     List<String> serving = new ArrayList<>();
@@ -125,33 +154,31 @@ public final class PrefetchPlanner {
       }
     }
     Map<String, List<PrefetchCommandProto>> plan = new TreeMap<>();
-    int cached = 0;
     int unplaced = 0;
-    for (Map.Entry<FileStatus, List<LocatedBlock>> e : blocks.entrySet()) {
-      for (LocatedBlock lb : e.getValue()) {
-        ExtendedBlock b = lb.getBlock();
-        BlockKey key = new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
-        if (!arbitrator.holders(key).isEmpty()) {
-          cached++;
-          continue;
-        }
-        String slave = choose(lb, slaveByDatanode, serving, plan);
-        if (slave == null) {
-          unplaced++;
-          continue;
-        }
-        plan.computeIfAbsent(slave, s -> new ArrayList<>()).add(PrefetchCommandProto.newBuilder()
-            .setAccess(BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-                .setBlockBytes(b.getNumBytes()).setDatasetId(datasetId)
-                .setDatasetBlocks(Math.max(1, total)).setJobId(jobId))
-            .setPath(e.getKey().getPath().toString()).setOffset(lb.getStartOffset())
-            .setForce(force).build());
+    int planned = 0;
+    for (Pending p : listing.pending) {
+      String slave = choose(p.block, slaveByDatanode, serving, plan);
+      if (slave == null) {
+        unplaced++;
+        continue;
       }
+      ExtendedBlock b = p.block.getBlock();
+      BlockKey key = new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp());
+      plan.computeIfAbsent(slave, s -> new ArrayList<>()).add(PrefetchCommandProto.newBuilder()
+          .setAccess(BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+              .setBlockBytes(b.getNumBytes()).setDatasetId(listing.datasetId)
+              .setDatasetBlocks(Math.max(1, listing.blocks)).setJobId(jobId))
+          .setPath(p.file.toString()).setOffset(p.block.getStartOffset())
+          .setForce(force).build());
+      planned++;
     }
-    PrefetchResponseProto.Builder r = PrefetchResponseProto.newBuilder().setDatasetId(datasetId)
-        .setFiles(files.size()).setBlocks(total).setAlreadyCached(cached).setUnplaced(unplaced);
-    int queuedNow = 0;
+    PrefetchResponseProto.Builder r = PrefetchResponseProto.newBuilder()
+        .setDatasetId(listing.datasetId).setFiles(listing.files).setBlocks(listing.blocks)
+        .setAlreadyCached(listing.cached).setUnplaced(unplaced);
     synchronized (this) {
+      if (queuedBlocks + planned > maxQueuedBlocks) {
+        throw queueFull(listing.datasetId, Integer.toString(planned), queuedBlocks);
+      }
       for (Map.Entry<String, List<PrefetchCommandProto>> e : plan.entrySet()) {
         queued.computeIfAbsent(e.getKey(), s -> new ArrayList<>()).addAll(e.getValue());
         long bytes = 0;
@@ -160,11 +187,87 @@ public final class PrefetchPlanner {
         }
         r.addAssigned(SlaveBlocksProto.newBuilder().setSlaveId(e.getKey())
             .setBlocks(e.getValue().size()).setBytes(bytes));
-        queuedNow += e.getValue().size();
+      }
+      queuedBlocks += planned;
+    }
+    stats.prefetchQueued(planned);
+    return r.setQueued(planned).build();
+  }
+
+  /**
+   * Who the listing runs as: the master's own login when the caller is the master's user, else
+   * the master acting for the caller (which the NameNode allows through
+   * {@code hadoop.proxyuser.<master user>.*}).
+   */
+  private static UserGroupInformation actingFor(UserGroupInformation caller)
+      throws IOException {
+    UserGroupInformation login = UserGroupInformation.getLoginUser();
+    login.checkTGTAndReloginFromKeytab();
+    if (caller.getRealUser() == null
+        && caller.getShortUserName().equals(login.getShortUserName())) {
+      return login;
+    }
+    return UserGroupInformation.createProxyUser(caller.getShortUserName(), login);
+  }
+
+  /** Lists the path's blocks lazily, stopping as soon as a bound is passed. */
+  private Listing list(FileSystem fs, String path) throws IOException {
+    if (!(fs instanceof DistributedFileSystem)) {
+      throw new IOException("prefetch needs HDFS; the master's default file system is "
+          + fs.getUri() + " (set fs.defaultFS in the master's core-site.xml)");
+    }
+    DistributedFileSystem dfs = (DistributedFileSystem) fs;
+    Path root = dfs.makeQualified(new Path(path));
+    FileStatus st = dfs.getFileStatus(root);
+    Listing l = new Listing(root.toString());
+    int room;
+    int alreadyQueued;
+    synchronized (this) {
+      alreadyQueued = queuedBlocks;
+      room = maxQueuedBlocks - queuedBlocks;
+    }
+    RemoteIterator<? extends FileStatus> files = st.isDirectory() ? dfs.listFiles(root, true)
+        : RemoteIterators.remoteIteratorFromSingleton(st);
+    while (files.hasNext()) {
+      FileStatus f = files.next();
+      if (++l.files > maxFiles) {
+        throw new RequestRefusedException("Cannot prefetch " + l.datasetId + ": it holds more than "
+            + maxFiles + " files (" + MasterConfigKeys.PREFETCH_MAX_FILES_KEY + "); prefetch a "
+            + "part of it, or raise the key.");
+      }
+      if (f.isEncrypted()) {
+        continue;
+      }
+      LocatedBlocks lbs = dfs.getClient().getLocatedBlocks(f.getPath().toUri().getPath(), 0,
+          f.getLen());
+      if (lbs == null || lbs.getErasureCodingPolicy() != null) {
+        continue;
+      }
+      List<LocatedBlock> list = lbs.getLocatedBlocks();
+      int usable = lbs.isUnderConstruction() ? list.size() - 1 : list.size();
+      for (LocatedBlock lb : list.subList(0, Math.max(0, usable))) {
+        l.blocks++;
+        ExtendedBlock b = lb.getBlock();
+        if (!arbitrator.holders(new BlockKey(b.getBlockPoolId(), b.getBlockId(),
+            b.getGenerationStamp())).isEmpty()) {
+          l.cached++;
+          continue;
+        }
+        l.pending.add(new Pending(f.getPath(), lb));
+        if (l.pending.size() > room) {
+          throw queueFull(l.datasetId, "more than " + room, alreadyQueued);
+        }
       }
     }
-    stats.prefetchQueued(queuedNow);
-    return r.setQueued(queuedNow).build();
+    return l;
+  }
+
+  private RequestRefusedException queueFull(String datasetId, String blocks, int alreadyQueued) {
+    return new RequestRefusedException("Cannot prefetch " + datasetId + ": queuing its blocks "
+        + "not yet cached (" + blocks + ") would take the prefetch queue past "
+        + MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY + " (" + maxQueuedBlocks + "; "
+        + alreadyQueued + " queued for slaves now). Prefetch a part of it, try again once the "
+        + "slaves have taken their commands (with their heartbeats), or raise the key.");
   }
 
   /**
@@ -199,11 +302,15 @@ public final class PrefetchPlanner {
   /** Takes the prefetch commands queued for a slave (sent with its heartbeat). */
   public synchronized List<PrefetchCommandProto> take(String slaveId) {
     List<PrefetchCommandProto> q = queued.remove(slaveId);
-    return q == null ? List.of() : q;
+    if (q == null) {
+      return List.of();
+    }
+    queuedBlocks -= q.size();
+    return q;
   }
 
   /** Drops the commands of a slave that is gone. */
   public synchronized void forget(String slaveId) {
-    queued.remove(slaveId);
+    take(slaveId);
   }
 }

@@ -46,7 +46,8 @@ class SlaveMasterHandlerTest {
         CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults()), registry,
         new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
     handler = new SlaveMasterHandler(registry, arbitrator,
-        new PrefetchPlanner(() -> null, registry, arbitrator), DynamicSpaceManager.inMemory(0.5),
+        new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
+        DynamicSpaceManager.inMemory(0.5),
         1_000, () -> 1_000L);
     registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE).setHost("host1")
         .setClientPort(50121).build(), SpaceReportProto.newBuilder().setCapacity(1 << 30)

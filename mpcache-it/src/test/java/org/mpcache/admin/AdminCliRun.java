@@ -1,0 +1,61 @@
+package org.mpcache.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivilegedExceptionAction;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.ToolRunner;
+import org.mpcache.master.tools.MpCacheAdmin;
+
+/**
+ * One run of {@code mpcache admin} through its entry point ({@link MpCacheAdmin} under
+ * {@link ToolRunner}), as the calling thread's user or as a given one: its exit code and what it
+ * printed. Immutable.
+ */
+public final class AdminCliRun {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  public final int code;
+  public final String out;
+  public final String err;
+
+  private AdminCliRun(int code, String out, String err) {
+    this.code = code;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs the CLI with {@code args} and {@code conf}, as the current user. */
+  public static AdminCliRun run(Configuration conf, String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code;
+    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+      code = ToolRunner.run(conf, new MpCacheAdmin(o, e), args);
+    }
+    return new AdminCliRun(code, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Runs the CLI as {@code user}, whose name the master sees on the call. */
+  public static AdminCliRun runAs(UserGroupInformation user, Configuration conf, String... args)
+      throws Exception {
+    return user.doAs((PrivilegedExceptionAction<AdminCliRun>) () -> run(conf, args));
+  }
+
+  /** What {@code -json} printed. */
+  public JsonNode json() throws IOException {
+    return JSON.readTree(out);
+  }
+
+  @Override
+  public String toString() {
+    return "exit " + code + "\n--- out\n" + out + "--- err\n" + err;
+  }
+}
