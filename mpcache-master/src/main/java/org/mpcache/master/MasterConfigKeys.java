@@ -91,8 +91,8 @@ public final class MasterConfigKeys {
   public static final String CLIENT_MASTER_ACL_DEFAULT = "*";
 
   /** Who may call the admin protocol (mpcache admin). */
-  public static final String ADMIN_ACL_KEY = "security.mpcache.admin.protocol.acl";
-  public static final String ADMIN_ACL_DEFAULT = "*";
+  public static final String ADMIN_PROTOCOL_ACL_KEY = "security.mpcache.admin.protocol.acl";
+  public static final String ADMIN_PROTOCOL_ACL_DEFAULT = "*";
 
   private MasterConfigKeys() {
   }
