@@ -14,9 +14,44 @@ public final class MasterConfigKeys {
   public static final String RPC_BIND_HOST_KEY = "mpcache.master.rpc-bind-host";
   public static final String RPC_BIND_HOST_DEFAULT = "0.0.0.0";
 
-  /** Where the master's web UI (status page, /jmx, /conf, /stacks, /logLevel) listens. */
+  /**
+   * Where the master's web UI (status page, /jmx, /conf, /stacks, /logLevel) listens over HTTP,
+   * when {@link #HTTP_POLICY_KEY} enables HTTP.
+   */
   public static final String HTTP_ADDRESS_KEY = "mpcache.master.http-address";
   public static final String HTTP_ADDRESS_DEFAULT = "0.0.0.0:50130";
+
+  /**
+   * Where the master's web UI listens over HTTPS, when {@link #HTTP_POLICY_KEY} enables HTTPS; the
+   * key store comes from the file {@code hadoop.ssl.server.conf} names ({@code ssl-server.xml}).
+   */
+  public static final String HTTPS_ADDRESS_KEY = "mpcache.master.https-address";
+  public static final String HTTPS_ADDRESS_DEFAULT = "0.0.0.0:50131";
+
+  /**
+   * Which of HTTP and HTTPS the web UI serves: a {@link org.apache.hadoop.http.HttpConfig.Policy}
+   * name, {@code HTTP_ONLY}, {@code HTTPS_ONLY} or {@code HTTP_AND_HTTPS}, as
+   * {@code dfs.http.policy}.
+   */
+  public static final String HTTP_POLICY_KEY = "mpcache.master.http.policy";
+  public static final String HTTP_POLICY_DEFAULT = "HTTP_ONLY";
+
+  /**
+   * Who may administer mpCache: an ACL ({@code users groups}). Blank: the user the master runs as
+   * and the HDFS superuser group ({@code dfs.permissions.superusergroup}). In the web UI, the
+   * admins see dataset paths, and with {@code hadoop.security.authorization} and
+   * {@code hadoop.security.instrumentation.requires.admin} only they reach /jmx, /conf, /stacks and
+   * /logLevel.
+   */
+  public static final String ADMIN_ACL_KEY = "mpcache.admin.acl";
+  public static final String ADMIN_ACL_DEFAULT = "";
+
+  /**
+   * Who besides the admins may see dataset paths (the web UI's dataset table): an ACL
+   * ({@code users groups}, {@code *} for everyone). Blank: the admins only.
+   */
+  public static final String ADMIN_READ_ACL_KEY = "mpcache.admin.read.acl";
+  public static final String ADMIN_READ_ACL_DEFAULT = "";
 
   /** RPC handler threads of the master. */
   public static final String RPC_HANDLER_COUNT_KEY = "mpcache.master.rpc.handler.count";
