@@ -15,6 +15,7 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import javax.net.ssl.HttpsURLConnection;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
@@ -45,7 +46,8 @@ import org.mpcache.master.MpCacheMaster;
  * itself with {@code user.name}, which is enough to test who is let in), the admin ACL at its
  * default (the user the master runs as), {@code mpcache.admin.read.acl} naming one more reader,
  * and the key store {@link KeyStoreTestUtil} makes. The status page and its script, the standard
- * servlets for admins only, and dataset paths in {@code /status.json} for admins and readers only.
+ * servlets and the log directory for admins only, and dataset paths in {@code /status.json} for
+ * admins and readers only.
  */
 class MasterWebUiTest {
   private static final String SECRET_DATASET = "/user/alice/secret-input";
@@ -53,6 +55,7 @@ class MasterWebUiTest {
   private static final String READER = "carol";
   private static final String OUTSIDER = "bob";
   private static final File SSL_DIR = new File("target/test/web-ui-ssl").getAbsoluteFile();
+  private static final File LOG_DIR = new File("target/test/web-ui-logs").getAbsoluteFile();
 
   private static String sslConfDir;
   private static Configuration conf;
@@ -72,6 +75,11 @@ class MasterWebUiTest {
     conf.set(MasterConfigKeys.ADMIN_READ_ACL_KEY, READER);
     FileUtil.fullyDelete(SSL_DIR);
     assertTrue(SSL_DIR.mkdirs());
+    // As bin/mpcache starts the master: HttpServer2 then serves the log directory at /logs/.
+    FileUtil.fullyDelete(LOG_DIR);
+    assertTrue(LOG_DIR.mkdirs());
+    Files.writeString(new File(LOG_DIR, "master.log").toPath(), "evicted " + SECRET_DATASET);
+    System.setProperty("hadoop.log.dir", LOG_DIR.getPath());
     // ssl-server.xml and ssl-client.xml must be on the classpath: the test classes directory.
     sslConfDir = KeyStoreTestUtil.getClasspathDir(MasterWebUiTest.class);
     KeyStoreTestUtil.setupSSLConfig(SSL_DIR.getPath(), sslConfDir, conf, false);
@@ -113,6 +121,7 @@ class MasterWebUiTest {
       master.stop();
     }
     KeyStoreTestUtil.cleanupSSLConfig(SSL_DIR.getPath(), sslConfDir);
+    System.clearProperty("hadoop.log.dir");
   }
 
   /** An HTTP answer: status code and body (the error page when the code is not 2xx). */
@@ -148,7 +157,7 @@ class MasterWebUiTest {
   }
 
   private static final String[] INSTRUMENTATION = {"/logLevel?log=org.mpcache.master",
-      "/stacks", "/conf", "/jmx?qry=java.lang:type=Runtime"};
+      "/stacks", "/conf", "/jmx?qry=java.lang:type=Runtime", "/logs/master.log"};
 
   @Test
   void instrumentationServlets_refuseAnonymousCallers() throws Exception {
@@ -179,6 +188,7 @@ class MasterWebUiTest {
     Answer log = get("/logLevel?log=org.mpcache.master", admin);
     assertEquals(200, log.code(), log.body());
     assertTrue(log.body().contains("Effective Level"), log.body());
+    assertTrue(get("/logs/master.log", admin).body().contains(SECRET_DATASET));
   }
 
   @Test
@@ -282,11 +292,15 @@ class MasterWebUiTest {
     }
   }
 
-  @Test
-  void init_unknownHttpPolicy_isRefusedNamingTheKey() {
+  /** The innermost message of the failure of a master's init with these keys and values. */
+  private static String initFailure(String... keysAndValues) {
     Configuration bad = new Configuration();
     bad.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
-    bad.set(MasterConfigKeys.HTTP_POLICY_KEY, "HTTPS_PLEASE");
+    bad.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    bad.set(MasterConfigKeys.HTTPS_ADDRESS_KEY, "127.0.0.1:0");
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      bad.set(keysAndValues[i], keysAndValues[i + 1]);
+    }
     MpCacheMaster m = new MpCacheMaster();
     Exception e = assertThrows(Exception.class, () -> m.init(bad));
     m.stop();
@@ -294,7 +308,21 @@ class MasterWebUiTest {
     while (root.getCause() != null) {
       root = root.getCause();
     }
-    assertTrue(root.getMessage().contains(MasterConfigKeys.HTTP_POLICY_KEY)
-        && root.getMessage().contains("HTTPS_PLEASE"), root.getMessage());
+    return root.getMessage();
+  }
+
+  @Test
+  void init_unknownHttpPolicy_isRefusedNamingTheKey() {
+    String message = initFailure(MasterConfigKeys.HTTP_POLICY_KEY, "HTTPS_PLEASE");
+    assertTrue(message.contains(MasterConfigKeys.HTTP_POLICY_KEY)
+        && message.contains("HTTPS_PLEASE"), message);
+  }
+
+  @Test
+  void init_httpsWithoutItsSslServerFile_isRefusedNamingTheFile() {
+    String message = initFailure(MasterConfigKeys.HTTP_POLICY_KEY, "HTTPS_ONLY",
+        SSLFactory.SSL_SERVER_CONF_KEY, "no-such-ssl-server.xml");
+    assertTrue(message.contains("no-such-ssl-server.xml")
+        && message.contains(SSLFactory.SSL_SERVER_CONF_KEY), message);
   }
 }
