@@ -80,14 +80,20 @@ function render(s) {
   }
   const datasets = document.querySelector('#datasets tbody');
   datasets.replaceChildren();
+  // Without the right to see dataset paths the master sends each dataset's figures only.
+  const hidden = document.getElementById('datasets-note');
+  hidden.textContent = 'Dataset paths are shown to users in mpcache.admin.acl or '
+      + 'mpcache.admin.read.acl only; you are ' + (s.user ? s.user : 'not signed in') + '.';
+  hidden.hidden = s.datasetPaths;
   for (const d of s.datasets) {
     row(datasets, [
-      d.datasetId,
+      s.datasetPaths ? d.datasetId : '(path hidden)',
       d.priority === undefined ? '-' : d.priority.toFixed(3),
       percent(d.sizeBlocks > 0 ? d.cachedBlocks / d.sizeBlocks : null) + (d.full ? ' (full)' : ''),
       d.cachedBlocks + ' / ' + d.sizeBlocks,
       d.frequency.toFixed(2),
-    ], {'class': 'dataset', 'data-dataset-id': d.datasetId});
+    ], s.datasetPaths ? {'class': 'dataset', 'data-dataset-id': d.datasetId}
+        : {'class': 'dataset'});
   }
   if (s.datasets.length === 0) {
     note(datasets, 5, 'No dataset has been read through the cache yet.');

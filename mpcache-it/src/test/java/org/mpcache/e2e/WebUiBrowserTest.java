@@ -18,10 +18,12 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,8 +33,13 @@ import org.mpcache.slave.MpCacheSlave;
 
 /**
  * The master's status page in a real browser (Debian's chromium, headless) against a running
- * embedded cluster: after the page's script ran, the DOM lists every live slave, and a screenshot
- * is saved to {@code target/web-ui/status.png}.
+ * embedded cluster with the web security docs/security.md gives
+ * ({@code hadoop.security.authorization} and {@code hadoop.security.instrumentation.requires.admin},
+ * simple HTTP authentication): after the page's script ran, the DOM lists every live slave, the
+ * admin sees the dataset's path and an anonymous visitor only its figures, and a screenshot is
+ * saved to {@code target/web-ui/status.png}. The admin signs in with {@code user.name} on the page's URL;
+ * the authentication cookie Hadoop's filter sets carries the script's request for
+ * {@code /status.json}.
  *
  * <p>CI installs chromium (.ci/run) and this test fails there without it; elsewhere (no {@code CI}
  * environment variable) it is skipped when chromium is missing.
@@ -42,6 +49,7 @@ class WebUiBrowserTest {
   private static final Path DATASET = new Path("/web-ui-data");
   private static MiniMpCacheCluster cluster;
   private static String chromium;
+  private static String admin;
 
   @BeforeAll
   static void start() throws IOException {
@@ -58,7 +66,12 @@ class WebUiBrowserTest {
     FileUtil.fullyDelete(OUT.toFile());
     Files.createDirectories(OUT);
     cluster = new MiniMpCacheCluster.Builder(new File("target/test/web-ui-cluster"))
-        .dataNodes(2).blockSize(1 << 20).build();
+        .dataNodes(2).blockSize(1 << 20)
+        .set(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, "true")
+        .set(CommonConfigurationKeys.HADOOP_SECURITY_INSTRUMENTATION_REQUIRES_ADMIN, "true")
+        .build();
+    // mpcache.admin.acl at its default: the user the master runs as, this JVM's.
+    admin = UserGroupInformation.getLoginUser().getShortUserName();
     // One dataset read twice through the cache, so that the page has a dataset and hits to show.
     Path data = new Path(DATASET, "part-0");
     byte[] bytes = new byte[3 << 20];
@@ -118,9 +131,13 @@ class WebUiBrowserTest {
     return "http://127.0.0.1:" + cluster.master().getHttpAddress().getPort() + "/";
   }
 
+  private static String adminPageUrl() {
+    return pageUrl() + "?user.name=" + admin;
+  }
+
   @Test
   void statusPage_showsTheLiveSlavesAfterItsScriptRan() throws Exception {
-    String dom = chromium(pageUrl(), "--dump-dom");
+    String dom = chromium(adminPageUrl(), "--dump-dom");
     Files.writeString(OUT.resolve("status-dom.html"), dom);
     assertTrue(dom.contains("data-loaded=\"true\""), "the script rendered the status:\n" + dom);
     assertEquals(2, cluster.slaves().size());
@@ -135,9 +152,20 @@ class WebUiBrowserTest {
   }
 
   @Test
+  void statusPage_hidesDatasetPathsFromAnAnonymousVisitor() throws Exception {
+    String dom = chromium(pageUrl(), "--dump-dom");
+    Files.writeString(OUT.resolve("status-dom-anonymous.html"), dom);
+    assertTrue(dom.contains("data-loaded=\"true\""), "the script rendered the status:\n" + dom);
+    assertTrue(dom.contains("2 live slaves"), dom);
+    assertTrue(dom.contains("(path hidden)"), "the dataset is listed without its path:\n" + dom);
+    assertFalse(dom.contains(DATASET.toString()), dom);
+    assertTrue(dom.contains("you are not signed in"), dom);
+  }
+
+  @Test
   void statusPage_screenshotIsTaken() throws Exception {
     java.nio.file.Path png = OUT.resolve("status.png");
-    chromium(pageUrl(), "--screenshot=" + png, "--hide-scrollbars");
+    chromium(adminPageUrl(), "--screenshot=" + png, "--hide-scrollbars");
     assertTrue(Files.size(png) > 1000, "screenshot too small: " + Files.size(png));
     byte[] magic = Arrays.copyOf(Files.readAllBytes(png), 8);
     assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, magic);

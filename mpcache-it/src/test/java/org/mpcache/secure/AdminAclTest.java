@@ -92,9 +92,9 @@ class AdminAclTest {
   /** The ACL keys refresh reads; an empty value leaves a key at its default. */
   private static void writeSite(String adminAcl, String readAcl) throws IOException {
     Files.writeString(SITE.toPath(), "<configuration>\n"
-        + "<property><name>" + MasterConfigKeys.OPERATOR_ACL_KEY + "</name><value>" + adminAcl
+        + "<property><name>" + MasterConfigKeys.ADMIN_ACL_KEY + "</name><value>" + adminAcl
         + "</value></property>\n"
-        + "<property><name>" + MasterConfigKeys.OPERATOR_READ_ACL_KEY + "</name><value>"
+        + "<property><name>" + MasterConfigKeys.ADMIN_READ_ACL_KEY + "</name><value>"
         + readAcl + "</value></property>\n</configuration>\n");
   }
 
@@ -133,7 +133,7 @@ class AdminAclTest {
   @Test
   void operatorCommands_byANonAdmin_refusedNamingTheAclAndChangingNothing() throws Exception {
     long queued = prefetchQueued();
-    String acl = "User bob is not in " + MasterConfigKeys.OPERATOR_ACL_KEY + " ("
+    String acl = "User bob is not in " + MasterConfigKeys.ADMIN_ACL_KEY + " ("
         + me.getShortUserName() + " supergroup)";
     refused(run(bob, "evict", "/shared"), acl, "evict");
     refused(run(bob, "decommission", slaveId()), acl, "decommission");
@@ -148,19 +148,19 @@ class AdminAclTest {
       throws Exception {
     String[][] reads = {{"report"}, {"datasets"}, {"explain", "/shared"}};
     for (String[] c : reads) {
-      refused(run(bob, c), "User bob is not in " + MasterConfigKeys.OPERATOR_READ_ACL_KEY,
-          MasterConfigKeys.OPERATOR_ACL_KEY + " (" + me.getShortUserName() + " supergroup)");
+      refused(run(bob, c), "User bob is not in " + MasterConfigKeys.ADMIN_READ_ACL_KEY,
+          MasterConfigKeys.ADMIN_ACL_KEY + " (" + me.getShortUserName() + " supergroup)");
     }
     setAcls("", "*");
     try {
       for (String[] c : reads) {
         ok(bob, c);
       }
-      refused(run(bob, "evict", "/shared"), MasterConfigKeys.OPERATOR_ACL_KEY);
+      refused(run(bob, "evict", "/shared"), MasterConfigKeys.ADMIN_ACL_KEY);
     } finally {
       setAcls("", "");
     }
-    refused(run(bob, "report"), MasterConfigKeys.OPERATOR_READ_ACL_KEY);
+    refused(run(bob, "report"), MasterConfigKeys.ADMIN_READ_ACL_KEY);
   }
 
   @Test

@@ -61,7 +61,7 @@ class ServiceAuthorizationTest {
         // Generous: the assertion is about where bytes come from, on a loaded build machine.
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "60000")
         .set(MasterConfigKeys.SLAVE_MASTER_ACL_KEY, me)
-        .set(MasterConfigKeys.ADMIN_ACL_KEY, me)
+        .set(MasterConfigKeys.ADMIN_PROTOCOL_ACL_KEY, me)
         .set(SlaveConfigKeys.CLIENT_SLAVE_ACL_KEY, me)
         .set(SlaveConfigKeys.LOCALIZED_ACL_KEY, me).build();
   }

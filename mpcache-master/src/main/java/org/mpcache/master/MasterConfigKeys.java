@@ -14,9 +14,47 @@ public final class MasterConfigKeys {
   public static final String RPC_BIND_HOST_KEY = "mpcache.master.rpc-bind-host";
   public static final String RPC_BIND_HOST_DEFAULT = "0.0.0.0";
 
-  /** Where the master's web UI (status page, /jmx, /conf, /stacks, /logLevel) listens. */
+  /**
+   * Where the master's web UI (status page, /jmx, /conf, /stacks, /logLevel) listens over HTTP,
+   * when {@link #HTTP_POLICY_KEY} enables HTTP.
+   */
   public static final String HTTP_ADDRESS_KEY = "mpcache.master.http-address";
   public static final String HTTP_ADDRESS_DEFAULT = "0.0.0.0:50130";
+
+  /**
+   * Where the master's web UI listens over HTTPS, when {@link #HTTP_POLICY_KEY} enables HTTPS; the
+   * key store comes from the file {@code hadoop.ssl.server.conf} names ({@code ssl-server.xml}).
+   */
+  public static final String HTTPS_ADDRESS_KEY = "mpcache.master.https-address";
+  public static final String HTTPS_ADDRESS_DEFAULT = "0.0.0.0:50131";
+
+  /**
+   * Which of HTTP and HTTPS the web UI serves: a {@link org.apache.hadoop.http.HttpConfig.Policy}
+   * name, {@code HTTP_ONLY}, {@code HTTPS_ONLY} or {@code HTTP_AND_HTTPS}, as
+   * {@code dfs.http.policy}.
+   */
+  public static final String HTTP_POLICY_KEY = "mpcache.master.http.policy";
+  public static final String HTTP_POLICY_DEFAULT = "HTTP_ONLY";
+
+  /**
+   * Who administers mpCache: an ACL ({@code users groups}). Blank: the user the master runs as
+   * and the HDFS superuser group ({@code dfs.permissions.superusergroup}). Only admins may call
+   * the admin operations that change the cache ({@code evict}, {@code prefetch},
+   * {@code decommission}, {@code refresh}); in the web UI, admins see dataset paths, and with
+   * {@code hadoop.security.authorization} and {@code hadoop.security.instrumentation.requires.admin}
+   * only they reach /jmx, /conf, /stacks and /logLevel. Reloadable, except for the web UI's pages.
+   */
+  public static final String ADMIN_ACL_KEY = "mpcache.admin.acl";
+  public static final String ADMIN_ACL_DEFAULT = "";
+
+  /**
+   * Who besides the admins may call the read-only admin operations ({@code report},
+   * {@code datasets}, {@code explain}) and see dataset paths in the web UI, which name every
+   * user's input: an ACL ({@code users groups}, {@code *} for everyone). Blank: the admins only.
+   * Reloadable.
+   */
+  public static final String ADMIN_READ_ACL_KEY = "mpcache.admin.read.acl";
+  public static final String ADMIN_READ_ACL_DEFAULT = "";
 
   /** RPC handler threads of the master. */
   public static final String RPC_HANDLER_COUNT_KEY = "mpcache.master.rpc.handler.count";
@@ -91,25 +129,8 @@ public final class MasterConfigKeys {
   public static final String CLIENT_MASTER_ACL_DEFAULT = "*";
 
   /** Who may call the admin protocol (mpcache admin). */
-  public static final String ADMIN_ACL_KEY = "security.mpcache.admin.protocol.acl";
-  public static final String ADMIN_ACL_DEFAULT = "*";
-
-  /**
-   * Who may call the admin protocol's operations that change the cache ({@code evict},
-   * {@code prefetch}, {@code decommission}, {@code refresh}): an ACL ("users groups"). Empty: the
-   * user the master runs as and the members of {@code dfs.permissions.superusergroup}.
-   * Reloadable.
-   */
-  public static final String OPERATOR_ACL_KEY = "mpcache.admin.acl";
-  public static final String OPERATOR_ACL_DEFAULT = "";
-
-  /**
-   * Who else, besides {@link #OPERATOR_ACL_KEY}, may call the admin protocol's read-only
-   * operations ({@code report}, {@code datasets}, {@code explain}): an ACL. Empty: nobody else.
-   * Reloadable.
-   */
-  public static final String OPERATOR_READ_ACL_KEY = "mpcache.admin.read.acl";
-  public static final String OPERATOR_READ_ACL_DEFAULT = "";
+  public static final String ADMIN_PROTOCOL_ACL_KEY = "security.mpcache.admin.protocol.acl";
+  public static final String ADMIN_PROTOCOL_ACL_DEFAULT = "*";
 
   /**
    * The most files one {@code prefetch} may cover; the listing stops and the request is refused

@@ -3,6 +3,8 @@ package org.mpcache.master;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetUtils;
@@ -94,8 +96,6 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
     InetSocketAddress rpcAddress = ConfigChecks.address(conf,
         MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
-    InetSocketAddress httpAddress = ConfigChecks.address(conf, MasterConfigKeys.HTTP_ADDRESS_KEY,
-        MasterConfigKeys.HTTP_ADDRESS_DEFAULT);
     InetSocketAddress bind = new InetSocketAddress(conf.getTrimmed(
         MasterConfigKeys.RPC_BIND_HOST_KEY, MasterConfigKeys.RPC_BIND_HOST_DEFAULT),
         rpcAddress.getPort());
@@ -122,7 +122,7 @@ public class MpCacheMaster extends CompositeService {
             MasterConfigKeys.PREFETCH_MAX_FILES_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY,
             MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT, 1));
-    httpServer = new MasterHttpServer(httpAddress, status);
+    httpServer = new MasterHttpServer(status, adminAcls);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class, AccessControlException.class)
         .authorize(new MasterPolicyProvider())
@@ -210,9 +210,8 @@ public class MpCacheMaster extends CompositeService {
     metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator);
     metrics.register();
     rpcTimer = metrics;
-    LOG.info("mpCache master serving on {} with policy {}; web UI at http://{}/",
-        rpcServer.getAddress(), arbitrator.policyName(),
-        NetUtils.getHostPortString(httpServer.getAddress()));
+    LOG.info("mpCache master serving on {} with policy {}; web UI at {}",
+        rpcServer.getAddress(), arbitrator.policyName(), webUiUrls());
   }
 
   /**
@@ -255,9 +254,25 @@ public class MpCacheMaster extends CompositeService {
     return spaceManager;
   }
 
-  /** The address the web UI listens on. */
+  /** The address the web UI listens on over HTTP, or null when it serves HTTPS only. */
   public InetSocketAddress getHttpAddress() {
-    return httpServer.getAddress();
+    return httpServer.getHttpAddress();
+  }
+
+  /** The address the web UI listens on over HTTPS, or null when it serves HTTP only. */
+  public InetSocketAddress getHttpsAddress() {
+    return httpServer.getHttpsAddress();
+  }
+
+  private String webUiUrls() {
+    List<String> urls = new ArrayList<>();
+    if (getHttpAddress() != null) {
+      urls.add("http://" + NetUtils.getHostPortString(getHttpAddress()) + "/");
+    }
+    if (getHttpsAddress() != null) {
+      urls.add("https://" + NetUtils.getHostPortString(getHttpsAddress()) + "/");
+    }
+    return String.join(" and ", urls);
   }
 
   public SlaveRegistry getSlaveRegistry() {

@@ -37,7 +37,7 @@ public final class MasterRefresher {
   /** The keys a refresh applies. */
   public static final List<String> RELOADABLE = List.of(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
       MasterConfigKeys.STATUS_MAX_DATASETS_KEY, MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY,
-      MasterConfigKeys.OPERATOR_ACL_KEY, MasterConfigKeys.OPERATOR_READ_ACL_KEY);
+      MasterConfigKeys.ADMIN_ACL_KEY, MasterConfigKeys.ADMIN_READ_ACL_KEY);
 
   private final Configuration startConf;
   private final SlaveRegistry registry;
@@ -114,8 +114,8 @@ public final class MasterRefresher {
     now.put(MasterConfigKeys.STATUS_MAX_DATASETS_KEY, Integer.toString(maxDatasets));
     now.put(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY, excludeFile + (excludeFile.isEmpty() ? ""
         : " " + excluded));
-    now.put(MasterConfigKeys.OPERATOR_ACL_KEY, adminAcls.operatorAcl());
-    now.put(MasterConfigKeys.OPERATOR_READ_ACL_KEY, adminAcls.readAcl());
+    now.put(MasterConfigKeys.ADMIN_ACL_KEY, adminAcls.operatorAcl());
+    now.put(MasterConfigKeys.ADMIN_READ_ACL_KEY, adminAcls.readAcl());
     current = now;
   }
 

@@ -8,11 +8,12 @@ import org.apache.hadoop.security.authorize.AccessControlList;
 import org.mpcache.master.MasterConfigKeys;
 
 /**
- * Who may call which admin operation, per operation rather than per protocol (service ACLs admit
- * a caller to the whole admin protocol): {@code mpcache.admin.acl} for the operations that change
- * the cache ({@code evict}, {@code prefetch}, {@code decommission}, {@code refresh}), and, for
- * the read-only ones ({@code report}, {@code datasets}, {@code explain}, which show every user's
- * input paths), that ACL or {@code mpcache.admin.read.acl}. As HDFS's superuser checks, they
+ * Who administers mpCache and who may read what only administrators read. Per admin operation
+ * rather than per protocol (service ACLs admit a caller to the whole admin protocol):
+ * {@code mpcache.admin.acl} for the operations that change the cache ({@code evict},
+ * {@code prefetch}, {@code decommission}, {@code refresh}) and the web UI's admin pages, and, for
+ * the read-only operations ({@code report}, {@code datasets}, {@code explain}) and the web UI's
+ * dataset paths, which show every user's input, that ACL or {@code mpcache.admin.read.acl}. As HDFS's superuser checks, they
  * apply whatever {@code hadoop.security.authorization} says: an empty {@code mpcache.admin.acl}
  * means the master's own user and the members of {@code dfs.permissions.superusergroup}, the
  * users HDFS itself treats as superusers.
@@ -49,16 +50,16 @@ public final class AdminAcls {
    * groups".
    */
   public void reload(Configuration conf) {
-    String operator = conf.get(MasterConfigKeys.OPERATOR_ACL_KEY,
-        MasterConfigKeys.OPERATOR_ACL_DEFAULT);
+    String operator = conf.get(MasterConfigKeys.ADMIN_ACL_KEY,
+        MasterConfigKeys.ADMIN_ACL_DEFAULT);
     if (operator.trim().isEmpty()) {
       operator = daemonUser + " " + conf.getTrimmed(
           DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_KEY,
           DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_DEFAULT);
     }
     acls = new Pair(new AccessControlList(operator), new AccessControlList(
-        conf.get(MasterConfigKeys.OPERATOR_READ_ACL_KEY,
-            MasterConfigKeys.OPERATOR_READ_ACL_DEFAULT)));
+        conf.get(MasterConfigKeys.ADMIN_READ_ACL_KEY,
+            MasterConfigKeys.ADMIN_READ_ACL_DEFAULT)));
   }
 
   /** The operators' ACL in force, as "users groups" (the default spelled out). */
@@ -81,7 +82,7 @@ public final class AdminAcls {
     Pair p = acls;
     if (!p.operator.isUserAllowed(user)) {
       throw new AccessControlException("User " + user.getShortUserName() + " is not in "
-          + MasterConfigKeys.OPERATOR_ACL_KEY + " (" + describe(p.operator) + "), which "
+          + MasterConfigKeys.ADMIN_ACL_KEY + " (" + describe(p.operator) + "), which "
           + operation + " needs.");
     }
   }
@@ -96,10 +97,28 @@ public final class AdminAcls {
     Pair p = acls;
     if (!p.read.isUserAllowed(user) && !p.operator.isUserAllowed(user)) {
       throw new AccessControlException("User " + user.getShortUserName() + " is not in "
-          + MasterConfigKeys.OPERATOR_READ_ACL_KEY + " (" + describe(p.read) + ") nor in "
-          + MasterConfigKeys.OPERATOR_ACL_KEY + " (" + describe(p.operator) + "), one of which "
+          + MasterConfigKeys.ADMIN_READ_ACL_KEY + " (" + describe(p.read) + ") nor in "
+          + MasterConfigKeys.ADMIN_ACL_KEY + " (" + describe(p.operator) + "), one of which "
           + operation + " needs.");
     }
+  }
+
+  /** The administrators' ACL in force. */
+  public AccessControlList admins() {
+    return acls.operator;
+  }
+
+  /**
+   * Whether {@code user} may read what only administrators read: an admin, or a user the read
+   * ACL admits. An unauthenticated caller ({@code null}) only when the read ACL is {@code *}.
+   */
+  public boolean mayRead(String user) {
+    Pair p = acls;
+    if (user == null) {
+      return p.read.isAllAllowed();
+    }
+    UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);
+    return p.operator.isUserAllowed(ugi) || p.read.isUserAllowed(ugi);
   }
 
   /** The ACL in its own syntax; a leading space (groups only) is kept. */

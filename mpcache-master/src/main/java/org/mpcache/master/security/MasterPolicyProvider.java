@@ -16,7 +16,7 @@ public final class MasterPolicyProvider extends PolicyProvider {
   private static final Service[] SERVICES = {
       new Service(MasterConfigKeys.SLAVE_MASTER_ACL_KEY, SlaveMasterProtocolPB.class),
       new Service(MasterConfigKeys.CLIENT_MASTER_ACL_KEY, ClientMasterProtocolPB.class),
-      new Service(MasterConfigKeys.ADMIN_ACL_KEY, AdminProtocolPB.class)};
+      new Service(MasterConfigKeys.ADMIN_PROTOCOL_ACL_KEY, AdminProtocolPB.class)};
 
   @Override
   public Service[] getServices() {

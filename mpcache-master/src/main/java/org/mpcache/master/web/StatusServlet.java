@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.Set;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
-import org.apache.hadoop.http.HttpServer2;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.master.security.AdminAcls;
 import org.mpcache.master.status.MasterStatus;
 import org.mpcache.master.tools.ProtoJson;
 
@@ -18,26 +19,42 @@ import org.mpcache.master.tools.ProtoJson;
  * Serves {@code /status.json}, which the status page renders: {@code report} is what
  * {@code mpcache admin report -json} prints (the cluster, and per slave its address, heartbeat,
  * space split, cached blocks and counters), {@code datasets} what {@code mpcache admin datasets
- * -json} lists. Instrumentation access is checked as for {@code /jmx}.
+ * -json} lists, {@code user} the caller as the authentication filter named it (null when
+ * anonymous), and {@code datasetPaths} whether the datasets carry their paths.
+ *
+ * <p>Dataset paths name every user's input, so a caller who may not read them (see
+ * {@link AdminAcls#mayRead}) gets each dataset's figures only: sizes, cached blocks and bytes,
+ * priority and frequency, never its paths or the jobs and datasets its history names. The figures
+ * kept are listed, so that a field added later stays hidden until someone decides otherwise.
  *
  * <p>Thread-safe: stateless; the status source is thread-safe.
  */
 public final class StatusServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** The fields of a dataset shown to callers who may not see its paths. */
+  private static final Set<String> FIGURES = Set.of("sizeBlocks", "cachedBlocks", "cachedBytes",
+      "fillingBlocks", "full", "priority", "frequency", "lastAccessMs", "inAuxiliaryCache");
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    if (!HttpServer2.isInstrumentationAccessAllowed(getServletContext(), req, resp)) {
-      return;
-    }
     MasterStatus status = (MasterStatus) getServletContext()
         .getAttribute(MasterHttpServer.STATUS_SOURCE_ATTRIBUTE);
+    AdminAcls acls = (AdminAcls) getServletContext()
+        .getAttribute(MasterHttpServer.ADMIN_ACLS_ATTRIBUTE);
+    String user = req.getRemoteUser();
+    boolean paths = acls.mayRead(user);
     ObjectNode doc = JsonNodeFactory.instance.objectNode();
+    doc.put("user", user);
+    doc.put("datasetPaths", paths);
     doc.set("report", ProtoJson.toJson(status.report()));
     ArrayNode datasets = doc.putArray("datasets");
     for (DatasetStatusProto d : status.datasets(null)) {
-      datasets.add(ProtoJson.toJson(d));
+      ObjectNode json = ProtoJson.toJson(d);
+      if (!paths) {
+        json.retain(FIGURES);
+      }
+      datasets.add(json);
     }
     resp.setContentType("application/json; charset=utf-8");
     resp.setHeader("Cache-Control", "no-store");

@@ -23,8 +23,8 @@ class AdminAclsTest {
 
   private static AdminAcls acls(String operator, String read) {
     Configuration conf = new Configuration(false);
-    conf.set(MasterConfigKeys.OPERATOR_ACL_KEY, operator);
-    conf.set(MasterConfigKeys.OPERATOR_READ_ACL_KEY, read);
+    conf.set(MasterConfigKeys.ADMIN_ACL_KEY, operator);
+    conf.set(MasterConfigKeys.ADMIN_READ_ACL_KEY, read);
     return new AdminAcls("mpcache", conf);
   }
 
@@ -85,8 +85,8 @@ class AdminAclsTest {
   void reload_replacesBothAcls() throws Exception {
     AdminAcls a = acls("", "");
     Configuration conf = new Configuration(false);
-    conf.set(MasterConfigKeys.OPERATOR_ACL_KEY, "bob");
-    conf.set(MasterConfigKeys.OPERATOR_READ_ACL_KEY, "*");
+    conf.set(MasterConfigKeys.ADMIN_ACL_KEY, "bob");
+    conf.set(MasterConfigKeys.ADMIN_READ_ACL_KEY, "*");
     a.reload(conf);
     a.checkOperator(BOB, "evict");
     a.checkRead(OPERATOR, "report");
