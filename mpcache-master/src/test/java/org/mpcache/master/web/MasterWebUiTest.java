@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +21,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
+import org.mpcache.master.registry.SlaveIdentity;
 
 /**
  * The master's web UI over real HTTP: the status page and its script, {@code /status.json} with a
@@ -65,7 +67,7 @@ class MasterWebUiTest {
         SpaceReportProto.newBuilder().setCapacity(1000).setInputCacheCapacity(400)
             .setInputCacheUsed(100).setDynamicPoolCapacity(400).setPoolLentToInput(50)
             .setPoolLentToLocalized(60).setLocalizedCacheCapacity(200).setLocalizedCacheUsed(20)
-            .build());
+            .build(), new SlaveIdentity("mpcache", null), Optional.empty());
     master.getSlaveRegistry().heartbeat("h1:7000", SpaceReportProto.newBuilder().setCapacity(1000)
         .setInputCacheCapacity(400).setInputCacheUsed(300).setDynamicPoolCapacity(400)
         .setPoolLentToInput(50).setPoolLentToLocalized(60).setLocalizedCacheCapacity(200)
