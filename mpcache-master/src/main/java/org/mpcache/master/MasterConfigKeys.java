@@ -119,6 +119,25 @@ public final class MasterConfigKeys {
    */
   public static final String KEYTAB_FILE_KEY = "mpcache.master.keytab.file";
 
+  /**
+   * Users (short names, comma-separated) who may register slaves besides the slave service
+   * principal ({@code mpcache.slave.kerberos.principal}, {@code _HOST} standing for the host the
+   * slave claims); {@code *} admits every user. Empty: with Kerberos, the slave principal only;
+   * without, the master's own user.
+   */
+  public static final String SLAVE_USERS_KEY = "mpcache.master.slave.users";
+  public static final String SLAVE_USERS_DEFAULT = "";
+
+  /**
+   * Whether a registering slave's host, and the host of the DataNode it claims to sit beside, must
+   * resolve to the address its call comes from (as {@code
+   * dfs.namenode.datanode.registration.ip-hostname-check} on the NameNode). Turn it off only when
+   * slaves reach the master through NAT or from another interface than the one they advertise.
+   */
+  public static final String SLAVE_IP_CHECK_KEY =
+      "mpcache.master.slave.registration.ip-hostname-check";
+  public static final boolean SLAVE_IP_CHECK_DEFAULT = true;
+
   /** Who may call the slave-to-master protocol (registration, heartbeats, reports). */
   public static final String SLAVE_MASTER_ACL_KEY = "security.mpcache.slave-master.protocol.acl";
   public static final String SLAVE_MASTER_ACL_DEFAULT = "*";

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
@@ -40,10 +41,13 @@ import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.metrics.MasterMetrics;
+import org.mpcache.master.registry.SlaveAdmission;
 import org.mpcache.master.registry.SlaveMonitor;
+import org.mpcache.master.registry.SlaveRefusals;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.rpc.AdminHandler;
 import org.mpcache.master.rpc.ClientMasterHandler;
+import org.mpcache.master.rpc.SlaveGate;
 import org.mpcache.master.rpc.SlaveMasterHandler;
 import org.mpcache.master.security.AdminAcls;
 import org.mpcache.master.security.MasterPolicyProvider;
@@ -67,6 +71,7 @@ public class MpCacheMaster extends CompositeService {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
 
   private SlaveRegistry registry;
+  private SlaveRefusals slaveRefusals;
   private ReplaceArbitrator arbitrator;
   private DynamicSpaceManager spaceManager;
   private RpcServerService rpcServer;
@@ -106,6 +111,7 @@ public class MpCacheMaster extends CompositeService {
     spaceManager = openSpaceManager(conf);
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
+    slaveRefusals = new SlaveRefusals();
     arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
         new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
         Time::now);
@@ -129,8 +135,9 @@ public class MpCacheMaster extends CompositeService {
         .tokens(createTokenSecrets(conf))
         .serve(SlaveMasterProtocolPB.class, SlaveMasterService.newReflectiveBlockingService(
             timed(SlaveMasterProtocolPB.class,
-                new SlaveMasterHandler(registry, arbitrator, prefetch, spaceManager, heartbeatMs,
-                    Time::now))))
+                new SlaveMasterHandler(registry,
+                    new SlaveGate(registry, createSlaveAdmission(conf), slaveRefusals), arbitrator,
+                    prefetch, spaceManager, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
@@ -158,6 +165,38 @@ public class MpCacheMaster extends CompositeService {
       return null;
     }
     return BlockKeySecretManager.connect(conf);
+  }
+
+  /**
+   * Who may register slaves ({@link SlaveAdmission}): the slave principal with Kerberos, the users
+   * of {@code mpcache.master.slave.users} (by default, without Kerberos, the master's own user).
+   *
+   * @throws IllegalArgumentException with Kerberos, when neither the slave principal nor a user
+   *     is configured: no slave could register
+   */
+  static SlaveAdmission createSlaveAdmission(Configuration conf) throws IOException {
+    boolean kerberos =
+        SecurityUtil.getAuthenticationMethod(conf) == AuthenticationMethod.KERBEROS;
+    String principal = conf.getTrimmed(MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY, "");
+    Collection<String> users = conf.getTrimmedStringCollection(MasterConfigKeys.SLAVE_USERS_KEY);
+    if (kerberos && principal.isEmpty() && users.isEmpty()) {
+      throw new IllegalArgumentException("hadoop.security.authentication is kerberos but neither "
+          + MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY + " nor "
+          + MasterConfigKeys.SLAVE_USERS_KEY + " is set, so no slave could register: set "
+          + MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY + " to the slaves' principal, e.g. "
+          + "mpcache/_HOST@EXAMPLE.COM");
+    }
+    if (!kerberos && users.isEmpty()) {
+      users = List.of(UserGroupInformation.getCurrentUser().getShortUserName());
+    }
+    boolean check = conf.getBoolean(MasterConfigKeys.SLAVE_IP_CHECK_KEY,
+        MasterConfigKeys.SLAVE_IP_CHECK_DEFAULT);
+    if (!check) {
+      LOG.warn("{}=false: a slave may advertise any host, and clients trust it to sit beside the "
+          + "DataNode it names", MasterConfigKeys.SLAVE_IP_CHECK_KEY);
+    }
+    return new SlaveAdmission(kerberos && !principal.isEmpty() ? principal : null, users, check,
+        NetUtils::isLocalAddress);
   }
 
   /** A protocol implementation whose calls are timed into the metrics once they exist. */
@@ -207,7 +246,8 @@ public class MpCacheMaster extends CompositeService {
   @Override
   protected void serviceStart() throws Exception {
     super.serviceStart();
-    metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator);
+    metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator,
+        slaveRefusals);
     metrics.register();
     rpcTimer = metrics;
     LOG.info("mpCache master serving on {} with policy {}; web UI at {}",

@@ -9,6 +9,8 @@ import org.apache.hadoop.metrics2.lib.MutableRatesWithAggregation;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveAdmission;
+import org.mpcache.master.registry.SlaveRefusals;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.EvictionCause;
@@ -16,7 +18,7 @@ import org.mpcache.master.status.EvictionCause;
 /**
  * The master's metrics2 source, {@code MpCacheMaster-<rpc port>} in JMX: slaves live, dead and
  * decommissioning, datasets known, replace requests with admissions and rejections (in all and
- * per reason), block replicas evicted per cause, prefetch blocks queued, and the time each RPC
+ * per reason), slave registrations and calls refused (in all and per reason), block replicas evicted per cause, prefetch blocks queued, and the time each RPC
  * method took ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every
  * metric is listed in {@code docs/metrics.md}.
  *
@@ -30,16 +32,19 @@ public final class MasterMetrics implements MetricsSource {
   private final String name;
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
+  private final SlaveRefusals slaveRefusals;
   private final MetricsRegistry rpcRegistry = new MetricsRegistry("MpCacheMasterRpc");
   private final MutableRatesWithAggregation rpcRates = rpcRegistry.newRatesWithAggregation("Rpc");
 
   /**
    * @param rpcPort the master's RPC port, which makes the source name unique in the JVM
    */
-  public MasterMetrics(int rpcPort, SlaveRegistry registry, ReplaceArbitrator arbitrator) {
+  public MasterMetrics(int rpcPort, SlaveRegistry registry, ReplaceArbitrator arbitrator,
+      SlaveRefusals slaveRefusals) {
     this.name = PREFIX + "-" + rpcPort;
     this.registry = registry;
     this.arbitrator = arbitrator;
+    this.slaveRefusals = slaveRefusals;
   }
 
   /** The source name (the JMX bean's {@code name=}). */
@@ -78,7 +83,16 @@ public final class MasterMetrics implements MetricsSource {
         .addCounter(Interns.info("PrefetchBlocksQueued", "Blocks handed to slaves to prefetch"),
             s.prefetchQueued())
         .addCounter(Interns.info("InvalidReportItems",
-            "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems());
+            "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems())
+        .addCounter(Interns.info("SlaveCallsRefused",
+            "Slave registrations and calls refused: not the slave identity, host or id"),
+            slaveRefusals.total());
+    for (SlaveAdmission.Outcome o : SlaveAdmission.Outcome.values()) {
+      if (o != SlaveAdmission.Outcome.ACCEPTED) {
+        rb.addCounter(Interns.info("SlaveRefused" + MetricsSupport.name(o.name()),
+            "Slave registrations and calls refused " + o.name()), slaveRefusals.count(o));
+      }
+    }
     for (CacheDecision.Reason r : CacheDecision.Reason.values()) {
       rb.addCounter(Interns.info("Verdict" + MetricsSupport.name(r.name()),
           "Replace requests answered " + r.name()), s.verdicts(r));

@@ -9,20 +9,22 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
- * What the master knows of one registered slave: its addresses, its latest space and counter
- * figures, when it last heartbeated, and which blocks it holds.
+ * What the master knows of one registered slave: its addresses, who registered it, its latest
+ * space and counter figures, when it last heartbeated, and which blocks it holds.
  *
  * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
  */
 final class SlaveRecord {
   final SlaveInfoProto info;
+  final SlaveIdentity identity;
   long lastHeartbeat;
   SpaceReportProto space;
   SlaveCountersProto counters;
   final Set<BlockKey> blocks = new HashSet<>();
 
-  SlaveRecord(SlaveInfoProto info, SpaceReportProto space, long now) {
+  SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;
+    this.identity = identity;
     this.space = space;
     this.lastHeartbeat = now;
     this.counters = SlaveFigures.zeroCounters().build();

@@ -55,14 +55,30 @@ public final class SlaveRegistry {
   }
 
   /**
-   * Registers a slave, replacing any earlier registration under the same id.
+   * Registers a slave bound to {@code identity}, replacing any earlier registration under the same
+   * id, provided the identity holding the id is still {@code holder}: the caller decides with
+   * {@link #holder} and {@link SlaveAdmission}, outside this lock, and asks again when the holder
+   * changed meanwhile.
    *
-   * @return the blocks the earlier registration held, which the caller must forget
+   * @param holder the identity the caller found holding the id (empty: none)
+   * @return the blocks the earlier registration held, which the caller must forget; empty when
+   *     the holder is no longer {@code holder} and nothing changed
    */
-  public synchronized List<BlockKey> register(SlaveInfoProto info, SpaceReportProto space) {
-    SlaveRecord old = slaves.put(info.getSlaveId(), new SlaveRecord(info, space, clock.getAsLong()));
+  public synchronized Optional<List<BlockKey>> register(SlaveInfoProto info,
+      SpaceReportProto space, SlaveIdentity identity, Optional<SlaveIdentity> holder) {
+    if (!holder(info.getSlaveId()).equals(holder)) {
+      return Optional.empty();
+    }
+    SlaveRecord old = slaves.put(info.getSlaveId(),
+        new SlaveRecord(info, identity, space, clock.getAsLong()));
     dead.remove(info.getSlaveId());
-    return old == null ? List.of() : new ArrayList<>(old.blocks);
+    return Optional.of(old == null ? List.of() : new ArrayList<>(old.blocks));
+  }
+
+  /** The identity that registered a live slave id; empty when the id is not registered. */
+  public synchronized Optional<SlaveIdentity> holder(String slaveId) {
+    SlaveRecord r = slaves.get(slaveId);
+    return r == null ? Optional.empty() : Optional.of(r.identity);
   }
 
   /** Records a heartbeat; false when the slave is unknown (it must register again). */

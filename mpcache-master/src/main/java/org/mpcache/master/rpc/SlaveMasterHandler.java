@@ -58,22 +58,28 @@ import org.slf4j.LoggerFactory;
  * rest of the report applied: failing the whole report would make the slave register again and
  * lose its cache over one bad value.
  *
+ * <p>Who may register, and who may then call under a slave id, is the {@link SlaveGate}'s
+ * decision: only the slave service identity, on the host it claims, and under an id no other
+ * identity holds; every other call is refused naming the reason.
+ *
  * <p>Thread-safe: it holds no state of its own.
  */
 public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private static final Logger LOG = LoggerFactory.getLogger(SlaveMasterHandler.class);
 
   private final SlaveRegistry registry;
+  private final SlaveGate gate;
   private final ReplaceArbitrator arbitrator;
   private final PrefetchPlanner prefetch;
   private final DynamicSpaceManager spaceManager;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
 
-  public SlaveMasterHandler(SlaveRegistry registry, ReplaceArbitrator arbitrator,
+  public SlaveMasterHandler(SlaveRegistry registry, SlaveGate gate, ReplaceArbitrator arbitrator,
       PrefetchPlanner prefetch, DynamicSpaceManager spaceManager, long heartbeatIntervalMs,
       LongSupplier wallClock) {
     this.registry = registry;
+    this.gate = gate;
     this.arbitrator = arbitrator;
     this.prefetch = prefetch;
     this.spaceManager = spaceManager;
@@ -85,7 +91,6 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   public RegisterSlaveResponseProto registerSlave(RpcController c, RegisterSlaveRequestProto req)
       throws ServiceException {
     SlaveInfoProto info = req.getSlave();
-    String id = info.getSlaveId();
     List<BlockKey> surviving = new ArrayList<>(req.getCachedBlocksCount());
     try {
       slaveId(info.getSlaveIdBytes());
@@ -98,14 +103,20 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       for (BlockKeyProto p : req.getCachedBlocksList()) {
         surviving.add(RequestChecks.blockKey("cachedBlocks", p));
       }
+      List<BlockKey> previous = gate.register(info, req.getSpace());
+      return registered(info, req.getSpace(), previous, surviving);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
-    List<BlockKey> previous = registry.register(info, req.getSpace());
+  }
+
+  private RegisterSlaveResponseProto registered(SlaveInfoProto info, SpaceReportProto space,
+      List<BlockKey> previous, List<BlockKey> surviving) {
+    String id = info.getSlaveId();
     List<BlockKey> evict = arbitrator.onRegister(id, previous, surviving);
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD, {} surviving "
-        + "blocks handed back)", id, req.getSlave().getHost(), req.getSlave().getClientPort(),
-        req.getSlave().getDatanodeAddress(), req.getSpace().getCapacity(), evict.size());
+        + "blocks handed back)", id, info.getHost(), info.getClientPort(),
+        info.getDatanodeAddress(), space.getCapacity(), evict.size());
     return RegisterSlaveResponseProto.newBuilder().setHeartbeatIntervalMs(heartbeatIntervalMs)
         .addAllEvict(ProtoConverters.toProtos(evict)).build();
   }
@@ -122,6 +133,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
             RequestChecks.MAX_ID_CHARS);
         RequestChecks.unsignedFields("finishedJobs", j);
       }
+      gate.checkCall("heartbeat", req.getSlaveId());
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
@@ -153,7 +165,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public BlockReportResponseProto blockReport(RpcController c, BlockReportRequestProto req)
       throws ServiceException {
-    refuseBadSlaveId(req.getSlaveIdBytes());
+    checkSlave("blockReport", req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return BlockReportResponseProto.newBuilder().setReregister(true).build();
     }
@@ -165,7 +177,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public HitReportResponseProto reportHits(RpcController c, HitReportRequestProto req)
       throws ServiceException {
-    refuseBadSlaveId(req.getSlaveIdBytes());
+    checkSlave("reportHits", req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return HitReportResponseProto.newBuilder().setReregister(true).build();
     }
@@ -187,7 +199,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public ReplaceResponseProto requestReplace(RpcController c, ReplaceRequestProto req)
       throws ServiceException {
-    refuseBadSlaveId(req.getSlaveIdBytes());
+    checkSlave("requestReplace", req.getSlaveIdBytes());
     if (!registry.isRegistered(req.getSlaveId())) {
       return ReplaceResponseProto.newBuilder().setAdmitted(false).setReason("UNKNOWN_SLAVE")
           .setReregister(true).build();
@@ -207,7 +219,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public ReclaimResponseProto requestReclaim(RpcController c, ReclaimRequestProto req)
       throws ServiceException {
-    refuseBadSlaveId(req.getSlaveIdBytes());
+    checkSlave("requestReclaim", req.getSlaveIdBytes());
     Optional<SpaceReportProto> space = registry.space(req.getSlaveId());
     if (space.isEmpty()) {
       return ReclaimResponseProto.newBuilder().setReregister(true).build();
@@ -227,7 +239,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   @Override
   public UnregisterSlaveResponseProto unregisterSlave(RpcController c,
       UnregisterSlaveRequestProto req) throws ServiceException {
-    refuseBadSlaveId(req.getSlaveIdBytes());
+    checkSlave("unregisterSlave", req.getSlaveIdBytes());
     boolean was = registry.remove(req.getSlaveId());
     if (was) {
       arbitrator.onSlaveLost(req.getSlaveId());
@@ -241,9 +253,11 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     RequestChecks.text("slaveId", raw, RequestChecks.MAX_ID_CHARS);
   }
 
-  private static void refuseBadSlaveId(ByteString raw) throws ServiceException {
+  /** Refuses a malformed slave id, and a call under an id from anyone but its registrant. */
+  private void checkSlave(String call, ByteString raw) throws ServiceException {
     try {
       slaveId(raw);
+      gate.checkCall(call, raw.toStringUtf8());
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }

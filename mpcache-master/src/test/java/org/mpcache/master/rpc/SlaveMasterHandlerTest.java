@@ -2,9 +2,16 @@ package org.mpcache.master.rpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
@@ -15,12 +22,21 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestRefusedException;
+import org.mpcache.common.protocolPB.SlaveFigures;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.registry.SlaveAdmission;
+import org.mpcache.master.registry.SlaveAdmission.Caller;
+import org.mpcache.master.registry.SlaveIdentity;
+import org.mpcache.master.registry.SlaveRefusals;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
 import org.mpcache.master.status.ArbitratorStats;
@@ -28,32 +44,65 @@ import org.mpcache.master.status.DatasetCatalog;
 
 /**
  * The master's handling of slaves' hit and block reports that carry bad items: each bad item is
- * skipped and counted, the rest of the batch is applied, and the slave stays registered.
+ * skipped and counted, the rest of the batch is applied, and the slave stays registered. And the
+ * binding of a slave id to the identity that registered it: calls under it from anyone else are
+ * refused, counted and leave the slave as it was.
  */
 class SlaveMasterHandlerTest {
   private static final String SLAVE = "host1:50121";
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
 
+  private static final InetAddress HOST1 = address("10.0.0.1");
+  private static final Caller THE_SLAVE = new Caller("mpcache", "mpcache", false, false, HOST1);
+
   private SlaveRegistry registry;
   private ReplaceArbitrator arbitrator;
   private SlaveMasterHandler handler;
+  private SlaveRefusals refusals;
+  /** Who calls the handler next. */
+  private Caller caller = THE_SLAVE;
+
+  private static InetAddress address(String literal) {
+    try {
+      return InetAddress.getByName(literal);
+    } catch (UnknownHostException e) {
+      throw new AssertionError(e);
+    }
+  }
 
   @BeforeEach
-  void setUp() {
+  void setUp() throws Exception {
     registry = new SlaveRegistry(() -> 0L, 60_000);
     arbitrator = new ReplaceArbitrator(
         CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults()), registry,
         new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
-    handler = new SlaveMasterHandler(registry, arbitrator,
+    refusals = new SlaveRefusals();
+    SlaveGate gate = new SlaveGate(registry,
+        new SlaveAdmission(null, List.of("mpcache"), true, a -> false), refusals, () -> caller,
+        host -> host.equals("host1") ? List.of(HOST1) : List.of());
+    handler = new SlaveMasterHandler(registry, gate, arbitrator,
         new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
         DynamicSpaceManager.inMemory(0.5),
         1_000, () -> 1_000L);
-    registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE).setHost("host1")
-        .setClientPort(50121).build(), SpaceReportProto.newBuilder().setCapacity(1 << 30)
-        .setInputCacheCapacity(1 << 29).setInputCacheUsed(0).setDynamicPoolCapacity(0)
-        .setPoolLentToInput(0).setPoolLentToLocalized(0).setLocalizedCacheCapacity(1 << 29)
-        .setLocalizedCacheUsed(0).build());
+    handler.registerSlave(null, registration().build());
+  }
+
+  private static RegisterSlaveRequestProto.Builder registration() {
+    return RegisterSlaveRequestProto.newBuilder().setSlave(SlaveInfoProto.newBuilder()
+        .setSlaveId(SLAVE).setHost("host1").setClientPort(50121)).setSpace(SPACE);
+  }
+
+  private static final SpaceReportProto SPACE = SpaceReportProto.newBuilder()
+      .setCapacity(1 << 30).setInputCacheCapacity(1 << 29).setInputCacheUsed(0)
+      .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
+      .setLocalizedCacheCapacity(1 << 29).setLocalizedCacheUsed(0).build();
+
+  /** The refusal a call ended with, checked to be a one-line RequestRefusedException. */
+  private static String refusal(Executable call) {
+    ServiceException e = assertThrows(ServiceException.class, call);
+    assertInstanceOf(RequestRefusedException.class, e.getCause());
+    return e.getCause().getMessage();
   }
 
   private static BlockAccessProto.Builder hit(BlockKey key, String dataset) {
@@ -63,6 +112,40 @@ class SlaveMasterHandlerTest {
 
   private List<String> datasets() {
     return arbitrator.datasets(id -> true).stream().map(d -> d.getDatasetId()).toList();
+  }
+
+  @Test
+  void registerSlave_idOfALiveSlaveFromAnotherUser_refusedAndTheSlaveKept() throws Exception {
+    caller = new Caller("mallory", "mallory", false, false, HOST1);
+    String m = refusal(() -> handler.registerSlave(null, registration().build()));
+    assertTrue(m.contains(SLAVE) && m.contains("NOT_SLAVE_IDENTITY"), m);
+    assertEquals(1, refusals.count(SlaveAdmission.Outcome.NOT_SLAVE_IDENTITY));
+    assertEquals(Optional.of(new SlaveIdentity("mpcache", HOST1)), registry.holder(SLAVE));
+  }
+
+  @Test
+  void registerSlave_sameIdentityAgain_replacesTheRegistration() throws Exception {
+    handler.registerSlave(null, registration().setSpace(SPACE.toBuilder().setCapacity(1 << 20))
+        .build());
+    assertEquals(1 << 20, registry.space(SLAVE).orElseThrow().getCapacity());
+    assertEquals(0, refusals.total());
+  }
+
+  @Test
+  void heartbeat_underTheIdFromAnotherUser_refused() {
+    caller = new Caller("mallory", "mallory", false, false, HOST1);
+    String m = refusal(() -> handler.heartbeat(null, HeartbeatRequestProto.newBuilder()
+        .setSlaveId(SLAVE).setSpace(SPACE).setCounters(SlaveFigures.zeroCounters()).build()));
+    assertTrue(m.contains("heartbeat") && m.contains("NOT_THE_REGISTERED_SLAVE"), m);
+  }
+
+  @Test
+  void unregisterSlave_fromTheSameUserOnAnotherHost_refusedAndStillRegistered() {
+    caller = new Caller("mpcache", "mpcache", false, false, address("10.0.0.2"));
+    refusal(() -> handler.unregisterSlave(null, UnregisterSlaveRequestProto.newBuilder()
+        .setSlaveId(SLAVE).build()));
+    assertTrue(registry.isRegistered(SLAVE));
+    assertEquals(1, refusals.count(SlaveAdmission.Outcome.NOT_THE_REGISTERED_SLAVE));
   }
 
   @Test

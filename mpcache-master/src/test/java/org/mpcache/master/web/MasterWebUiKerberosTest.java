@@ -60,6 +60,7 @@ class MasterWebUiKerberosTest {
     Configuration conf = new Configuration();
     conf.set(CommonConfigurationKeys.HADOOP_SECURITY_AUTHENTICATION, "kerberos");
     conf.set(MpCacheConfigKeys.MASTER_KERBEROS_PRINCIPAL_KEY, "mpcache/_HOST@" + realm);
+    conf.set(MpCacheConfigKeys.SLAVE_KERBEROS_PRINCIPAL_KEY, "mpcache/_HOST@" + realm);
     conf.set(MasterConfigKeys.KEYTAB_FILE_KEY, keytab.getPath());
     conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "localhost:0");
     conf.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "localhost:0");

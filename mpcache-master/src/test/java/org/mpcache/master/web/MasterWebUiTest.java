@@ -12,10 +12,12 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Optional;
 import javax.net.ssl.HttpsURLConnection;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
@@ -38,6 +40,7 @@ import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
+import org.mpcache.master.registry.SlaveIdentity;
 
 /**
  * The master's web UI over real HTTP and HTTPS, with Hadoop's web security on as docs/security.md
@@ -94,7 +97,7 @@ class MasterWebUiTest {
         SpaceReportProto.newBuilder().setCapacity(1000).setInputCacheCapacity(400)
             .setInputCacheUsed(100).setDynamicPoolCapacity(400).setPoolLentToInput(50)
             .setPoolLentToLocalized(60).setLocalizedCacheCapacity(200).setLocalizedCacheUsed(20)
-            .build());
+            .build(), new SlaveIdentity(admin, InetAddress.getLoopbackAddress()), Optional.empty());
     master.getSlaveRegistry().heartbeat("h1:7000", SpaceReportProto.newBuilder().setCapacity(1000)
         .setInputCacheCapacity(400).setInputCacheUsed(300).setDynamicPoolCapacity(400)
         .setPoolLentToInput(50).setPoolLentToLocalized(60).setLocalizedCacheCapacity(200)
