@@ -52,6 +52,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
@@ -630,6 +631,26 @@ class RpcFuzzTest {
         endApplication("application_3_0003");
       }
     }, reportRetained));
+
+    Map<String, Kind> containerStarted = new LinkedHashMap<>();
+    containerStarted.put("containerId", both(ID, values("container_7_0007_01_000002",
+        Expect.answered())));
+    containerStarted.put("applicationId", both(ID, values("application_7_0007",
+        Expect.answered())));
+    containerStarted.put("user", both(ID, values("alice", Expect.answered())));
+    all.add(new MethodCases("Localized", "containerStarted", new Base() {
+      @Override
+      public Message.Builder setUp() {
+        return ContainerStartedRequestProto.newBuilder()
+            .setContainerId("container_7_0007_01_000002").setApplicationId("application_7_0007")
+            .setUser("alice");
+      }
+
+      @Override
+      public void tearDown(Message.Builder request, Message response) throws IOException {
+        endApplication("application_7_0007");
+      }
+    }, containerStarted));
 
     Map<String, Kind> containerFinished = new LinkedHashMap<>();
     containerFinished.put("containerId", both(ID, values("container_8_0008_01_000002",

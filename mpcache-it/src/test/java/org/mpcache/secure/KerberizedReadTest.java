@@ -26,10 +26,18 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
+import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,6 +47,9 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.LocalizedGrant;
+import org.mpcache.common.protocolPB.LocalizedJob;
+import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.hdfs.ClientConfigKeys;
@@ -47,6 +58,9 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.yarn.LocalizedAuxService;
+import org.mpcache.yarn.LocalizedTaskIdentity;
+import org.mpcache.yarn.YarnIntegrationConfigKeys;
 
 /**
  * mpCache on a Kerberized embedded cluster: a MiniKdc, a secure MiniDFSCluster (Kerberos, HDFS
@@ -65,7 +79,9 @@ import org.mpcache.slave.SlaveConfigKeys;
  *
  * <p>Each protection level of {@code hadoop.rpc.protection} runs on its own cluster: a file read
  * twice comes the second time from the cache, identical to HDFS's bytes; with {@code privacy}, a
- * client that offers only {@code authentication} is refused by a slave.
+ * client that offers only {@code authentication} is refused by a slave; with
+ * {@code authentication}, a task authenticates to a slave's Localized Cache with a block token of
+ * its job's files and may use only its own user's containers.
  */
 class KerberizedReadTest {
   private static final int BLOCK = 1 << 20;
@@ -171,6 +187,8 @@ class KerberizedReadTest {
 
       if (protection.equals("privacy")) {
         assertSlaveRefusesWeakerProtection(cluster, input);
+      } else {
+        assertLocalizedCacheKnowsATaskByItsBlockToken(cluster, task);
       }
     }
   }
@@ -200,6 +218,76 @@ class KerberizedReadTest {
         () -> read(tokenHolder(located), weaker, slave, read));
     assertTrue(String.valueOf(refused.getMessage()).contains("protection")
         || String.valueOf(refused.getCause()).contains("protection"), refused.toString());
+  }
+
+  /**
+   * The slave's Localized Cache knows a task, which holds no ticket, by a block token of its job's
+   * files, as {@link LocalizedTaskIdentity} gets it: the task may ask for room for the container
+   * the NodeManager (the real auxiliary service, with the daemons' ticket) started for its user,
+   * not for another user's container; without the token it cannot connect at all.
+   */
+  private static void assertLocalizedCacheKnowsATaskByItsBlockToken(MiniMpCacheCluster cluster,
+      UserGroupInformation task) throws Exception {
+    Path jobDir = new Path("/user/alice/staging/job_1700000000000_0001");
+    Path splits = new Path(jobDir, "job.splitmetainfo");
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(splits)) {
+      out.write(data(3, 100));
+    }
+    cluster.plainFileSystem().setOwner(splits, "alice", "alice");
+    Configuration conf = cluster.conf();
+    conf.set(MRJobConfig.MAPREDUCE_JOB_DIR, jobDir.toString());
+    // A task that cannot authenticate fails at once, not after Hadoop's SASL retries.
+    conf.setInt("ipc.client.connect.max.retries.on.sasl", 0);
+    MpCacheSlave slave = cluster.slaves().get(0);
+    InetSocketAddress address = new InetSocketAddress("localhost",
+        slave.getLocalizedAddress().getPort());
+    conf.set(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY, "localhost:" + address.getPort());
+    LocalizedAuxService nodeManager = new LocalizedAuxService();
+    nodeManager.init(conf);
+    nodeManager.start();
+    try {
+      ContainerId alices = container(1);
+      ContainerId carols = container(2);
+      nodeManager.initializeContainer(new ContainerInitializationContext("alice", alices,
+          Resource.newInstance(512, 1)));
+      nodeManager.initializeContainer(new ContainerInitializationContext("carol", carols,
+          Resource.newInstance(512, 1)));
+
+      assertThrows(IOException.class, () -> requestSpace(task, conf, address, alices),
+          "the job's delegation tokens alone do not authenticate to the slave");
+      UserGroupInformation caller = task.doAs(
+          (PrivilegedExceptionAction<UserGroupInformation>) () -> LocalizedTaskIdentity.of(conf));
+      assertFalse(caller.hasKerberosCredentials());
+      assertTrue(requestSpace(caller, conf, address, alices).isGranted());
+      RemoteException refused = assertThrows(RemoteException.class,
+          () -> requestSpace(caller, conf, address, carols));
+      assertTrue(refused.getMessage().contains("does not run for user alice"),
+          refused.getMessage());
+
+      nodeManager.stopApplication(new ApplicationTerminationContext(
+          alices.getApplicationAttemptId().getApplicationId()));
+      assertEquals(0, slave.getLocalizedCache().snapshot().localizedCacheUsed(),
+          "the NodeManager released alice's grant");
+    } finally {
+      nodeManager.stop();
+    }
+  }
+
+  private static ContainerId container(int app) {
+    return ContainerId.newContainerId(ApplicationAttemptId.newInstance(
+        ApplicationId.newInstance(1_700_000_000_000L, app), 1), 2);
+  }
+
+  private static LocalizedGrant requestSpace(UserGroupInformation caller, Configuration conf,
+      InetSocketAddress slave, ContainerId container) throws Exception {
+    return caller.doAs((PrivilegedExceptionAction<LocalizedGrant>) () -> {
+      try (LocalizedProtocolClientSideTranslatorPB p =
+          new LocalizedProtocolClientSideTranslatorPB(slave, conf)) {
+        return p.requestSpace(container.getApplicationAttemptId().getApplicationId().toString(),
+            container.toString(), "attempt_1700000000000_0001_m_000000_0", 1000,
+            LocalizedJob.UNKNOWN);
+      }
+    });
   }
 
   /**

@@ -164,7 +164,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             layout.size()),
         cacheMaster::evict, (job, bytes) -> masterLink.reportFinishedJob(job.jobType(),
             job.inputBytes(), bytes));
-    localizedService = new LocalizedCacheService(localizedCache);
+    // Tasks call the Localized Cache with their block tokens too.
+    localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
     addService(cacheMaster);
     addService(prefetcher);
     addService(rpcServer);

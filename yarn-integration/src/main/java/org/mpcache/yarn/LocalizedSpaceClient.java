@@ -2,6 +2,7 @@ package org.mpcache.yarn;
 
 import java.io.File;
 import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * cannot be read that way is described as unknown. A grant is not enough: before it asks, and again
  * for the granted dir, the client checks that the SSD's filesystem really has the file's estimated
  * size plus {@link YarnIntegrationConfigKeys#SSD_MARGIN_BYTES_KEY} usable, and otherwise answers
- * "HDD". Thread-safe: MapTask's spill thread and the reduce's fetchers and mergers call it
- * concurrently.
+ * "HDD". It calls the slave as {@link LocalizedTaskIdentity} says: on a Kerberized cluster, with a
+ * block token of its job's files. Thread-safe: MapTask's spill thread and the reduce's fetchers
+ * and mergers call it concurrently.
  */
 final class LocalizedSpaceClient {
   private static final Logger LOG = LoggerFactory.getLogger(LocalizedSpaceClient.class);
@@ -122,11 +124,17 @@ final class LocalizedSpaceClient {
       appId = ContainerId.fromString(container).getApplicationAttemptId().getApplicationId()
           .toString();
       try {
-        slave = new LocalizedProtocolClientSideTranslatorPB(
-            NetUtils.createSocketAddr(info.address()), LocalizedRpc.clientConf(conf));
+        // The proxy calls as the user it was made by.
+        slave = LocalizedTaskIdentity.of(conf).doAs(
+            (PrivilegedExceptionAction<LocalizedProtocol>) () ->
+                new LocalizedProtocolClientSideTranslatorPB(
+                    NetUtils.createSocketAddr(info.address()), LocalizedRpc.clientConf(conf)));
       } catch (IOException | IllegalArgumentException e) {
         LOG.warn("No SSD Localized Cache for {}: cannot reach the slave at {}: {}", attempt,
             info.address(), e.toString());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        LOG.warn("No SSD Localized Cache for {}: interrupted", attempt);
       }
     }
     return new LocalizedSpaceClient(slave, appId, container, attempt, factor, info.ssdDirs(),

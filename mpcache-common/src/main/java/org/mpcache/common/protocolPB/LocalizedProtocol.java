@@ -4,10 +4,14 @@ import java.io.IOException;
 
 /**
  * What a node's map and reduce tasks and its NodeManager ask of the mpCache slave beside them: room
- * in the SSD Localized Cache for map spills, map outputs and reduce-side merges, and the end of the
- * containers and applications that held it. A grant lasts until its container finishes, except the
- * bytes an attempt reports as retained (its final map output, which the ShuffleHandler serves until
- * the application ends). Implementations are thread-safe.
+ * in the SSD Localized Cache for map spills, map outputs and reduce-side merges, and the start and
+ * end of the containers and applications that hold it. The NodeManager's calls
+ * ({@link #containerStarted}, {@link #containerFinished}, {@link #applicationFinished}) are
+ * accepted from the NodeManager's user only; a task's calls only for a container the NodeManager
+ * started for that application, from a caller authenticated as the container's user. A grant
+ * lasts until its container finishes, except the bytes an attempt reports as retained (its final
+ * map output, which the ShuffleHandler serves until the application ends). Implementations are
+ * thread-safe.
  */
 public interface LocalizedProtocol {
 
@@ -31,6 +35,14 @@ public interface LocalizedProtocol {
    */
   void reportRetained(String applicationId, String containerId, String attemptId, String dir,
       long bytes) throws IOException;
+
+  /**
+   * The NodeManager started container {@code containerId} of application {@code applicationId}
+   * for {@code user}: from now until it finishes, callers authenticated as {@code user} may ask
+   * for room for it.
+   */
+  void containerStarted(String containerId, String applicationId, String user)
+      throws IOException;
 
   /** A container stopped: the grants of its attempts end, except retained bytes. */
   void containerFinished(String containerId) throws IOException;

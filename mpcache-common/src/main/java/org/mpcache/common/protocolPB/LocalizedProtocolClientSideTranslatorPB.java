@@ -9,6 +9,7 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
@@ -61,6 +62,17 @@ public final class LocalizedProtocolClientSideTranslatorPB implements LocalizedP
       proxy.reportRetained(null, ReportRetainedRequestProto.newBuilder()
           .setApplicationId(applicationId).setContainerId(containerId).setAttemptId(attemptId)
           .setDir(dir).setBytes(bytes).build());
+    } catch (ServiceException e) {
+      throw unwrap(e);
+    }
+  }
+
+  @Override
+  public void containerStarted(String containerId, String applicationId, String user)
+      throws IOException {
+    try {
+      proxy.containerStarted(null, ContainerStartedRequestProto.newBuilder()
+          .setContainerId(containerId).setApplicationId(applicationId).setUser(user).build());
     } catch (ServiceException e) {
       throw unwrap(e);
     }

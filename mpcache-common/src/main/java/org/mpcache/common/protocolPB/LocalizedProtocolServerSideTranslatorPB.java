@@ -9,6 +9,8 @@ import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ApplicationFinishedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ContainerFinishedResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ContainerStartedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
@@ -24,6 +26,8 @@ import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
 public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedProtocolPB {
   private static final ReportRetainedResponseProto RETAINED =
       ReportRetainedResponseProto.getDefaultInstance();
+  private static final ContainerStartedResponseProto CONTAINER_STARTED =
+      ContainerStartedResponseProto.getDefaultInstance();
   private static final ContainerFinishedResponseProto CONTAINER_FINISHED =
       ContainerFinishedResponseProto.getDefaultInstance();
   private static final ApplicationFinishedResponseProto APPLICATION_FINISHED =
@@ -72,6 +76,22 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
       impl.reportRetained(request.getApplicationId(), request.getContainerId(),
           request.getAttemptId(), request.getDir(), request.getBytes());
       return RETAINED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public ContainerStartedResponseProto containerStarted(RpcController controller,
+      ContainerStartedRequestProto request) throws ServiceException {
+    try {
+      RequestChecks.text("containerId", request.getContainerIdBytes(), RequestChecks.MAX_ID_CHARS);
+      RequestChecks.text("applicationId", request.getApplicationIdBytes(),
+          RequestChecks.MAX_ID_CHARS);
+      RequestChecks.text("user", request.getUserBytes(), RequestChecks.MAX_ID_CHARS);
+      impl.containerStarted(request.getContainerId(), request.getApplicationId(),
+          request.getUser());
+      return CONTAINER_STARTED;
     } catch (IOException | RuntimeException e) {
       throw new ServiceException(e);
     }

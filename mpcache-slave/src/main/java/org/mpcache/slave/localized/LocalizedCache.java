@@ -14,7 +14,6 @@ import org.apache.hadoop.classification.VisibleForTesting;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
-import org.mpcache.common.protocolPB.LocalizedProtocol;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.EvictionPlan;
 import org.mpcache.slave.space.InputExcluder;
@@ -41,10 +40,13 @@ import org.slf4j.LoggerFactory;
  * to the job listener (the slave reports it to the master's Dynamic Space Manager). The peak counts
  * granted bytes, so it errs low for a job the SSD turned away.
  *
+ * <p>It trusts its callers: who may ask for and release which container's room is decided before,
+ * by {@link OwnerCheckedLocalized}, which serves it over RPC.
+ *
  * <p>Thread-safe. Lock order: 1. {@code spaceLock} (the slave's lock around its tuner); the
  * excluder (a call to the master) and the deleter run without it.
  */
-public final class LocalizedCache implements LocalizedProtocol {
+public final class LocalizedCache {
   private static final Logger LOG = LoggerFactory.getLogger(LocalizedCache.class);
 
   private final DynamicSpaceTuner tuner;
@@ -80,7 +82,13 @@ public final class LocalizedCache implements LocalizedProtocol {
         "excludedInputDeleter");
   }
 
-  @Override
+  /**
+   * Grants room for about {@code bytes} localized bytes of an attempt, excluding cached input when
+   * the Localized Cache and the pool lack it; denial is an ordinary outcome.
+   *
+   * @throws IllegalArgumentException when an id is empty, {@code bytes} is not positive, or the
+   *     attempt holds grants under another application or container
+   */
   public LocalizedGrant requestSpace(String applicationId, String containerId, String attemptId,
       long bytes, LocalizedJob job) {
     requireId(applicationId, "application id");
@@ -154,7 +162,10 @@ public final class LocalizedCache implements LocalizedProtocol {
     app.peak = Math.max(app.peak, grantedBytesLocked(applicationId));
   }
 
-  @Override
+  /**
+   * The bytes an attempt leaves in {@code dir} after its container ends: its grant there shrinks
+   * to them (never grows beyond the grant).
+   */
   public void reportRetained(String applicationId, String containerId, String attemptId,
       String dir, long bytes) {
     if (bytes < 0) {
@@ -180,7 +191,7 @@ public final class LocalizedCache implements LocalizedProtocol {
     }
   }
 
-  @Override
+  /** A container stopped: the grants of its attempts end, except retained bytes. */
   public void containerFinished(String containerId) {
     synchronized (spaceLock) {
       for (Iterator<AttemptGrants> it = attempts.values().iterator(); it.hasNext();) {
@@ -200,7 +211,7 @@ public final class LocalizedCache implements LocalizedProtocol {
     }
   }
 
-  @Override
+  /** An application finished on this node: all its grants end. */
   public void applicationFinished(String applicationId) {
     AppUsage app;
     synchronized (spaceLock) {

@@ -58,6 +58,14 @@ public final class LocalizedConfigKeys {
   public static final String LOCALIZED_HANDLER_COUNT_KEY = "mpcache.slave.localized.handler.count";
   public static final int LOCALIZED_HANDLER_COUNT_DEFAULT = 4;
 
+  /**
+   * The short names of the users whose Localized protocol calls are the NodeManager's (besides
+   * the slave's own user): only they may register and finish containers and applications, and
+   * they may ask for room for any container. With Kerberos, the NodeManager principal's short name.
+   */
+  public static final String NODEMANAGER_USERS_KEY = "mpcache.slave.localized.nodemanager.users";
+  public static final String NODEMANAGER_USERS_DEFAULT = "yarn";
+
   private LocalizedConfigKeys() {
   }
 

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +49,7 @@ class LocalizedCacheServiceTest {
         (job, bytes) -> finished.add(job + "=" + bytes));
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
-    service = new LocalizedCacheService(cache);
+    service = new LocalizedCacheService(cache, null);
     service.init(conf);
     service.start();
     client = new LocalizedProtocolClientSideTranslatorPB(service.getAddress(), conf);
@@ -156,6 +158,47 @@ class LocalizedCacheServiceTest {
     answer.countDown();
     assertTrue(needsInputGone.get(10, TimeUnit.SECONDS).isGranted());
     assertEquals(List.of(new BlockKey("BP-1", 1, 1)), deleted);
+  }
+
+  @Test
+  void requestSpace_byTheContainersUser_onlyOnceTheNodeManagerStartedIt() throws Exception {
+    IOException before = assertThrows(IOException.class,
+        () -> as("alice", p -> p.requestSpace(APP, "c1", "a1", 300)));
+    assertTrue(before.getMessage().contains("has not registered"), before.getMessage());
+    client.containerStarted("c1", APP, "alice");
+    assertTrue(as("alice", p -> p.requestSpace(APP, "c1", "a1", 300)).isGranted());
+    assertEquals(300, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void containerFinished_byAnotherUser_isRefusedAndReleasesNothing() throws Exception {
+    client.containerStarted("c1", APP, "alice");
+    as("alice", p -> p.requestSpace(APP, "c1", "a1", 300));
+    IOException e = assertThrows(IOException.class, () -> as("alice", p -> {
+      p.containerFinished("c1");
+      return null;
+    }));
+    assertTrue(e.getMessage().contains("only the NodeManager"), e.getMessage());
+    assertEquals(300, cache.grantedBytes(APP));
+    client.containerFinished("c1");
+    assertEquals(0, cache.grantedBytes(APP), "the slave's own user is the NodeManager's");
+  }
+
+  /** One call on the Localized protocol. */
+  @FunctionalInterface
+  private interface LocalizedCall<T> {
+    T call(LocalizedProtocolClientSideTranslatorPB slave) throws IOException;
+  }
+
+  /** A call over RPC as {@code user}, with a proxy of its own. */
+  private <T> T as(String user, LocalizedCall<T> call) throws Exception {
+    Configuration conf = new Configuration(false);
+    return UserGroupInformation.createRemoteUser(user).doAs((PrivilegedExceptionAction<T>) () -> {
+      try (LocalizedProtocolClientSideTranslatorPB p =
+          new LocalizedProtocolClientSideTranslatorPB(service.getAddress(), conf)) {
+        return call.call(p);
+      }
+    });
   }
 
   @Test
