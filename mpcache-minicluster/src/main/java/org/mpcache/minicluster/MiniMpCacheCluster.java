@@ -377,6 +377,10 @@ public final class MiniMpCacheCluster implements Closeable {
     yc.setIfUnset(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, "250");
     yc.setIfUnset(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, "250");
     yc.setIfUnset(Job.COMPLETION_POLL_INTERVAL_KEY, "200");
+    // On a small, loaded machine a slow task gets a speculative twin, and a test counting task
+    // attempts (or the figures of a run) would count it.
+    yc.setIfUnset(MRJobConfig.MAP_SPECULATIVE, "false");
+    yc.setIfUnset(MRJobConfig.REDUCE_SPECULATIVE, "false");
     mr = new MiniMRYarnCluster("mpcache", spec.dataNodes);
     mr.init(yc);
     mr.start();
@@ -387,7 +391,8 @@ public final class MiniMpCacheCluster implements Closeable {
         YarnConfiguration.RM_WEBAPP_ADDRESS, MRJobConfig.MAP_MEMORY_MB,
         MRJobConfig.MAP_JAVA_OPTS, MRJobConfig.REDUCE_MEMORY_MB, MRJobConfig.REDUCE_JAVA_OPTS,
         MRJobConfig.MR_AM_VMEM_MB, MRJobConfig.MR_AM_COMMAND_OPTS,
-        MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, Job.COMPLETION_POLL_INTERVAL_KEY}) {
+        MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, Job.COMPLETION_POLL_INTERVAL_KEY,
+        MRJobConfig.MAP_SPECULATIVE, MRJobConfig.REDUCE_SPECULATIVE}) {
       String v = mr.getConfig().get(k);
       if (v != null) {
         conf.set(k, v);
