@@ -15,11 +15,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import java.util.List;
-import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -28,7 +26,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
@@ -52,6 +49,7 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.common.security.TestKdc;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.master.MasterConfigKeys;
@@ -86,27 +84,21 @@ import org.mpcache.yarn.YarnIntegrationConfigKeys;
 class KerberizedReadTest {
   private static final int BLOCK = 1 << 20;
   private static final File BASE = new File("target/secure/kerberized");
-  private static MiniKdc kdc;
+  private static TestKdc kdc;
   private static File keytab;
   private static String realm;
 
   @BeforeAll
   static void startKdc() throws Exception {
-    FileUtil.fullyDelete(BASE);
-    File kdcDir = new File(BASE, "kdc");
-    assertTrue(kdcDir.mkdirs());
-    Properties kdcConf = MiniKdc.createConf();
-    kdc = new MiniKdc(kdcConf, kdcDir);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(BASE, "test.keytab");
-    kdc.createPrincipal(keytab, "hdfs/localhost", "HTTP/localhost", "alice");
+    kdc = TestKdc.start(BASE, "hdfs/localhost", "HTTP/localhost", "alice");
+    realm = kdc.realm();
+    keytab = kdc.keytab();
   }
 
   @AfterAll
   static void stopKdc() {
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
   }
 

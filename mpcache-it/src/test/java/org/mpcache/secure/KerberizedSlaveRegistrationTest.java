@@ -8,9 +8,7 @@ import java.io.File;
 import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterAll;
@@ -24,6 +22,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.common.security.TestKdc;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
@@ -39,7 +38,7 @@ import org.mpcache.slave.localized.LocalizedConfigKeys;
  */
 class KerberizedSlaveRegistrationTest {
   private static final File BASE = new File("target/secure/kerberized-registration");
-  private static MiniKdc kdc;
+  private static TestKdc kdc;
   private static File keytab;
   private static String realm;
   private static Configuration conf;
@@ -48,14 +47,9 @@ class KerberizedSlaveRegistrationTest {
 
   @BeforeAll
   static void start() throws Exception {
-    FileUtil.fullyDelete(BASE);
-    File kdcDir = new File(BASE, "kdc");
-    assertTrue(kdcDir.mkdirs());
-    kdc = new MiniKdc(MiniKdc.createConf(), kdcDir);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(BASE, "test.keytab");
-    kdc.createPrincipal(keytab, "mpcache/localhost", "mpcache/otherhost", "alice");
+    kdc = TestKdc.start(BASE, "mpcache/localhost", "mpcache/otherhost", "alice");
+    realm = kdc.realm();
+    keytab = kdc.keytab();
 
     conf = new Configuration();
     conf.set("hadoop.security.authentication", "kerberos");
@@ -98,7 +92,7 @@ class KerberizedSlaveRegistrationTest {
       master.stop();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
   }
 

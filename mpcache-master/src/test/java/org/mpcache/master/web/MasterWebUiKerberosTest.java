@@ -17,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.minikdc.MiniKdc;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.client.AuthenticatedURL;
 import org.apache.hadoop.security.authentication.client.KerberosAuthenticator;
@@ -26,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.security.TestKdc;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 
@@ -40,7 +39,7 @@ class MasterWebUiKerberosTest {
   private static final String[] INSTRUMENTATION = {"/logLevel?log=org.mpcache.master",
       "/stacks", "/conf", "/jmx?qry=java.lang:type=Runtime"};
 
-  private static MiniKdc kdc;
+  private static TestKdc kdc;
   private static File keytab;
   private static String realm;
   private static MpCacheMaster master;
@@ -48,14 +47,9 @@ class MasterWebUiKerberosTest {
 
   @BeforeAll
   static void start() throws Exception {
-    FileUtil.fullyDelete(BASE);
-    File kdcDir = new File(BASE, "kdc");
-    assertTrue(kdcDir.mkdirs());
-    kdc = new MiniKdc(MiniKdc.createConf(), kdcDir);
-    kdc.start();
-    realm = kdc.getRealm();
-    keytab = new File(BASE, "test.keytab");
-    kdc.createPrincipal(keytab, "mpcache/localhost", "HTTP/localhost", "alice");
+    kdc = TestKdc.start(BASE, "mpcache/localhost", "HTTP/localhost", "alice");
+    realm = kdc.realm();
+    keytab = kdc.keytab();
 
     Configuration conf = new Configuration();
     conf.set(CommonConfigurationKeys.HADOOP_SECURITY_AUTHENTICATION, "kerberos");
@@ -82,7 +76,7 @@ class MasterWebUiKerberosTest {
       master.stop();
     }
     if (kdc != null) {
-      kdc.stop();
+      kdc.close();
     }
   }
 
