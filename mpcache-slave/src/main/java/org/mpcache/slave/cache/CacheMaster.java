@@ -177,7 +177,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     evict(ProtoConverters.fromProtos(decision.getEvictList()));
     try {
-      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes());
+      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes(),
+          accessProto.getDatasetId(), accessProto.getDatasetBlocks());
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }
