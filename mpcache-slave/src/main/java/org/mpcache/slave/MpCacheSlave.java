@@ -43,6 +43,7 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockStorage;
+import org.mpcache.slave.store.CachedBlock;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.StorageDirLocks;
 import org.mpcache.slave.verify.BlockChecksumSource;
@@ -268,8 +269,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   }
 
   @Override
-  public List<BlockKey> cachedBlocks() {
-    return store.cachedBlocks();
+  public List<CachedBlock> cachedBlocks() {
+    return store.cachedBlockRecords();
   }
 
   @Override

@@ -259,7 +259,13 @@ class SlaveMasterLinkTest {
         "a second registration");
     RegisterSlaveRequestProto again = master.received(RegisterSlaveRequestProto.class).get(1);
     assertEquals(slave.info().getSlaveId(), again.getSlave().getSlaveId());
-    assertEquals(List.of(K1, K2), sorted(ProtoConverters.fromProtos(again.getCachedBlocksList())));
+    assertEquals(List.of(K1, K2), sorted(again.getCachedBlocksList().stream()
+        .map(b -> ProtoConverters.fromProto(b.getBlock())).toList()));
+    for (var held : again.getCachedBlocksList()) {
+      assertEquals("/a", held.getDatasetId(), "the dataset it was cached for");
+      assertEquals(2, held.getDatasetBlocks());
+      assertEquals(BLOCK, held.getLength());
+    }
     assertEquals(2L * BLOCK, again.getSpace().getInputCacheUsed());
     awaitRegistration();
   }

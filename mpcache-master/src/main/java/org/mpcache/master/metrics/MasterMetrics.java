@@ -78,7 +78,12 @@ public final class MasterMetrics implements MetricsSource {
         .addCounter(Interns.info("PrefetchBlocksQueued", "Blocks handed to slaves to prefetch"),
             s.prefetchQueued())
         .addCounter(Interns.info("InvalidReportItems",
-            "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems());
+            "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems())
+        .addCounter(Interns.info("BlocksAdopted",
+            "Blocks registering slaves held that the master adopted"), s.blocksAdopted())
+        .addCounter(Interns.info("BlocksNotAdopted",
+            "Blocks registering slaves held that the master handed back for eviction"),
+            s.blocksNotAdopted());
     for (CacheDecision.Reason r : CacheDecision.Reason.values()) {
       rb.addCounter(Interns.info("Verdict" + MetricsSupport.name(r.name()),
           "Replace requests answered " + r.name()), s.verdicts(r));

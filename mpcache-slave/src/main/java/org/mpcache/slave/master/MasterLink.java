@@ -26,6 +26,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
@@ -41,6 +42,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.slave.store.CachedBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +69,8 @@ public final class MasterLink extends AbstractService {
 
     SlaveCountersProto counters();
 
-    List<BlockKey> cachedBlocks();
+    /** Every block the store holds, with the dataset each was cached for. */
+    List<CachedBlock> cachedBlocks();
 
     /** Evicts blocks the master asked this slave to drop; removals are reported back. */
     void evict(List<BlockKey> blocks);
@@ -304,7 +307,7 @@ public final class MasterLink extends AbstractService {
     hits.clear();
     RegisterSlaveResponseProto r = RpcSupport.call(() -> proxy.registerSlave(null,
         RegisterSlaveRequestProto.newBuilder().setSlave(s.info()).setSpace(s.space())
-            .addAllCachedBlocks(ProtoConverters.toProtos(s.cachedBlocks())).build()));
+            .addAllCachedBlocks(held(s.cachedBlocks())).build()));
     heartbeatIntervalMs = r.getHeartbeatIntervalMs();
     registered = true;
     LOG.info("Registered with the mpCache master at {} as {}", masterAddress,
@@ -312,6 +315,16 @@ public final class MasterLink extends AbstractService {
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
     }
+  }
+
+  private static List<CachedBlockProto> held(List<CachedBlock> blocks) {
+    List<CachedBlockProto> out = new ArrayList<>(blocks.size());
+    for (CachedBlock b : blocks) {
+      out.add(CachedBlockProto.newBuilder().setBlock(ProtoConverters.toProto(b.key()))
+          .setLength(b.length()).setDatasetId(b.datasetId()).setDatasetBlocks(b.datasetBlocks())
+          .build());
+    }
+    return out;
   }
 
   /**
