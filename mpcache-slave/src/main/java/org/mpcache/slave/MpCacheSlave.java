@@ -49,6 +49,7 @@ import org.mpcache.slave.store.StorageDirLocks;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.DataNodeChecksumSource;
 import org.mpcache.slave.verify.FillVerifier;
+import org.mpcache.slave.verify.StartupVerifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,6 +88,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private LocalizedCacheService localizedService;
   private MasterLink masterLink;
   private PrefetchService prefetcher;
+  private StartupVerifier startupVerifier;
   private SlaveMetrics metrics;
   private String hostname;
   private String datanodeAddress;
@@ -166,11 +168,21 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         cacheMaster::evict, (job, bytes) -> masterLink.reportFinishedJob(job.jobType(),
             job.inputBytes(), bytes));
     localizedService = new LocalizedCacheService(localizedCache);
+    // The blocks a previous run left, checked so far by size and header only.
+    startupVerifier = new StartupVerifier(store, store.cachedBlocks(),
+        ConfigChecks.longAtLeast(conf, SlaveConfigKeys.VERIFY_BYTES_PER_SEC_KEY,
+            SlaveConfigKeys.VERIFY_BYTES_PER_SEC_DEFAULT, 0),
+        (key, why) -> {
+          counters.blockFailedVerification();
+          cacheMaster.drop(key, why);
+        });
     addService(cacheMaster);
     addService(prefetcher);
     addService(rpcServer);
     addService(localizedService);
     addService(masterLink);
+    // Last: it drops blocks through the Cache Master and reports them through the link.
+    addService(startupVerifier);
     super.serviceInit(conf);
   }
 
@@ -285,6 +297,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   public PrefetchService getPrefetcher() {
     return prefetcher;
+  }
+
+  /** The background verification of the blocks found on the SSD at start. */
+  public StartupVerifier getStartupVerifier() {
+    return startupVerifier;
   }
 
   public FileBlockStore getStore() {
