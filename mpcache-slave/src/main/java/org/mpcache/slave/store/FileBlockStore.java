@@ -116,8 +116,11 @@ public final class FileBlockStore {
 
   /**
    * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
-   * keeping every intact block a previous run left (a block whose sidecar is damaged or whose size
-   * disagrees with it is deleted, and so is one the space has no room for). The directories are
+   * keeping every intact block a previous run left, with the dataset its sidecar records. Only
+   * sizes and sidecar headers are read (the chunk checksums are left to a background pass): a
+   * block whose sidecar is damaged, of an older format, names another block or disagrees with the
+   * data file's size is deleted, and so is one the space has no room for; none of them stops the
+   * store from opening. The directories are
    * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
    */
   public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
