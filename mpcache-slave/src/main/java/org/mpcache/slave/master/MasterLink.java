@@ -103,7 +103,7 @@ public final class MasterLink extends AbstractService {
   private volatile boolean reachable = true;
   /** A block report that did not reach the master, sent again before newer ones; link thread only. */
   private BlockReportRequestProto unsent;
-  /** Consecutive failed rounds of the link's thread, for the backoff; link thread only. */
+  /** Consecutive failed passes of the link's loop, for the backoff; link thread only. */
   private int failures;
   private volatile boolean unregisterOnStop = true;
   private volatile long heartbeatIntervalMs = 1_000;
@@ -335,7 +335,7 @@ public final class MasterLink extends AbstractService {
     }
   }
 
-  /** The wait after {@code failures} failed rounds: doubling from the heartbeat interval. */
+  /** The wait after {@code failures} failed passes: doubling from the heartbeat interval. */
   private long backoffMs() {
     long base = Math.max(100, heartbeatIntervalMs);
     return Math.min(MAX_BACKOFF_MS, base << Math.min(failures - 1, 16));
