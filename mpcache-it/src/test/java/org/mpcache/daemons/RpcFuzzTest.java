@@ -66,13 +66,16 @@ import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.LocalizedProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.FillChecksums;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.MasterConfigKeys;
@@ -675,12 +678,23 @@ class RpcFuzzTest {
     register.put("slave.datanodeAddress", OPTIONAL_ID);
     register.put("slave.version", OPTIONAL_ID);
     register.putAll(spaceReport("space"));
-    register.put("cachedBlocks", repeated(ProtoConverters.toProto(new BlockKey("BP-fuzz", 0, 1)),
-        Expect.answered(), badKey(), Expect.refused("blockPoolId")));
+    CachedBlockProto held = CachedBlockProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(new BlockKey("BP-fuzz", 0, 1))).setLength(SMALL)
+        .setDatasetId(FUZZ_DATASET).setDatasetBlocks(1).build();
+    register.put("cachedBlocks", repeated(held, Expect.answered(),
+        held.toBuilder().setBlock(badKey()).build(), Expect.refused("blockPoolId")));
+    register.putAll(blockKey("cachedBlocks.block", Expect.answered()));
+    // Lengths past the slave's Input Cache capacity are handed back too.
+    register.put("cachedBlocks.length", values(0L, HANDED_BACK, 1L, ADOPTED, (long) SMALL, ADOPTED,
+        RequestChecks.MAX_BLOCK_BYTES, HANDED_BACK, Long.MAX_VALUE, HANDED_BACK, TWO_63,
+        HANDED_BACK, TWO_64_MINUS_1, HANDED_BACK));
+    register.put("cachedBlocks.datasetId", handedBackWhenRefused(ID));
+    register.put("cachedBlocks.datasetBlocks", handedBackWhenRefused(
+        number(1, Integer.MAX_VALUE, true)));
     all.add(new MethodCases("SlaveMaster", "registerSlave", new FuzzSlave() {
       @Override
       public Message.Builder setUp() {
-        return registration();
+        return registration().addCachedBlocks(held);
       }
     }, register));
 
@@ -771,6 +785,29 @@ class RpcFuzzTest {
       }
     }, many));
   }
+
+  /**
+   * A field of a block a registering slave holds, beside its key: the master hands a block back
+   * for eviction where {@code kind} expects a refusal (the slave still registers), and adopts it
+   * otherwise.
+   */
+  private static Kind handedBackWhenRefused(Kind kind) {
+    return (method, field, out) -> {
+      List<Case> cases = new ArrayList<>();
+      kind.cases(method, field, cases);
+      for (Case c : cases) {
+        out.add(new Case(c.method(), c.field(), c.value(), c.mutate(),
+            c.expect().errorNaming() != null ? HANDED_BACK : ADOPTED));
+      }
+    };
+  }
+
+  /** A registration whose one held block the master handed back for eviction. */
+  private static final Expect HANDED_BACK = Expect.answered("the block handed back",
+      m -> ((RegisterSlaveResponseProto) m).getEvictCount() == 1);
+  /** A registration whose one held block the master adopted. */
+  private static final Expect ADOPTED = Expect.answered("the block adopted",
+      m -> ((RegisterSlaveResponseProto) m).getEvictCount() == 0);
 
   private static BlockKeyProto badKey() {
     return BlockKeyProto.newBuilder().setBlockPoolId("BP-\u0000").setBlockId(1)

@@ -319,6 +319,11 @@ public class MpCacheMaster extends CompositeService {
     return registry;
   }
 
+  /** The Replace Arbitrator, for tests and diagnostics. */
+  public ReplaceArbitrator getArbitrator() {
+    return arbitrator;
+  }
+
   /** Starts a master from mpcache-site.xml on the classpath; runs until it is stopped. */
   public static void main(String[] args) {
     Daemons.run(new MpCacheMaster(), MpCacheMaster.class, args, LOG);

@@ -214,9 +214,12 @@ public final class MiniMpCacheCluster implements Closeable {
   private MiniDFSCluster dfs;
   private MiniMRYarnCluster mr;
   private MpCacheMaster master;
+  private Configuration masterConf;
   private final List<MpCacheSlave> slaves = new ArrayList<>();
   private final List<Configuration> slaveConfs = new ArrayList<>();
   private final List<Integer> localizedPorts = new ArrayList<>();
+  /** Each slave's client port as it last started (readable once the slave has stopped). */
+  private final List<Integer> clientPorts = new ArrayList<>();
   private final Map<Integer, File> ssdDirs = new HashMap<>();
 
   private MiniMpCacheCluster(Builder spec) {
@@ -249,7 +252,7 @@ public final class MiniMpCacheCluster implements Closeable {
     dfs.waitActive();
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
-    Configuration masterConf = new Configuration(conf);
+    masterConf = new Configuration(conf);
     masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":0");
     masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
     masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
@@ -290,9 +293,14 @@ public final class MiniMpCacheCluster implements Closeable {
   }
 
   private void startSlave(int i) throws IOException {
+    startSlave(i, 0);
+  }
+
+  /** Starts slave {@code i} serving clients on {@code port}, 0 for any. */
+  private void startSlave(int i, int port) throws IOException {
     DataNode dn = dfs.getDataNodes().get(i);
     Configuration sc = new Configuration(conf);
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":0");
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":" + port);
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, spec.host);
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
@@ -317,6 +325,9 @@ public final class MiniMpCacheCluster implements Closeable {
     s.start();
     if (i >= slaves.size()) {
       localizedPorts.add(s.getLocalizedAddress().getPort());
+      clientPorts.add(s.info().getClientPort());
+    } else {
+      clientPorts.set(i, s.info().getClientPort());
     }
     if (i < slaves.size()) {
       slaves.set(i, s);
@@ -469,6 +480,34 @@ public final class MiniMpCacheCluster implements Closeable {
   public void restartSlave(int i) throws IOException {
     slaves.get(i).stop();
     startSlave(i);
+    awaitSlaves();
+  }
+
+  /**
+   * Stops the master and starts a new one on the same RPC port, and waits until every running
+   * slave has registered with it again. The master keeps nothing of its own across the restart,
+   * so its stop stands for a crash: what it knew comes back from the slaves' registrations.
+   */
+  public void restartMaster() throws IOException {
+    int port = master.getRpcAddress().getPort();
+    master.stop();
+    Configuration mc = new Configuration(masterConf);
+    mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":" + port);
+    master = new MpCacheMaster();
+    master.init(mc);
+    master.start();
+    awaitSlaves();
+  }
+
+  /**
+   * Stops slave {@code i} as a crash would (the master is not told; a no-op when it is already
+   * stopped) and starts it again on its old directory and client port, so under the same slave id, as a real slave restarts; waits until
+   * the master lists it again.
+   */
+  public void crashAndRestartSlave(int i) throws IOException {
+    int port = clientPorts.get(i);
+    stopSlave(i);
+    startSlave(i, port);
     awaitSlaves();
   }
 

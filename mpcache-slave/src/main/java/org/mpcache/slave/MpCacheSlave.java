@@ -43,11 +43,13 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockStorage;
+import org.mpcache.slave.store.CachedBlock;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.StorageDirLocks;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.DataNodeChecksumSource;
 import org.mpcache.slave.verify.FillVerifier;
+import org.mpcache.slave.verify.StartupVerifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +88,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private LocalizedCacheService localizedService;
   private MasterLink masterLink;
   private PrefetchService prefetcher;
+  private StartupVerifier startupVerifier;
   private SlaveMetrics metrics;
   private String hostname;
   private String datanodeAddress;
@@ -166,11 +169,21 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             job.inputBytes(), bytes));
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
+    // The blocks a previous run left, checked so far by size and header only.
+    startupVerifier = new StartupVerifier(store, store.cachedBlocks(),
+        ConfigChecks.longAtLeast(conf, SlaveConfigKeys.VERIFY_BYTES_PER_SEC_KEY,
+            SlaveConfigKeys.VERIFY_BYTES_PER_SEC_DEFAULT, 0),
+        (key, why) -> {
+          counters.blockFailedVerification();
+          cacheMaster.drop(key, why);
+        });
     addService(cacheMaster);
     addService(prefetcher);
     addService(rpcServer);
     addService(localizedService);
     addService(masterLink);
+    // Last: it drops blocks through the Cache Master and reports them through the link.
+    addService(startupVerifier);
     super.serviceInit(conf);
   }
 
@@ -269,8 +282,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   }
 
   @Override
-  public List<BlockKey> cachedBlocks() {
-    return store.cachedBlocks();
+  public List<CachedBlock> cachedBlocks() {
+    return store.cachedBlockRecords();
   }
 
   @Override
@@ -285,6 +298,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   public PrefetchService getPrefetcher() {
     return prefetcher;
+  }
+
+  /** The background verification of the blocks found on the SSD at start. */
+  public StartupVerifier getStartupVerifier() {
+    return startupVerifier;
   }
 
   public FileBlockStore getStore() {

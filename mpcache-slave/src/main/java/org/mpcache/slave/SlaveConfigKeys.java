@@ -53,6 +53,14 @@ public final class SlaveConfigKeys {
   public static final String FILL_VERIFY_KEY = "mpcache.slave.fill.verify";
   public static final boolean FILL_VERIFY_DEFAULT = true;
 
+  /**
+   * The average rate, in bytes per second, at which a starting slave reads back the blocks it
+   * found on its SSD to verify their full CRCs (in the background, while it serves); 0 skips the
+   * pass (clients still verify every chunk they read).
+   */
+  public static final String VERIFY_BYTES_PER_SEC_KEY = "mpcache.slave.verify.bytes.per.sec";
+  public static final long VERIFY_BYTES_PER_SEC_DEFAULT = 32L * 1024 * 1024;
+
   /** The most bytes one read call returns to a client. */
   public static final String READ_MAX_BYTES_KEY = "mpcache.slave.read.max.bytes";
   public static final int READ_MAX_BYTES_DEFAULT = 4 * 1024 * 1024;

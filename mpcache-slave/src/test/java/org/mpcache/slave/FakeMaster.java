@@ -53,8 +53,14 @@ import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
  * and releases hung calls.
  */
 public final class FakeMaster implements SlaveMasterProtocolPB, AutoCloseable {
-  /** What a request type does instead of answering. */
-  public enum Fault { NONE, FAIL, HANG }
+  /**
+   * What a request type does instead of answering at once: fail, hang until the master is
+   * closed, or answer after {@link #SLOW_MS} (a master in a long GC pause).
+   */
+  public enum Fault { NONE, FAIL, HANG, SLOW }
+
+  /** How long a {@link Fault#SLOW} call takes to be answered. */
+  public static final long SLOW_MS = 3_000;
 
   private final Map<Class<?>, List<Message>> received = new ConcurrentHashMap<>();
   private final Map<Class<?>, Fault> faults = new ConcurrentHashMap<>();
@@ -142,6 +148,13 @@ public final class FakeMaster implements SlaveMasterProtocolPB, AutoCloseable {
           Thread.currentThread().interrupt();
         }
         throw new ServiceException(new IOException("FakeMaster: hung call released"));
+      case SLOW:
+        try {
+          closed.await(SLOW_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return;
       default:
         return;
     }

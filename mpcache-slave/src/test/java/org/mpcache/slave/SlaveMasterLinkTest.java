@@ -259,7 +259,13 @@ class SlaveMasterLinkTest {
         "a second registration");
     RegisterSlaveRequestProto again = master.received(RegisterSlaveRequestProto.class).get(1);
     assertEquals(slave.info().getSlaveId(), again.getSlave().getSlaveId());
-    assertEquals(List.of(K1, K2), sorted(ProtoConverters.fromProtos(again.getCachedBlocksList())));
+    assertEquals(List.of(K1, K2), sorted(again.getCachedBlocksList().stream()
+        .map(b -> ProtoConverters.fromProto(b.getBlock())).toList()));
+    for (var held : again.getCachedBlocksList()) {
+      assertEquals("/a", held.getDatasetId(), "the dataset it was cached for");
+      assertEquals(2, held.getDatasetBlocks());
+      assertEquals(BLOCK, held.getLength());
+    }
     assertEquals(2L * BLOCK, again.getSpace().getInputCacheUsed());
     awaitRegistration();
   }
@@ -379,18 +385,42 @@ class SlaveMasterLinkTest {
   }
 
   @Test
-  void masterFailing_slaveKeepsServingCachedBlocks() throws Exception {
+  void masterFailing_slaveKeepsServingCachedBlocksAndAsksForNoFill() throws Exception {
     awaitRegistration();
     byte[] data = cache(K1, "/a", 2);
     master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.FAIL);
-    master.setFault(RegisterSlaveRequestProto.class, FakeMaster.Fault.FAIL);
-    waitFor(() -> !slave.getMasterLink().isRegistered(), "the link to notice the failure");
+    waitFor(() -> !slave.getMasterLink().isMasterReachable(), "the link to notice the failure");
+    int replaces = master.received(ReplaceRequestProto.class).size();
     assertReads(K1, data);
     LookupResponseProto miss = offerFill(K2);
     assertFalse(miss.hasFillId(), "no fill without the master's consent");
     assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
-    waitFor(() -> master.received(RegisterSlaveRequestProto.class).size() >= 2,
-        "the link to keep trying to register");
+    assertEquals(replaces, master.received(ReplaceRequestProto.class).size(),
+        "no replace request while the master does not answer");
+    int heartbeats = master.received(HeartbeatRequestProto.class).size();
+    waitFor(() -> master.received(HeartbeatRequestProto.class).size() > heartbeats,
+        "the link to keep trying");
+    assertEquals(1, master.received(RegisterSlaveRequestProto.class).size(),
+        "an error answer is no reason to register again");
+  }
+
+  @Test
+  void heartbeat_answeredAfterTheRpcTimeout_linkStaysRegisteredAndKeepsItsBlocks()
+      throws Exception {
+    awaitRegistration();
+    byte[] data = cache(K1, "/a", 2);
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.SLOW);
+    waitFor(() -> !slave.getMasterLink().isMasterReachable(), "a heartbeat timed out");
+    assertReads(K1, data);
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.NONE);
+    waitFor(() -> slave.getMasterLink().isMasterReachable(), "the master answering again");
+    assertEquals(1, master.received(RegisterSlaveRequestProto.class).size(),
+        "a timeout is no reason to register again");
+    assertEquals(List.of(K1), slave.getStore().cachedBlocks());
+    assertEquals(List.of(), reportedRemoved());
+    assertEquals(LookupResponseProto.Status.MISS, offerFill(K2).getStatus());
+    assertEquals(2, master.received(ReplaceRequestProto.class).size(),
+        "fills are asked for again once the master answers");
   }
 
   @Test
@@ -398,7 +428,8 @@ class SlaveMasterLinkTest {
     awaitRegistration();
     byte[] data = cache(K1, "/a", 2);
     master.close();
-    waitFor(() -> !slave.getMasterLink().isRegistered(), "the link to notice the master is gone");
+    waitFor(() -> !slave.getMasterLink().isMasterReachable(),
+        "the link to notice the master is gone");
     assertReads(K1, data);
     assertEquals(LookupResponseProto.Status.HIT, RpcSupport.call(() -> client.lookup(null,
         LookupRequestProto.newBuilder().setAccess(access(K1, "/a", 2)).build())).getStatus());

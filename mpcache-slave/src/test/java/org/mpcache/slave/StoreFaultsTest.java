@@ -185,6 +185,21 @@ class StoreFaultsTest {
   }
 
   @Test
+  void commit_syncFails_theBlockIsNotPublished() throws Exception {
+    byte[] data = bytes();
+    long fill = beginFill(K2);
+    assertTrue(write(fill, data, 0, BLOCK));
+
+    try (Injection sync = storage.fail(Op.SYNC, Errno.EIO, K2)) {
+      assertFalse(commit(fill), "a commit whose bytes cannot be forced to the device");
+      assertEquals(1, sync.hits());
+    }
+
+    assertEquals(Optional.empty(), store().state(K2));
+    assertEquals(List.of(), fillFiles(), "no file stays behind");
+  }
+
+  @Test
   void commit_ioErrorOnRenameAndDelete_releasesTheFill() throws Exception {
     byte[] cached = cache(K1);
     byte[] data = bytes();

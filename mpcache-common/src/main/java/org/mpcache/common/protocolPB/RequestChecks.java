@@ -9,6 +9,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 
 /**
  * Checks of the values a request carries, made where it arrives, before it changes anything: a
@@ -62,6 +63,19 @@ public final class RequestChecks {
       // With the generation stamp checked, only the pool id can be wrong.
       throw new RequestRefusedException("Invalid " + field + ".blockPoolId: " + e.getMessage());
     }
+  }
+
+  /**
+   * Checks what a registering slave says of a block beside its key: a {@code length} from 1 to
+   * {@link #MAX_BLOCK_BYTES}, a {@code datasetId} of 1 to {@link #MAX_DATASET_ID_CHARS}
+   * characters, at least one dataset block (the same rules as a {@link #access block access}'s).
+   * The key is checked apart ({@link #blockKey}): a block with a valid key and a bad dataset can
+   * still be named back to its slave for eviction.
+   */
+  public static void cachedBlockDataset(CachedBlockProto b) throws RequestRefusedException {
+    uint64("length", b.getLength(), 1, MAX_BLOCK_BYTES);
+    text("datasetId", b.getDatasetIdBytes(), MAX_DATASET_ID_CHARS);
+    uint32("datasetBlocks", b.getDatasetBlocks(), 1, Integer.MAX_VALUE);
   }
 
   /**

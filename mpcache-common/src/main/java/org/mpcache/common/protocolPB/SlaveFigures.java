@@ -38,7 +38,9 @@ public final class SlaveFigures {
         .setReadErrors(t.getReadErrors() + c.getReadErrors())
         .setFillsRejectedMismatch(t.getFillsRejectedMismatch() + c.getFillsRejectedMismatch())
         .setFillsRejectedUnverifiable(
-            t.getFillsRejectedUnverifiable() + c.getFillsRejectedUnverifiable());
+            t.getFillsRejectedUnverifiable() + c.getFillsRejectedUnverifiable())
+        .setBlocksFailedVerification(
+            t.getBlocksFailedVerification() + c.getBlocksFailedVerification());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

@@ -62,6 +62,20 @@ public interface CachePolicy {
     return List.of();
   }
 
+  /**
+   * A registering slave already holds a block the policy does not track there (cached before a
+   * restart of the slave or of the master): take it as cached on that slave for its dataset,
+   * without counting an access. A block another slave holds for another dataset joins that one.
+   *
+   * @param datasetBlocks the dataset's blocks as the slave recorded them, at least 1
+   * @return whether the policy placed the block; false (the default, for policies that track no
+   *     datasets) has the master evict it
+   */
+  default boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
+      int datasetBlocks) {
+    return false;
+  }
+
   /** A slave finished storing a block that {@link #onMiss} admitted. */
   void onCached(String slaveId, BlockKey block);
 

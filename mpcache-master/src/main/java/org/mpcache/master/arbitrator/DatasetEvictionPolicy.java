@@ -178,6 +178,18 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
     return DatasetPlacement.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
+  /** Places the block as cached in its dataset, without counting an access. */
+  @Override
+  public boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
+      int datasetBlocks) {
+    String owner = placement.datasetOf(block);
+    String id = owner != null ? owner : datasetId;
+    dataset(id, owner != null ? 1 : datasetBlocks);
+    placement.fill(id, block, bytes, slaveId);
+    placement.cached(slaveId, block);
+    return true;
+  }
+
   @Override
   public void onCached(String slaveId, BlockKey block) {
     placement.cached(slaveId, block);

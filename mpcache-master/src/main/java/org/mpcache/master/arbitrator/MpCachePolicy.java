@@ -295,6 +295,31 @@ final class MpCachePolicy implements CachePolicy {
     reprioritize(d, true);
   }
 
+  /**
+   * Places the block as cached in its dataset (the one another copy of it is in, else the slave's
+   * record), without counting an access: Blocks_Access and the auxiliary cache are unchanged. A
+   * dataset the policy did not know starts at the current Clock, like a dataset accessed now but
+   * with no frequency.
+   */
+  @Override
+  public boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
+      int datasetBlocks) {
+    String owner = placement.datasetOf(block);
+    String id = owner != null ? owner : datasetId;
+    DatasetState d = datasets.get(id);
+    boolean known = d != null;
+    if (!known) {
+      d = new DatasetState(id, datasetBlocks);
+      datasets.put(id, d);
+    } else if (owner == null && datasetBlocks > d.size) {
+      d.size = datasetBlocks;
+    }
+    placement.fill(id, block, bytes, slaveId);
+    placement.cached(slaveId, block);
+    reprioritize(d, !known);
+    return true;
+  }
+
   @Override
   public void onCached(String slaveId, BlockKey block) {
     String id = placement.datasetOf(block);

@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -59,20 +60,60 @@ public final class ReplaceArbitrator {
   }
 
   /**
-   * A slave (re)registers holding {@code survivingBlocks} from an earlier run. The policy has no
-   * dataset identity for them, so they are all handed back for eviction; the blocks a previous
-   * registration under the same id held are forgotten.
+   * A slave (re)registers holding {@code held}, every block on its SSD. Blocks the slave held under
+   * its previous registration and still holds are kept as they are (a re-registration after a
+   * network blip loses nothing); those it no longer holds are removed. The others are adopted
+   * into the dataset the slave recorded for them ({@link CachePolicy#adopt}), as cached, without
+   * counting an access; fills the master knew of on the slave and that it does not report are
+   * forgotten. Evicted are only the blocks that cannot be placed: no usable dataset
+   * identity, a policy that cannot adopt, or more bytes than the slave's Input Cache capacity
+   * (blocks in the order reported).
    *
+   * @param previousBlocks the blocks the slave's previous registration held, if any
+   * @param inputCacheCapacity the slave's Input Cache capacity as it registered
    * @return the blocks the slave must evict
    */
   public List<BlockKey> onRegister(String slaveId, List<BlockKey> previousBlocks,
-      List<BlockKey> survivingBlocks) {
+      List<HeldBlock> held, long inputCacheCapacity) {
     synchronized (lock) {
-      if (!previousBlocks.isEmpty()) {
-        policy.onSlaveLost(slaveId);
-        catalog.slaveLost(slaveId, wallClock.getAsLong());
+      long now = wallClock.getAsLong();
+      Set<BlockKey> reported = new HashSet<>();
+      for (HeldBlock h : held) {
+        reported.add(h.block());
       }
-      return new ArrayList<>(survivingBlocks);
+      Set<BlockKey> previous = new HashSet<>(previousBlocks);
+      List<BlockKey> gone = new ArrayList<>(previousBlocks);
+      // A fill the slave does not report is lost (the slave restarted); if it is still going on,
+      // its block is queued for eviction when it is reported cached.
+      gone.addAll(catalog.fillingOn(slaveId));
+      for (BlockKey b : gone) {
+        if (!reported.contains(b)) {
+          policy.onRemoved(slaveId, b);
+          catalog.removed(slaveId, b, now);
+        }
+      }
+      boolean draining = registry.isDecommissioning(slaveId);
+      List<BlockKey> evict = new ArrayList<>();
+      long placed = 0;
+      int adopted = 0;
+      for (HeldBlock h : held) {
+        BlockKey b = h.block();
+        if (previous.contains(b)) {
+          registry.addBlock(slaveId, b);
+          placed += h.bytes();
+        } else if (h.hasDataset() && placed + h.bytes() <= inputCacheCapacity
+            && policy.adopt(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks())) {
+          registry.addBlock(slaveId, b);
+          catalog.adopted(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks(), draining,
+              now);
+          placed += h.bytes();
+          adopted++;
+        } else {
+          evict.add(b);
+        }
+      }
+      catalog.stats().registered(adopted, evict.size());
+      return evict;
     }
   }
 

@@ -84,6 +84,11 @@ public final class MasterMetrics implements MetricsSource {
             s.prefetchQueued())
         .addCounter(Interns.info("InvalidReportItems",
             "Items of slaves' hit and block reports skipped as invalid"), s.invalidReportItems())
+        .addCounter(Interns.info("BlocksAdopted",
+            "Blocks registering slaves held that the master adopted"), s.blocksAdopted())
+        .addCounter(Interns.info("BlocksNotAdopted",
+            "Blocks registering slaves held that the master handed back for eviction"),
+            s.blocksNotAdopted())
         .addCounter(Interns.info("SlaveCallsRefused",
             "Slave registrations and calls refused: not the slave identity, host or id"),
             slaveRefusals.total());

@@ -24,6 +24,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
@@ -35,6 +36,7 @@ import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.HeldBlock;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
@@ -52,8 +54,9 @@ import org.slf4j.LoggerFactory;
  * slave ids, hosts and job types of 1 to {@link RequestChecks#MAX_ID_CHARS} characters without
  * control characters, a client port from 1 to 65535, space figures and counters below 2^63, a
  * replace request's free bytes likewise, a reclaim of at most the slave's registered capacity. A
- * bad one refuses the request, naming the field, and a registration with any bad value (its
- * surviving blocks included) leaves any earlier registration under that id as it was. In a hit or
+ * bad one refuses the request, naming the field, and a registration with any bad value (the keys
+ * of the blocks it holds included) leaves any earlier registration under that id as it was; a
+ * held block with a valid key but a bad length or dataset is handed back for eviction instead. In a hit or
  * block report a bad item is skipped, logged and counted ({@code InvalidReportItems}) and the
  * rest of the report applied: failing the whole report would make the slave register again and
  * lose its cache over one bad value.
@@ -91,7 +94,9 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   public RegisterSlaveResponseProto registerSlave(RpcController c, RegisterSlaveRequestProto req)
       throws ServiceException {
     SlaveInfoProto info = req.getSlave();
-    List<BlockKey> surviving = new ArrayList<>(req.getCachedBlocksCount());
+    String id = info.getSlaveId();
+    List<HeldBlock> held = new ArrayList<>(req.getCachedBlocksCount());
+    int unusable = 0;
     try {
       slaveId(info.getSlaveIdBytes());
       RequestChecks.text("host", info.getHostBytes(), RequestChecks.MAX_ID_CHARS);
@@ -100,23 +105,37 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
           RequestChecks.MAX_ID_CHARS);
       RequestChecks.optionalText("version", info.getVersionBytes(), RequestChecks.MAX_ID_CHARS);
       RequestChecks.unsignedFields("space", req.getSpace());
-      for (BlockKeyProto p : req.getCachedBlocksList()) {
-        surviving.add(RequestChecks.blockKey("cachedBlocks", p));
+      for (CachedBlockProto p : req.getCachedBlocksList()) {
+        BlockKey key = RequestChecks.blockKey("cachedBlocks.block", p.getBlock());
+        try {
+          RequestChecks.cachedBlockDataset(p);
+          held.add(new HeldBlock(key, p.getLength(), p.getDatasetId(), p.getDatasetBlocks()));
+        } catch (RequestRefusedException e) {
+          // A block the slave can name but not place: handed back for eviction, not a reason to
+          // refuse the slave (it would keep registering and never serve).
+          if (unusable++ == 0) {
+            LOG.warn("Slave {} reports block {} with an unusable dataset record; evicting it "
+                + "(further ones counted, not logged): {}", id, key, e.getMessage());
+          }
+          held.add(new HeldBlock(key, 0, null, 0));
+        }
       }
       List<BlockKey> previous = gate.register(info, req.getSpace());
-      return registered(info, req.getSpace(), previous, surviving);
+      return registered(info, req.getSpace(), previous, held, unusable);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
   }
 
   private RegisterSlaveResponseProto registered(SlaveInfoProto info, SpaceReportProto space,
-      List<BlockKey> previous, List<BlockKey> surviving) {
+      List<BlockKey> previous, List<HeldBlock> held, int unusable) {
     String id = info.getSlaveId();
-    List<BlockKey> evict = arbitrator.onRegister(id, previous, surviving);
-    LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD, {} surviving "
-        + "blocks handed back)", id, info.getHost(), info.getClientPort(),
-        info.getDatanodeAddress(), space.getCapacity(), evict.size());
+    List<BlockKey> evict = arbitrator.onRegister(id, previous, held,
+        space.getInputCacheCapacity());
+    LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD; of {} blocks held, "
+        + "{} handed back, {} with an unusable dataset record)", id, info.getHost(),
+        info.getClientPort(), info.getDatanodeAddress(), space.getCapacity(), held.size(),
+        evict.size(), unusable);
     return RegisterSlaveResponseProto.newBuilder().setHeartbeatIntervalMs(heartbeatIntervalMs)
         .addAllEvict(ProtoConverters.toProtos(evict)).build();
   }

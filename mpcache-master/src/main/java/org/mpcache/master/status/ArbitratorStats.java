@@ -7,8 +7,9 @@ import org.mpcache.master.arbitrator.CacheDecision;
 
 /**
  * Running totals of the Replace Arbitrator since the master started: replace requests, their
- * verdicts by reason, block replicas ordered out by cause, prefetch commands queued, and items of
- * slaves' reports skipped as invalid. The
+ * verdicts by reason, block replicas ordered out by cause, prefetch commands queued, items of
+ * slaves' reports skipped as invalid, and blocks registering slaves held that were adopted or
+ * handed back. The
  * master's metrics source reads them.
  *
  * <p>Thread-safe: every figure is a {@link LongAdder}; the maps are filled at construction and
@@ -20,6 +21,8 @@ public final class ArbitratorStats {
   private final LongAdder rejected = new LongAdder();
   private final LongAdder prefetchQueued = new LongAdder();
   private final LongAdder invalidReportItems = new LongAdder();
+  private final LongAdder blocksAdopted = new LongAdder();
+  private final LongAdder blocksNotAdopted = new LongAdder();
   private final Map<CacheDecision.Reason, LongAdder> verdicts =
       new EnumMap<>(CacheDecision.Reason.class);
   private final Map<EvictionCause, LongAdder> evictions = new EnumMap<>(EvictionCause.class);
@@ -51,6 +54,20 @@ public final class ArbitratorStats {
   /** Counts items of slaves' reports skipped as invalid. */
   public void invalidReportItems(int items) {
     invalidReportItems.add(items);
+  }
+
+  /** Counts the blocks a registering slave held: adopted, and handed back for eviction. */
+  public void registered(int adopted, int notAdopted) {
+    blocksAdopted.add(adopted);
+    blocksNotAdopted.add(notAdopted);
+  }
+
+  public long blocksAdopted() {
+    return blocksAdopted.sum();
+  }
+
+  public long blocksNotAdopted() {
+    return blocksNotAdopted.sum();
   }
 
   public long invalidReportItems() {

@@ -202,6 +202,41 @@ public final class DatasetCatalog {
     }
   }
 
+  /**
+   * A registering slave already held a block the policy adopted: it is cached there for
+   * {@code datasetId} (or the dataset another copy of it is in), without an access counted.
+   *
+   * @param draining whether the slave is being decommissioned: the block is then ordered out
+   */
+  public void adopted(String slaveId, BlockKey key, long bytes, String datasetId,
+      int datasetBlocks, boolean draining, long now) {
+    BlockRecord b = blocks.get(key);
+    if (b == null) {
+      DatasetRecord d = datasets.get(datasetId);
+      if (d == null) {
+        d = new DatasetRecord(datasetId, datasetBlocks);
+        datasets.put(datasetId, d);
+        trim();
+      }
+      d.size = Math.max(d.size, datasetBlocks);
+      b = new BlockRecord(d, bytes);
+      blocks.put(key, b);
+      d.blocks.add(key);
+    }
+    cached(slaveId, key, draining, now);
+  }
+
+  /** The blocks a slave is filling, as far as the catalog knows. */
+  public List<BlockKey> fillingOn(String slaveId) {
+    List<BlockKey> out = new ArrayList<>();
+    blocks.forEach((k, b) -> {
+      if (b.fillingOn.contains(slaveId)) {
+        out.add(k);
+      }
+    });
+    return out;
+  }
+
   /** A slave no longer holds a block; removals the master did not order count as drops. */
   public void removed(String slaveId, BlockKey key, long now) {
     Set<BlockKey> ordered = orderedOut.get(slaveId);
@@ -230,7 +265,7 @@ public final class DatasetCatalog {
     }
   }
 
-  /** A slave expired or registered anew: everything it held is gone. */
+  /** A slave expired or left: everything it held is gone. */
   public void slaveLost(String slaveId, long now) {
     queued.remove(slaveId);
     orderedOut.remove(slaveId);

@@ -177,7 +177,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     evict(ProtoConverters.fromProtos(decision.getEvictList()));
     try {
-      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes());
+      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes(),
+          accessProto.getDatasetId(), accessProto.getDatasetBlocks());
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }
@@ -286,7 +287,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     return b.build();
   }
 
-  private void drop(BlockKey key, String why) {
+  /** Drops a cached block found corrupt: counted, logged and reported to the master. */
+  public void drop(BlockKey key, String why) {
     if (store.remove(key)) {
       counters.blocksCorrupt.incrementAndGet();
       LOG.warn("Dropped cached block {}: {}", key, why);

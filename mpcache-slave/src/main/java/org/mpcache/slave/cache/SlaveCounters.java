@@ -12,7 +12,7 @@ import org.mpcache.slave.verify.FillVerifier;
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
  * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
  * reads that failed on an I/O error without the block being dropped, fills refused because HDFS
- * did not vouch for their bytes (by cause).
+ * did not vouch for their bytes (by cause), blocks found at start that failed verification.
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
@@ -27,6 +27,7 @@ public final class SlaveCounters {
   final AtomicLong readErrors = new AtomicLong();
   final AtomicLong fillsRejectedMismatch = new AtomicLong();
   final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
+  final AtomicLong blocksFailedVerification = new AtomicLong();
   /**
    * The most distinct fallback causes counted by name; further ones are counted under
    * {@value #OTHER_CAUSE}. Clients name causes, and each becomes a metric: the bound keeps a
@@ -59,6 +60,11 @@ public final class SlaveCounters {
     n.increment();
   }
 
+  /** Counts a block found at start that failed its background verification. */
+  public void blockFailedVerification() {
+    blocksFailedVerification.incrementAndGet();
+  }
+
   /** Counts a block cached other than by a client's write-through (an operator's prefetch). */
   public void blockCached() {
     blocksCached.incrementAndGet();
@@ -78,6 +84,7 @@ public final class SlaveCounters {
         .setFallbacks(fallbacks.get()).setBlocksCached(blocksCached.get())
         .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get())
         .setReadErrors(readErrors.get()).setFillsRejectedMismatch(fillsRejectedMismatch.get())
-        .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get()).build();
+        .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get())
+        .setBlocksFailedVerification(blocksFailedVerification.get()).build();
   }
 }

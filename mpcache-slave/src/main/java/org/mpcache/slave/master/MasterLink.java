@@ -26,6 +26,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
@@ -41,15 +42,24 @@ import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.slave.store.CachedBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slave's connection to the master: it registers (again, whenever the master asks), sends
+ * The slave's connection to the master: it registers (with every block the slave holds), sends
  * heartbeats with the space split, counters and the localized space of jobs that ended, forwards
  * block and hit reports in batches, carries replace and reclaim requests, and hands the evictions
- * the master queues for this slave to a listener. A hit report the master refuses is dropped; any
- * other failure to reach the master makes the link register again.
+ * the master queues for this slave to a listener.
+ *
+ * <p>The link registers again only when the master answers that it does not know the slave
+ * ({@code reregister}: it restarted, or expired the slave). A timeout, a lost connection or an
+ * error answer leaves the registration as it is: the link marks the master unreachable, retries
+ * with a backoff from the heartbeat interval up to {@value #MAX_BACKOFF_MS} ms, and keeps a block
+ * report that did not go through to send first. While the master is unreachable the slave serves
+ * its hits as usual and asks for no fill ({@link #requestReplace} and {@link #requestReclaim}
+ * fail at once); hits the master did not receive are dropped (they only inform its policy), and
+ * so is a batch the master refused.
  *
  * <p>One daemon thread does the periodic work; {@link #requestReplace} and {@link #requestReclaim}
  * block their caller for at most the RPC timeout. Thread-safe: reports are queued in concurrent
@@ -58,6 +68,8 @@ import org.slf4j.LoggerFactory;
 public final class MasterLink extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
   private static final int MAX_BATCH = 1_000;
+  /** The longest wait between two attempts to reach an unreachable master. */
+  static final long MAX_BACKOFF_MS = 10_000;
 
   /** What the link needs from the slave it serves. */
   public interface SlaveState {
@@ -67,7 +79,8 @@ public final class MasterLink extends AbstractService {
 
     SlaveCountersProto counters();
 
-    List<BlockKey> cachedBlocks();
+    /** Every block the store holds, with the dataset each was cached for. */
+    List<CachedBlock> cachedBlocks();
 
     /** Evicts blocks the master asked this slave to drop; removals are reported back. */
     void evict(List<BlockKey> blocks);
@@ -86,6 +99,12 @@ public final class MasterLink extends AbstractService {
   private final Object wake = new Object();
   private volatile SlaveMasterProtocolPB proxy;
   private volatile boolean registered;
+  /** Whether the last call of the link's own thread reached the master. */
+  private volatile boolean reachable = true;
+  /** A block report that did not reach the master, sent again before newer ones; link thread only. */
+  private BlockReportRequestProto unsent;
+  /** Consecutive failed passes of the link's loop, for the backoff; link thread only. */
+  private int failures;
   private volatile boolean unregisterOnStop = true;
   private volatile long heartbeatIntervalMs = 1_000;
   @GuardedBy("wake")
@@ -150,6 +169,21 @@ public final class MasterLink extends AbstractService {
     return registered;
   }
 
+  /** Whether the link's last call reached the master (its answer, error or not, came back). */
+  public boolean isMasterReachable() {
+    return reachable;
+  }
+
+  /** Refuses a call that needs the master's answer while the link cannot count on one. */
+  private void checkConnected() throws IOException {
+    if (!registered) {
+      throw new IOException("not registered with the master at " + masterAddress);
+    }
+    if (!reachable) {
+      throw new IOException("the master at " + masterAddress + " did not answer the last call");
+    }
+  }
+
   public void reportCached(BlockKey key) {
     cached.add(key);
     poke();
@@ -196,9 +230,7 @@ public final class MasterLink extends AbstractService {
    */
   public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes,
       boolean force) throws IOException {
-    if (!registered) {
-      throw new IOException("not registered with the master at " + masterAddress);
-    }
+    checkConnected();
     ReplaceResponseProto r = withinTimeout(() -> proxy.requestReplace(null,
         ReplaceRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
             .setAccess(access).setFreeBytes(freeBytes).setForce(force).build()));
@@ -217,9 +249,7 @@ public final class MasterLink extends AbstractService {
    * @throws IOException when the slave is not registered or the master cannot be reached
    */
   public List<BlockKey> requestReclaim(long bytes) throws IOException {
-    if (!registered) {
-      throw new IOException("not registered with the master at " + masterAddress);
-    }
+    checkConnected();
     ReclaimResponseProto r = withinTimeout(() -> proxy.requestReclaim(null,
         ReclaimRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
             .setBytes(bytes).build()));
@@ -275,19 +305,27 @@ public final class MasterLink extends AbstractService {
             nextHeartbeat = now + heartbeatIntervalMs;
           }
         }
+        if (warnedUnreachable) {
+          LOG.info("The mpCache master at {} answers again", masterAddress);
+        }
         warnedUnreachable = false;
+        reachable = true;
+        failures = 0;
       } catch (IOException | RuntimeException e) {
         if (!warnedUnreachable) {
-          LOG.warn("Cannot reach the mpCache master at {}: {}; retrying", masterAddress,
-              e.getMessage());
+          LOG.warn("Cannot reach the mpCache master at {}: {}; retrying{}", masterAddress,
+              e.getMessage(), registered ? ", still registered and serving hits" : "");
           warnedUnreachable = true;
         }
-        registered = false;
+        reachable = false;
+        failures++;
       }
       synchronized (wake) {
-        if (running && cached.isEmpty() && removed.isEmpty()) {
+        boolean reportsWaiting = !cached.isEmpty() || !removed.isEmpty();
+        if (running && (failures > 0 || !reportsWaiting)) {
           try {
-            wake.wait(registered ? Math.min(heartbeatIntervalMs, 200) : 1_000);
+            wake.wait(failures > 0 ? backoffMs()
+                : registered ? Math.min(heartbeatIntervalMs, 200) : 1_000);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -297,14 +335,21 @@ public final class MasterLink extends AbstractService {
     }
   }
 
+  /** The wait after {@code failures} failed passes: doubling from the heartbeat interval. */
+  private long backoffMs() {
+    long base = Math.max(100, heartbeatIntervalMs);
+    return Math.min(MAX_BACKOFF_MS, base << Math.min(failures - 1, 16));
+  }
+
   private void register() throws IOException {
     SlaveState s = state.get();
     cached.clear();
     removed.clear();
     hits.clear();
+    unsent = null;
     RegisterSlaveResponseProto r = RpcSupport.call(() -> proxy.registerSlave(null,
         RegisterSlaveRequestProto.newBuilder().setSlave(s.info()).setSpace(s.space())
-            .addAllCachedBlocks(ProtoConverters.toProtos(s.cachedBlocks())).build()));
+            .addAllCachedBlocks(held(s.cachedBlocks())).build()));
     heartbeatIntervalMs = r.getHeartbeatIntervalMs();
     registered = true;
     LOG.info("Registered with the mpCache master at {} as {}", masterAddress,
@@ -312,6 +357,16 @@ public final class MasterLink extends AbstractService {
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
     }
+  }
+
+  private static List<CachedBlockProto> held(List<CachedBlock> blocks) {
+    List<CachedBlockProto> out = new ArrayList<>(blocks.size());
+    for (CachedBlock b : blocks) {
+      out.add(CachedBlockProto.newBuilder().setBlock(ProtoConverters.toProto(b.key()))
+          .setLength(b.length()).setDatasetId(b.datasetId()).setDatasetBlocks(b.datasetBlocks())
+          .build());
+    }
+    return out;
   }
 
   /**
@@ -337,13 +392,27 @@ public final class MasterLink extends AbstractService {
 
   private void sendReports() throws IOException {
     String id = state.get().info().getSlaveId();
-    while (!cached.isEmpty() || !removed.isEmpty()) {
-      List<BlockKey> c = drain(cached);
-      List<BlockKey> r = drain(removed);
-      boolean again = RpcSupport.call(() -> proxy.blockReport(null,
-          BlockReportRequestProto.newBuilder().setSlaveId(id)
-              .addAllCached(ProtoConverters.toProtos(c))
-              .addAllRemoved(ProtoConverters.toProtos(r)).build())).getReregister();
+    while (unsent != null || !cached.isEmpty() || !removed.isEmpty()) {
+      if (unsent == null) {
+        // Kept until the master has it: reports are applied in order, so a failed one goes
+        // first when the master answers again.
+        unsent = BlockReportRequestProto.newBuilder().setSlaveId(id)
+            .addAllCached(ProtoConverters.toProtos(drain(cached)))
+            .addAllRemoved(ProtoConverters.toProtos(drain(removed))).build();
+      }
+      BlockReportRequestProto report = unsent;
+      boolean again;
+      try {
+        again = RpcSupport.call(() -> proxy.blockReport(null, report)).getReregister();
+      } catch (RemoteException refused) {
+        // The master answered but would not apply it: sending it again would not help, and
+        // dropping it would leave the master wrong about this slave. A registration carries
+        // every block held, and the master adopts them, so it costs no cached bytes.
+        LOG.warn("The master refused a block report; registering again to resend the whole "
+            + "state: {}", refused.getMessage());
+        again = true;
+      }
+      unsent = null;
       if (again) {
         registered = false;
         return;

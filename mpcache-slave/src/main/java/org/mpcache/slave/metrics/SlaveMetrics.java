@@ -90,6 +90,9 @@ public final class SlaveMetrics implements MetricsSource {
             c.getBlocksEvicted())
         .addCounter(Interns.info("CorruptBlocks", "Cached blocks dropped as corrupt"),
             c.getBlocksCorrupt())
+        .addCounter(Interns.info("BlocksFailedVerification",
+            "Blocks found on the SSD at start whose bytes failed their checksums (dropped)"),
+            c.getBlocksFailedVerification())
         .addCounter(Interns.info("ReadErrors",
             "Reads failed by an I/O error that is not corruption; the block was kept"),
             c.getReadErrors())

@@ -184,7 +184,8 @@ public class PrefetchService extends AbstractService {
         return false;
       }
       checked(key, path);
-      Optional<BlockFill> opened = store.beginFill(key, length);
+      Optional<BlockFill> opened = store.beginFill(key, length, c.getAccess().getDatasetId(),
+          c.getAccess().getDatasetBlocks());
       if (opened.isEmpty()) {
         return false;
       }

@@ -27,6 +27,8 @@ public final class BlockFill {
   private final long length;
   private final int chunkSize;
   private final Object claim;
+  private final String datasetId;
+  private final int datasetBlocks;
   private final CRC32C crc = new CRC32C();
   private final CRC32C blockCrc32c = new CRC32C();
   private final CRC32 blockCrc32 = new CRC32();
@@ -37,7 +39,7 @@ public final class BlockFill {
   private boolean finished;
 
   BlockFill(FileBlockStore store, BlockStorage storage, BlockFile file, long length,
-      int chunkSize, Object claim) {
+      int chunkSize, Object claim, String datasetId, int datasetBlocks) {
     this.store = store;
     this.storage = storage;
     this.file = file;
@@ -45,6 +47,8 @@ public final class BlockFill {
     this.length = length;
     this.chunkSize = chunkSize;
     this.claim = claim;
+    this.datasetId = datasetId;
+    this.datasetBlocks = datasetBlocks;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
   }
 
@@ -160,6 +164,14 @@ public final class BlockFill {
 
   int[] checksums() {
     return checksums;
+  }
+
+  String datasetId() {
+    return datasetId;
+  }
+
+  int datasetBlocks() {
+    return datasetBlocks;
   }
 
   /** What marks the store's entry of the block as this fill's. */

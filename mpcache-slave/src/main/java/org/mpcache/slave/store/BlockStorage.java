@@ -55,6 +55,9 @@ public interface BlockStorage {
    */
   void write(BlockFile file, long position, ByteBuffer src, boolean create) throws IOException;
 
+  /** Forces the file's bytes to the device (fsync), so that they survive a crash. */
+  void sync(BlockFile file) throws IOException;
+
   /** Renames {@code from} to {@code to} atomically, creating {@code to}'s directory as needed. */
   void move(BlockFile from, BlockFile to) throws IOException;
 

@@ -2,51 +2,103 @@ package org.mpcache.slave.store;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+import org.mpcache.common.BlockKey;
 
 /**
- * The checksum sidecar of a cached block file: a header (magic, version, chunk size, block length)
- * then one CRC32C per chunk of the block, computed from the bytes as they were written. The slave
- * never recomputes them on the read path; the client verifies each chunk it receives, so a block
+ * The checksum sidecar of a cached block file, and the block's record on the SSD: what a master
+ * needs to adopt the block again after either side restarted. Layout (big-endian), version 2:
+ * <pre>
+ *   magic "MPCC" (int), version (int), chunk size (int), block length (long), trailer bytes (int)
+ *   one CRC32C (int) per chunk of the block
+ *   trailer: block pool (int length + UTF-8), block id (long), generation stamp (long),
+ *            dataset id (int length + UTF-8), dataset blocks (int),
+ *            CRC32C (int) of the fixed header and the trailer before it
+ * </pre>
+ * The chunk checksums come first, at a fixed offset, so that a read finds them without knowing the
+ * trailer's size. The checksums are computed from the bytes as they were written; the slave never
+ * recomputes them on the read path: the client verifies each chunk it receives, so a block
  * corrupted on the SSD is detected before any of its bytes reach a task.
+ *
+ * <p>The file is untrusted input: anything that does not parse, disagrees with its own size or
+ * CRC, or names another block is an {@link IOException} saying what, for that block only. Version 1
+ * sidecars (no trailer, so no dataset identity) are refused the same way.
  *
  * <p>Stateless and thread-safe.
  */
 final class ChecksumFile {
   private static final int MAGIC = 0x4d504343; // "MPCC"
-  private static final int VERSION = 1;
-  static final int HEADER_BYTES = 4 + 4 + 4 + 8;
+  static final int VERSION = 2;
+  /** Where the chunk checksums start. */
+  static final int HEADER_BYTES = 4 + 4 + 4 + 8 + 4;
+  /** The largest trailer accepted: two length-prefixed strings of bounded size and the rest. */
+  static final int MAX_TRAILER_BYTES = 4 + 4 * BlockKey.MAX_POOL_ID_CHARS + 8 + 8 + 4
+      + 4 * 32 * 1024 + 4 + 4;
 
-  /** The fixed part of a sidecar. */
+  /** What a sidecar says of its block. */
   static final class Header {
     final int chunkSize;
     final long blockLength;
+    final BlockKey key;
+    final String datasetId;
+    final int datasetBlocks;
 
-    Header(int chunkSize, long blockLength) {
+    Header(int chunkSize, long blockLength, BlockKey key, String datasetId, int datasetBlocks) {
       this.chunkSize = chunkSize;
       this.blockLength = blockLength;
-    }
-
-    int chunks() {
-      return (int) ((blockLength + chunkSize - 1) / chunkSize);
+      this.key = key;
+      this.datasetId = datasetId;
+      this.datasetBlocks = datasetBlocks;
     }
   }
 
   private ChecksumFile() {
   }
 
-  /** The whole sidecar of a block of {@code blockLength} bytes whose chunks have {@code crcs}. */
-  static ByteBuffer encode(int chunkSize, long blockLength, int[] crcs) {
-    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length);
-    b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength);
+  private static int chunks(int chunkSize, long blockLength) {
+    return (int) ((blockLength + chunkSize - 1) / chunkSize);
+  }
+
+  /**
+   * The whole sidecar of a block of {@code blockLength} bytes whose chunks have {@code crcs},
+   * cached for dataset {@code datasetId} of {@code datasetBlocks} blocks.
+   */
+  static ByteBuffer encode(int chunkSize, long blockLength, int[] crcs, BlockKey key,
+      String datasetId, int datasetBlocks) {
+    byte[] pool = key.getBlockPoolId().getBytes(StandardCharsets.UTF_8);
+    byte[] dataset = datasetId.getBytes(StandardCharsets.UTF_8);
+    int trailer = 4 + pool.length + 8 + 8 + 4 + dataset.length + 4 + 4;
+    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length + trailer);
+    b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength).putInt(trailer);
     for (int c : crcs) {
       b.putInt(c);
     }
+    int trailerStart = b.position();
+    b.putInt(pool.length).put(pool).putLong(key.getBlockId()).putLong(key.getGenerationStamp())
+        .putInt(dataset.length).put(dataset).putInt(datasetBlocks);
+    b.putInt(headerCrc(b.array(), trailerStart, b.position()));
     return b.flip();
   }
 
-  /** Reads and validates the header; the sidecar's size must match it. */
-  static Header readHeader(BlockStorage storage, BlockFile file) throws IOException {
+  /** The CRC32C of the fixed header and of the trailer up to {@code trailerEnd}. */
+  private static int headerCrc(byte[] file, int trailerStart, int trailerEnd) {
+    CRC32C crc = new CRC32C();
+    crc.update(file, 0, HEADER_BYTES);
+    crc.update(file, trailerStart, trailerEnd - trailerStart);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Reads and validates the header and trailer of the sidecar of block {@code expected}: the
+   * sidecar's size must match them, their CRC must hold, and they must name that block.
+   */
+  static Header readHeader(BlockStorage storage, BlockFile file, BlockKey expected)
+      throws IOException {
     ByteBuffer d = ByteBuffer.allocate(HEADER_BYTES);
     if (storage.read(file, 0, d) < HEADER_BYTES) {
       throw new EOFException("Checksum file " + file + " is shorter than its header");
@@ -54,24 +106,80 @@ final class ChecksumFile {
     d.flip();
     int magic = d.getInt();
     int version = d.getInt();
-    if (magic != MAGIC || version != VERSION) {
+    if (magic != MAGIC) {
       throw new IOException("Not an mpCache checksum file (magic " + Integer.toHexString(magic)
-          + ", version " + version + "): " + file);
+          + "): " + file);
+    }
+    if (version != VERSION) {
+      throw new IOException("Checksum file " + file + " has format version " + version
+          + "; this slave reads version " + VERSION + " only");
     }
     int chunkSize = d.getInt();
     long length = d.getLong();
-    if (chunkSize <= 0 || length < 0) {
+    int trailer = d.getInt();
+    if (chunkSize <= 0 || length < 0 || trailer < 0 || trailer > MAX_TRAILER_BYTES
+        || chunks(chunkSize, length) > (Integer.MAX_VALUE - HEADER_BYTES - trailer) / 4) {
       throw new IOException("Corrupt checksum header (chunk size " + chunkSize + ", length "
-          + length + "): " + file);
+          + length + ", trailer " + trailer + " bytes): " + file);
     }
-    Header h = new Header(chunkSize, length);
-    long expected = HEADER_BYTES + 4L * h.chunks();
+    long crcEnd = HEADER_BYTES + 4L * chunks(chunkSize, length);
     long size = storage.size(file);
-    if (size != expected) {
+    if (size != crcEnd + trailer) {
       throw new IOException("Checksum file " + file + " has " + size + " bytes, expected "
-          + expected);
+          + (crcEnd + trailer));
     }
-    return h;
+    byte[] all = new byte[HEADER_BYTES + trailer];
+    System.arraycopy(d.array(), 0, all, 0, HEADER_BYTES);
+    ByteBuffer t = ByteBuffer.wrap(all, HEADER_BYTES, trailer).slice();
+    if (storage.read(file, crcEnd, t) < trailer) {
+      throw new EOFException("Checksum file " + file + " ends inside its trailer");
+    }
+    t.flip();
+    try {
+      String pool = string(t, BlockKey.MAX_POOL_ID_CHARS);
+      long blockId = t.getLong();
+      long genStamp = t.getLong();
+      String datasetId = string(t, 32 * 1024);
+      int datasetBlocks = t.getInt();
+      int trailerEnd = HEADER_BYTES + t.position();
+      int stored = t.getInt();
+      if (t.hasRemaining()) {
+        throw new IOException(t.remaining() + " bytes after the trailer's CRC");
+      }
+      if (stored != headerCrc(all, HEADER_BYTES, trailerEnd)) {
+        throw new IOException("the header's CRC does not match");
+      }
+      BlockKey key = new BlockKey(pool, blockId, genStamp);
+      if (!key.equals(expected)) {
+        throw new IOException("it names block " + key);
+      }
+      if (datasetId.isEmpty() || datasetBlocks < 1) {
+        throw new IOException("no dataset identity (dataset '" + datasetId + "' of "
+            + datasetBlocks + " blocks)");
+      }
+      return new Header(chunkSize, length, key, datasetId, datasetBlocks);
+    } catch (BufferUnderflowException | IllegalArgumentException e) {
+      throw new IOException("Corrupt checksum trailer in " + file + ": " + e);
+    } catch (IOException e) {
+      throw new IOException("Corrupt checksum trailer in " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A length-prefixed UTF-8 string of at most {@code maxChars} characters. */
+  private static String string(ByteBuffer b, int maxChars) throws IOException {
+    int n = b.getInt();
+    if (n < 0 || n > 4 * maxChars || n > b.remaining()) {
+      throw new IOException("a string of " + n + " bytes");
+    }
+    ByteBuffer bytes = b.slice();
+    bytes.limit(n);
+    b.position(b.position() + n);
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
+    } catch (CharacterCodingException e) {
+      throw new IOException("a string that is not UTF-8");
+    }
   }
 
   /**

@@ -60,34 +60,40 @@ public final class FileBlockStore {
     /** The SSD directory of a CACHED or REMOVING block; null while FILLING. */
     final Path dir;
     final long length;
+    /** The dataset the block was cached for, and that dataset's blocks (see {@link CachedBlock}). */
+    final String datasetId;
+    final int datasetBlocks;
     final State state;
     /** FILLING: the claim of the fill that owns the key, kept when the entry is marked discarded. */
     final Object claim;
     /** FILLING: the block was removed while filling and is deleted instead of committed. */
     final boolean discard;
 
-    private Entry(Path dir, long length, State state, Object claim, boolean discard) {
+    private Entry(Path dir, long length, String datasetId, int datasetBlocks, State state,
+        Object claim, boolean discard) {
       this.dir = dir;
       this.length = length;
+      this.datasetId = datasetId;
+      this.datasetBlocks = datasetBlocks;
       this.state = state;
       this.claim = claim;
       this.discard = discard;
     }
 
-    static Entry filling(long length, Object claim) {
-      return new Entry(null, length, State.FILLING, claim, false);
+    static Entry filling(long length, String datasetId, int datasetBlocks, Object claim) {
+      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, false);
     }
 
-    static Entry cached(Path dir, long length) {
-      return new Entry(dir, length, State.CACHED, null, false);
+    static Entry cached(Path dir, long length, String datasetId, int datasetBlocks) {
+      return new Entry(dir, length, datasetId, datasetBlocks, State.CACHED, null, false);
     }
 
     Entry discarded() {
-      return new Entry(null, length, State.FILLING, claim, true);
+      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, true);
     }
 
     Entry removing() {
-      return new Entry(dir, length, State.REMOVING, null, false);
+      return new Entry(dir, length, datasetId, datasetBlocks, State.REMOVING, null, false);
     }
   }
 
@@ -110,8 +116,11 @@ public final class FileBlockStore {
 
   /**
    * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
-   * keeping every intact block a previous run left (a block whose sidecar is damaged or whose size
-   * disagrees with it is deleted, and so is one the space has no room for). The directories are
+   * keeping every intact block a previous run left, with the dataset its sidecar records. Only
+   * sizes and sidecar headers are read (the chunk checksums are left to a background pass): a
+   * block whose sidecar is damaged, of an older format, names another block or disagrees with the
+   * data file's size is deleted, and so is one the space has no room for; none of them stops the
+   * store from opening. The directories are
    * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
    */
   public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
@@ -136,7 +145,7 @@ public final class FileBlockStore {
     BlockFile data = new BlockFile(root, key, BlockFile.Kind.DATA);
     BlockFile crc = data.sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      ChecksumFile.Header h = ChecksumFile.readHeader(storage, crc);
+      ChecksumFile.Header h = ChecksumFile.readHeader(storage, crc, key);
       long size = storage.size(data);
       if (size != h.blockLength) {
         throw new IOException("size " + size + " differs from its checksum file's "
@@ -152,7 +161,7 @@ public final class FileBlockStore {
       if (space.tryReserve(key, h.blockLength, root.toString()) == null) {
         throw new IOException("no room left in the Input Cache's capacity");
       }
-      entries.put(key, Entry.cached(root, h.blockLength));
+      entries.put(key, Entry.cached(root, h.blockLength, h.datasetId, h.datasetBlocks));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
       deleteQuietly(data, crc);
@@ -182,6 +191,17 @@ public final class FileBlockStore {
     return out;
   }
 
+  /** The blocks that are cached, with the dataset each was cached for. */
+  public List<CachedBlock> cachedBlockRecords() {
+    List<CachedBlock> out = new ArrayList<>();
+    entries.forEach((k, e) -> {
+      if (e.state == State.CACHED) {
+        out.add(new CachedBlock(k, e.length, e.datasetId, e.datasetBlocks));
+      }
+    });
+    return out;
+  }
+
   public InputCacheSpace space() {
     return space;
   }
@@ -191,18 +211,25 @@ public final class FileBlockStore {
   }
 
   /**
-   * Starts filling a block of {@code length} bytes: reserves its space and claims the key.
+   * Starts filling a block of {@code length} bytes, cached for dataset {@code datasetId} of
+   * {@code datasetBlocks} blocks (recorded on the SSD with it): reserves its space and claims the
+   * key.
    *
    * @return the fill, or empty when the block is already present or its space cannot be reserved
    */
-  public Optional<BlockFill> beginFill(BlockKey key, long length) throws IOException {
+  public Optional<BlockFill> beginFill(BlockKey key, long length, String datasetId,
+      int datasetBlocks) throws IOException {
     if (length < 0) {
       throw new IllegalArgumentException("length must not be negative: " + length);
+    }
+    if (datasetId.isEmpty() || datasetBlocks < 1) {
+      throw new IllegalArgumentException("A block is cached for a dataset of at least one block: '"
+          + datasetId + "' of " + datasetBlocks);
     }
     // Claim the key first: the space holds one reservation per block, and a key's previous
     // reservation is released before its entry goes, so the key is free to reserve once claimed.
     Object claim = new Object();
-    if (entries.putIfAbsent(key, Entry.filling(length, claim)) != null) {
+    if (entries.putIfAbsent(key, Entry.filling(length, datasetId, datasetBlocks, claim)) != null) {
       return Optional.empty();
     }
     String reserved;
@@ -217,7 +244,8 @@ public final class FileBlockStore {
       return Optional.empty();
     }
     BlockFile file = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
-    return Optional.of(new BlockFill(this, storage, file, length, chunkSize, claim));
+    return Optional.of(new BlockFill(this, storage, file, length, chunkSize, claim, datasetId,
+        datasetBlocks));
   }
 
   void completeFill(BlockFill fill) throws IOException {
@@ -225,8 +253,13 @@ public final class FileBlockStore {
     BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      storage.write(tmpCrc, 0,
-          ChecksumFile.encode(fill.chunkSize(), fill.length(), fill.checksums()), true);
+      storage.write(tmpCrc, 0, ChecksumFile.encode(fill.chunkSize(), fill.length(),
+          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks()), true);
+      // Both files reach the device before the block is published: after a crash, a block in
+      // current is whole and its record says what it is. A rename lost in the crash leaves the
+      // files in tmp, which the next start deletes.
+      storage.sync(fill.file());
+      storage.sync(tmpCrc);
       storage.move(tmpCrc, crc);
       storage.move(fill.file(), data);
     } catch (IOException | RuntimeException e) {
@@ -247,7 +280,8 @@ public final class FileBlockStore {
 
   /** Turns the fill's entry CACHED unless the block was removed meanwhile. */
   private boolean publish(BlockFill fill) {
-    Entry cached = Entry.cached(fill.file().dir(), fill.length());
+    Entry cached = Entry.cached(fill.file().dir(), fill.length(), fill.datasetId(),
+        fill.datasetBlocks());
     while (true) {
       Entry e = entries.get(fill.key());
       if (e == null || e.claim != fill.claim() || e.discard) {

@@ -125,6 +125,13 @@ final class LocalBlockStorage implements BlockStorage {
   }
 
   @Override
+  public void sync(BlockFile file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.WRITE)) {
+      ch.force(true);
+    }
+  }
+
+  @Override
   public void move(BlockFile from, BlockFile to) throws IOException {
     createPrivateDirs(to.path().getParent());
     Files.move(from.path(), to.path(), StandardCopyOption.ATOMIC_MOVE);

@@ -26,7 +26,7 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
 
   /** The storage's operations, one per method. */
   public enum Op {
-    PREPARE, LIST, SIZE, READ, WRITE, MOVE, DELETE
+    PREPARE, LIST, SIZE, READ, WRITE, SYNC, MOVE, DELETE
   }
 
   /** An error a file system gives, with the JDK's message for it. */
@@ -193,6 +193,12 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
       throw e.exception(file);
     }
     delegate.write(file, position, src, create);
+  }
+
+  @Override
+  public void sync(BlockFile file) throws IOException {
+    before(Op.SYNC, file.key(), file);
+    delegate.sync(file);
   }
 
   @Override

@@ -33,6 +33,7 @@ import org.mpcache.slave.space.TunedInputCacheSpace;
 
 class FileBlockStoreTest {
   private static final int CHUNK = 1024;
+  private static final String DATASET = "/data/in";
   @TempDir
   Path dir;
 
@@ -61,7 +62,7 @@ class FileBlockStoreTest {
   }
 
   private static void fill(FileBlockStore s, BlockKey k, byte[] data) throws IOException {
-    BlockFill f = s.beginFill(k, data.length).orElseThrow();
+    BlockFill f = s.beginFill(k, data.length, DATASET, 1).orElseThrow();
     for (int off = 0; off < data.length; off += 777) {
       f.append(off, ByteBuffer.wrap(data, off, Math.min(777, data.length - off)));
     }
@@ -88,19 +89,19 @@ class FileBlockStoreTest {
   @Test
   void beginFill_reservesSpaceAndRefusesWhatDoesNotFit() throws IOException {
     FileBlockStore s = open(6000);
-    BlockFill f = s.beginFill(key(1), 5000).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1).orElseThrow();
     assertEquals(5000, s.space().usedBytes());
-    assertEquals(Optional.empty(), s.beginFill(key(2), 2000));
-    assertEquals(Optional.empty(), s.beginFill(key(1), 10), "a block being filled is claimed");
+    assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1));
+    assertEquals(Optional.empty(), s.beginFill(key(1), 10, DATASET, 1), "a block being filled is claimed");
     f.abort();
     assertEquals(0, s.space().usedBytes());
-    assertTrue(s.beginFill(key(2), 2000).isPresent());
+    assertTrue(s.beginFill(key(2), 2000, DATASET, 1).isPresent());
   }
 
   @Test
   void append_rejectsOutOfOrderAndOverlongWrites() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 100).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 100, DATASET, 1).orElseThrow();
     assertThrows(IOException.class, () -> f.append(10, ByteBuffer.allocate(5)));
     f.append(0, ByteBuffer.allocate(60));
     assertThrows(IOException.class, () -> f.append(60, ByteBuffer.allocate(41)));
@@ -110,7 +111,7 @@ class FileBlockStoreTest {
   @Test
   void read_blockNotCachedWhileFillingOrAfterRemove() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 10).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 10, DATASET, 1).orElseThrow();
     assertThrows(BlockNotCachedException.class, () -> s.read(key(1), 0, 10));
     f.append(0, ByteBuffer.allocate(10));
     f.commit();
@@ -134,7 +135,7 @@ class FileBlockStoreTest {
     }
     Path crc3 = s.blockFile(key(3)).orElseThrow().resolveSibling("blk_3_1001.crc");
     Files.write(crc3, new byte[] {1, 2, 3});
-    BlockFill unfinished = s.beginFill(key(4), 3000).orElseThrow();
+    BlockFill unfinished = s.beginFill(key(4), 3000, DATASET, 1).orElseThrow();
     unfinished.append(0, ByteBuffer.allocate(100));
 
     FileBlockStore again = open(1 << 20);
@@ -144,6 +145,36 @@ class FileBlockStoreTest {
     try (var tmp = Files.list(dir.resolve("tmp"))) {
       assertEquals(0, tmp.count(), "unfinished fills are deleted");
     }
+  }
+
+  @Test
+  void open_restoresEachBlocksDatasetFromItsSidecar() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    BlockFill f = s.beginFill(key(1), 1500, "/data/a", 7).orElseThrow();
+    f.append(0, ByteBuffer.wrap(bytes(1500, 9)));
+    f.commit();
+    fill(s, key(2), bytes(10, 10));
+
+    FileBlockStore again = open(1 << 20);
+    List<CachedBlock> restored = new ArrayList<>(again.cachedBlockRecords());
+    restored.sort((x, y) -> x.key().compareTo(y.key()));
+    assertEquals(List.of(new CachedBlock(key(1), 1500, "/data/a", 7),
+        new CachedBlock(key(2), 10, DATASET, 1)), restored);
+  }
+
+  @Test
+  void open_sidecarOfAnOlderFormat_dropsThatBlockOnly() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    fill(s, key(1), bytes(2000, 11));
+    fill(s, key(2), bytes(2000, 12));
+    Path crc1 = s.blockFile(key(1)).orElseThrow().resolveSibling("blk_1_1001.crc");
+    ByteBuffer v1 = ByteBuffer.allocate(20 + 8);
+    v1.putInt(0x4d504343).putInt(1).putInt(CHUNK).putLong(2000);
+    Files.write(crc1, v1.array());
+
+    FileBlockStore again = open(1 << 20);
+    assertEquals(List.of(key(2)), again.cachedBlocks());
+    assertFalse(Files.exists(crc1), "the dropped block's files are deleted");
   }
 
   @Test
@@ -242,7 +273,7 @@ class FileBlockStoreTest {
     long before = openDescriptors();
     List<BlockFill> fills = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      fills.add(s.beginFill(key(i), 1000).orElseThrow());
+      fills.add(s.beginFill(key(i), 1000, DATASET, 1).orElseThrow());
     }
     long held = openDescriptors() - before;
     fills.forEach(BlockFill::abort);
@@ -254,7 +285,7 @@ class FileBlockStoreTest {
   void append_thenCommit_closesTheFileBetweenWrites() throws IOException {
     FileBlockStore s = open(1 << 20);
     byte[] data = bytes(5000, 3);
-    BlockFill f = s.beginFill(key(1), data.length).orElseThrow();
+    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1).orElseThrow();
     long before = openDescriptors();
     f.append(0, ByteBuffer.wrap(data, 0, 2000));
     assertTrue(openDescriptors() - before < 1, "no descriptor is held between writes");
@@ -274,7 +305,7 @@ class FileBlockStoreTest {
     evictor.start();
     assertTrue(space.inRelease.await(10, TimeUnit.SECONDS));
     space.armed = false;
-    Optional<BlockFill> refill = assertDoesNotThrow(() -> s.beginFill(key(1), data.length),
+    Optional<BlockFill> refill = assertDoesNotThrow(() -> s.beginFill(key(1), data.length, DATASET, 1),
         "a fill racing the removal of its key");
     space.letGo.countDown();
     evictor.join(10_000);
@@ -294,7 +325,7 @@ class FileBlockStoreTest {
   void remove_whileFilling_discardsTheBlockAtCommit() throws IOException {
     FileBlockStore s = open(1 << 20);
     byte[] data = bytes(3000, 9);
-    BlockFill f = s.beginFill(key(1), data.length).orElseThrow();
+    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1).orElseThrow();
     f.append(0, ByteBuffer.wrap(data, 0, 1000));
     assertTrue(s.remove(key(1)), "a block being filled is removed");
     f.append(1000, ByteBuffer.wrap(data, 1000, 2000));
@@ -318,7 +349,7 @@ class FileBlockStoreTest {
         for (int filler = 0; filler < 2; filler++) {
           racers.add(pool.submit(() -> {
             go.await();
-            Optional<BlockFill> f = s.beginFill(key(1), data.length);
+            Optional<BlockFill> f = s.beginFill(key(1), data.length, DATASET, 1);
             if (f.isPresent()) {
               for (int off = 0; off < data.length; off += 4096) {
                 f.get().append(off, ByteBuffer.wrap(data, off,

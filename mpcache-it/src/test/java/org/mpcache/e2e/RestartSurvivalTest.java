@@ -1,0 +1,138 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mpcache.common.Waits.waitFor;
+import static org.mpcache.e2e.ClusterFiles.blocks;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.readAll;
+import static org.mpcache.e2e.ClusterFiles.write;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+
+/**
+ * The cache survives restarts: a multi-block file read once, then the master or a slave restarted
+ * (in process: the master stopped and started on its port, a slave stopped without telling the
+ * master and started on its directory and port), then read again through the intercepting
+ * FileSystem: the second read comes from the cache, with the same bytes. A block file changed on
+ * the SSD while its slave was down is dropped by the background verification and never served.
+ */
+class RestartSurvivalTest {
+  private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/restart-survival"))
+        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
+        .set(SlaveConfigKeys.VERIFY_BYTES_PER_SEC_KEY, Long.toString(1L << 30)).build();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Writes a file of 4.5 blocks and reads it once, which caches every block. */
+  private static byte[] cachedFile(Path p, long seed) throws IOException {
+    byte[] content = data(seed, 4 * BLOCK + BLOCK / 2);
+    write(cluster, p, content);
+    assertArrayEquals(content, readAll(cluster, p));
+    for (BlockKey k : blocks(cluster, p)) {
+      assertNotNull(holder(cluster, k), "block " + k + " cached by the first read");
+    }
+    return content;
+  }
+
+  /**
+   * Reads the file again, as the next job would; asserts the bytes and that at least 90% came from
+   * the cache. The next job runs in new processes; this one shares the JVM's pooled RPC
+   * connections, whose first call to a restarted daemon fails on the dead socket (and falls back
+   * to HDFS): a read of {@code warmUp} first, not counted, stands for the fresh process.
+   */
+  private static void assertReadMostlyFromCache(Path p, byte[] content, Path warmUp)
+      throws IOException {
+    readAll(cluster, warmUp);
+    SlaveCountersProto before = cluster.totals();
+    assertArrayEquals(content, readAll(cluster, p));
+    SlaveCountersProto after = cluster.totals();
+    long fromCache = after.getBytesFromCache() - before.getBytesFromCache();
+    assertTrue(fromCache >= 0.9 * content.length, fromCache + " of " + content.length
+        + " bytes from the cache after the restart");
+  }
+
+  @Test
+  void restartMaster_secondReadComesFromTheCache() throws IOException {
+    Path p = new Path("/restart/master");
+    byte[] content = cachedFile(p, 31);
+    Path warmUp = new Path("/restart/master-warm-up");
+    cachedFile(warmUp, 41);
+    cluster.restartMaster();
+    assertTrue(cluster.master().getArbitrator().stats().blocksAdopted() >= blocks(cluster, p)
+        .size(), "the new master adopted every cached block");
+    assertEquals(0, cluster.master().getArbitrator().stats().blocksNotAdopted());
+    assertReadMostlyFromCache(p, content, warmUp);
+  }
+
+  @Test
+  void crashAndRestartSlave_secondReadComesFromTheCache() throws IOException {
+    Path p = new Path("/restart/slave");
+    byte[] content = cachedFile(p, 32);
+    Path warmUp = new Path("/restart/slave-warm-up");
+    cachedFile(warmUp, 42);
+    for (int i = 0; i < cluster.slaves().size(); i++) {
+      cluster.crashAndRestartSlave(i);
+    }
+    assertReadMostlyFromCache(p, content, warmUp);
+  }
+
+  @Test
+  void crashAndRestartSlave_blockChangedWhileDown_isDroppedAndNeverServed() throws Exception {
+    Path p = new Path("/restart/altered");
+    byte[] content = cachedFile(p, 33);
+    BlockKey key = blocks(cluster, p).get(1);
+    MpCacheSlave slave = holder(cluster, key);
+    int i = cluster.slaves().indexOf(slave);
+    java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
+    cluster.stopSlave(i);
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(BLOCK / 2);
+      int b = raf.read();
+      raf.seek(BLOCK / 2);
+      raf.write(b ^ 0x21); // the same size: only its checksums can tell
+    }
+    cluster.crashAndRestartSlave(i);
+    MpCacheSlave again = cluster.slaves().get(i);
+    waitFor(() -> again.getStartupVerifier().isDone(), "the background verification");
+    assertEquals(1, again.getStartupVerifier().failed());
+    assertEquals(1, again.getCounters().snapshot().getBlocksFailedVerification());
+    assertEquals(-1, again.getStore().cachedLength(key), "the changed block is dropped");
+    waitFor(() -> !cluster.master().getSlaveRegistry().blocksOf(again.info().getSlaveId())
+        .contains(key), "the drop reported to the master");
+    assertArrayEquals(content, readAll(cluster, p), "the changed bytes are never served");
+    List<BlockKey> others = new java.util.ArrayList<>(blocks(cluster, p));
+    others.remove(key);
+    for (BlockKey k : others) {
+      assertNotNull(holder(cluster, k), "the other blocks stay cached");
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package org.mpcache.master.arbitrator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.master.registry.SlaveRegistry;
+import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.DatasetCatalog;
+
+/**
+ * A slave registering with blocks already on its SSD (after a restart of the slave or of the
+ * master, or a lost connection): the Replace Arbitrator adopts them into their datasets and hands
+ * back only what it cannot place.
+ */
+class ReplaceArbitratorRegisterTest {
+  private static final String SLAVE = "host1:50121";
+  private static final long BLOCK = 1000;
+  private static final long CAPACITY = 10 * BLOCK;
+
+  private final SlaveRegistry registry = new SlaveRegistry(() -> 0L, 60_000);
+  private ReplaceArbitrator arbitrator;
+
+  private void start(String policy) {
+    arbitrator = new ReplaceArbitrator(CachePolicies.create(policy, PolicyParameters.defaults()),
+        registry, new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
+  }
+
+  private static BlockKey key(long id) {
+    return new BlockKey("BP-1", id, 1);
+  }
+
+  private static HeldBlock held(long id, String dataset, int blocks) {
+    return new HeldBlock(key(id), BLOCK, dataset, blocks);
+  }
+
+  /** Registers the slave as the handler does: the registry first, then the arbitrator. */
+  private List<BlockKey> register(List<HeldBlock> held) {
+    List<BlockKey> previous = registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE)
+        .setHost("host1").setClientPort(50121).build(), SpaceReportProto.newBuilder()
+        .setCapacity(CAPACITY).setInputCacheCapacity(CAPACITY).setInputCacheUsed(0)
+        .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
+        .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build());
+    return arbitrator.onRegister(SLAVE, previous, held, CAPACITY);
+  }
+
+  private DatasetStatusProto dataset(String id) {
+    return arbitrator.datasets(id::equals).get(0);
+  }
+
+  private static BlockAccess hit(long id, String dataset, String job) {
+    return new BlockAccess(SLAVE, key(id), BLOCK, dataset, 2, job, 2_000L);
+  }
+
+  @Test
+  void onRegister_blocksOfACompleteDataset_adoptedAndItStaysComplete() {
+    start(CachePolicies.MPCACHE);
+    List<BlockKey> evict = register(List.of(held(1, "/a", 2), held(2, "/a", 2)));
+    assertEquals(List.of(), evict);
+    DatasetStatusProto a = dataset("/a");
+    assertEquals(2, a.getCachedBlocks());
+    assertEquals(2 * BLOCK, a.getCachedBytes());
+    assertTrue(a.getFull(), "a dataset complete on the cluster stays complete");
+    assertEquals(List.of(key(1), key(2)), registry.blocksOf(SLAVE).stream().sorted().toList());
+    assertEquals(2, arbitrator.stats().blocksAdopted());
+  }
+
+  @Test
+  void onRegister_again_keepsTheDatasetsFrequency() {
+    start(CachePolicies.MPCACHE);
+    register(List.of(held(1, "/a", 2), held(2, "/a", 2)));
+    arbitrator.onHits(List.of(hit(1, "/a", "job_1"), hit(2, "/a", "job_1")));
+    double before = dataset("/a").getFrequency();
+    assertTrue(before > 0, "hits counted: " + before);
+
+    List<BlockKey> evict = register(List.of(held(1, "/a", 2), held(2, "/a", 2)));
+    assertEquals(List.of(), evict);
+    assertEquals(before, dataset("/a").getFrequency(), "a re-registration loses nothing");
+    assertTrue(dataset("/a").getFull());
+  }
+
+  @Test
+  void onRegister_again_forgetsWhatTheSlaveNoLongerHolds() {
+    start(CachePolicies.MPCACHE);
+    register(List.of(held(1, "/a", 2), held(2, "/a", 2)));
+    register(List.of(held(1, "/a", 2)));
+    assertEquals(1, dataset("/a").getCachedBlocks());
+    assertEquals(List.of(key(1)), registry.blocksOf(SLAVE));
+  }
+
+  @Test
+  void onRegister_noDatasetOrPastCapacity_handedBack() {
+    start(CachePolicies.MPCACHE);
+    List<HeldBlock> held = new ArrayList<>();
+    held.add(new HeldBlock(key(100), 0, null, 0));
+    for (long id = 1; id <= 11; id++) {
+      held.add(held(id, "/big", 11));
+    }
+    List<BlockKey> evict = register(held);
+    assertEquals(List.of(key(100), key(11)), evict, "no dataset; the 11th block past capacity");
+    assertEquals(10, dataset("/big").getCachedBlocks());
+    assertEquals(2, arbitrator.stats().blocksNotAdopted());
+  }
+
+  @Test
+  void onRegister_datasetBaseline_adopts() {
+    start(CachePolicies.GDSF);
+    assertEquals(List.of(), register(List.of(held(1, "/a", 1))));
+    assertEquals(1, dataset("/a").getCachedBlocks());
+  }
+
+  @Test
+  void onRegister_blockPolicyWithoutDatasets_handsEverythingBack() {
+    start(CachePolicies.LRU);
+    assertEquals(List.of(key(1)), register(List.of(held(1, "/a", 1))));
+  }
+}

@@ -1,0 +1,22 @@
+package org.mpcache.slave.store;
+
+import java.util.Objects;
+import org.mpcache.common.BlockKey;
+
+/**
+ * A block the store holds, as its sidecar records it: what the master needs to adopt the block
+ * into its dataset when the slave registers (after a restart of either side).
+ *
+ * <p>Immutable.
+ *
+ * @param key the block
+ * @param length its bytes
+ * @param datasetId the dataset it was cached for (the replace request's)
+ * @param datasetBlocks that dataset's blocks, as the reader that caused the fill counted them
+ */
+public record CachedBlock(BlockKey key, long length, String datasetId, int datasetBlocks) {
+  public CachedBlock {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(datasetId, "datasetId");
+  }
+}
