@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -19,7 +20,7 @@ import org.mpcache.common.BlockKey;
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-abstract class DatasetEvictionPolicy implements CachePolicy {
+abstract class DatasetEvictionPolicy extends IndexedPolicy {
 
   /** What the policy knows of one dataset. */
   static final class Dataset {
@@ -41,9 +42,12 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
   }
 
   final Map<String, Dataset> datasets = new HashMap<>();
-  final DatasetPlacement placement = new DatasetPlacement();
   /** Dataset accesses so far, cluster-wide. */
   long accessSeq;
+
+  DatasetEvictionPolicy(PlacementIndex placement) {
+    super(placement);
+  }
 
   /** The order victims are taken in, most evictable first; ties end by dataset id. */
   abstract Comparator<Dataset> victimOrder();
@@ -175,27 +179,19 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
       }
     }
     candidates.sort(victimOrder().thenComparing(v -> v.id));
-    return DatasetPlacement.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
+    return PlacementIndex.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
   @Override
-  public void onCached(String slaveId, BlockKey block) {
-    placement.cached(slaveId, block);
-  }
-
-  @Override
-  public void onRemoved(String slaveId, BlockKey block) {
-    String id = placement.removed(slaveId, block);
-    if (id != null) {
-      forgetIfIdle(id);
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+    if (datasetId != null) {
+      forgetIfIdle(datasetId);
     }
   }
 
   @Override
-  public void onSlaveLost(String slaveId) {
-    for (String id : placement.slaveLost(slaveId)) {
-      forgetIfIdle(id);
-    }
+  void afterSlaveLost(String slaveId, Set<String> lost) {
+    lost.forEach(this::forgetIfIdle);
   }
 
   @Override

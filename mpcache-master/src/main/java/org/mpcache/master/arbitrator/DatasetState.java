@@ -5,7 +5,7 @@ import java.util.Comparator;
 /**
  * What {@link MpCachePolicy} knows of one dataset: its size in blocks, its access counts and stamps,
  * and the terms of its priority (paper Equations 1-2). Where its blocks are is the policy's
- * {@link DatasetPlacement}. Not thread-safe: owned by one policy.
+ * {@link PlacementIndex}. Not thread-safe: owned by one policy.
  */
 final class DatasetState {
   /** Orders the priority queue: lowest priority first, ties by id so the order is total. */

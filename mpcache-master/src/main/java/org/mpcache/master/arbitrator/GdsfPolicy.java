@@ -15,6 +15,10 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
   /** The inflation value L: the priority of the last victim. */
   private double inflation;
 
+  GdsfPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.GDSF;

@@ -15,6 +15,10 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   /** Dataset accesses between two halvings of every access count. */
   static final int AGING_PERIOD = 100;
 
+  LfuFPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LFU_F;

@@ -14,6 +14,10 @@ import java.util.Comparator;
  */
 final class LifePolicy extends DatasetEvictionPolicy {
 
+  LifePolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LIFE;

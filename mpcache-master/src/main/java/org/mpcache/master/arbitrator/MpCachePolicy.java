@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
@@ -37,12 +38,10 @@ import org.mpcache.common.BlockKey;
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-final class MpCachePolicy implements CachePolicy {
+final class MpCachePolicy extends IndexedPolicy {
 
   private final PolicyParameters params;
   private final Map<String, DatasetState> datasets = new HashMap<>();
-  /** Where each dataset's blocks are cached or filling, and To_Del. */
-  private final DatasetPlacement placement = new DatasetPlacement();
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
@@ -53,7 +52,8 @@ final class MpCachePolicy implements CachePolicy {
   private double clock;
   private long accessSeq;
 
-  MpCachePolicy(PolicyParameters params) {
+  MpCachePolicy(PolicyParameters params, PlacementIndex placement) {
+    super(placement);
     this.params = params;
   }
 
@@ -230,7 +230,7 @@ final class MpCachePolicy implements CachePolicy {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
     List<DatasetState> victims =
-        DatasetPlacement.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
+        PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
     if (victims == null) {
       return CacheDecision.Reason.REJECTED_TOO_LARGE;
     }
@@ -260,7 +260,7 @@ final class MpCachePolicy implements CachePolicy {
    * least {@code bytes} there; null when all of them would not.
    */
   private List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
-    return DatasetPlacement.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
+    return PlacementIndex.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
   /**
@@ -296,27 +296,22 @@ final class MpCachePolicy implements CachePolicy {
   }
 
   @Override
-  public void onCached(String slaveId, BlockKey block) {
-    String id = placement.datasetOf(block);
-    placement.cached(slaveId, block);
-    if (id != null) {
-      reprioritize(datasets.get(id), false);
+  void afterStored(String slaveId, BlockKey block, String datasetId) {
+    reprioritize(datasets.get(datasetId), false);
+  }
+
+  @Override
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+    if (datasetId != null) {
+      afterRemoval(datasets.get(datasetId));
     }
   }
 
   @Override
-  public void onRemoved(String slaveId, BlockKey block) {
-    String id = placement.removed(slaveId, block);
-    if (id != null) {
-      afterRemoval(datasets.get(id));
-    }
-  }
-
-  @Override
-  public void onSlaveLost(String slaveId) {
+  void afterSlaveLost(String slaveId, Set<String> lost) {
     long[] free = slaveFree.remove(slaveId);
     reportedFree -= free == null ? 0 : free[0];
-    for (String id : placement.slaveLost(slaveId)) {
+    for (String id : lost) {
       afterRemoval(datasets.get(id));
     }
   }

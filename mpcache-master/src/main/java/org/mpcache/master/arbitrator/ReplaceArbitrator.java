@@ -4,11 +4,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.master.registry.SlaveHoldings;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
@@ -17,19 +19,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The master's Replace Arbitrator (paper Section 2): the mechanism around a {@link CachePolicy}. It
- * serializes the events slaves report into the policy, keeps the {@link SlaveRegistry}'s view of
- * which slave holds which block in step with the policy's, and hands each slave the evictions
- * planned for it. It also feeds the {@link DatasetCatalog} operators query, and carries out the
- * operators' actions that are mechanism rather than policy: evicting a dataset, draining a
- * decommissioned slave (which the policy learns of as ordinary removals).
+ * owns the master's one {@link PlacementIndex} of which slave holds or fills which block, which the
+ * policy keeps in step with what slaves report and plans against; it serializes those reports into
+ * the policy and hands each slave the evictions planned for it. It also feeds the
+ * {@link DatasetCatalog} operators query, answers the {@link SlaveRegistry}'s questions about what
+ * each slave holds ({@link #holdings()}), and carries out the operators' actions that are mechanism
+ * rather than policy: evicting a dataset, draining a decommissioned slave (which the policy learns
+ * of as ordinary removals).
  *
  * <p>Thread-safe. Lock order: (1) this arbitrator's lock, (2) the registry's monitor; the registry
- * never calls back into the arbitrator.
+ * reads {@link #holdings()} only while it does not hold its monitor.
  */
 public final class ReplaceArbitrator {
   private static final Logger LOG = LoggerFactory.getLogger(ReplaceArbitrator.class);
 
   private final Object lock = new Object();
+  @GuardedBy("lock")
+  private final PlacementIndex placement = new PlacementIndex();
   @GuardedBy("lock")
   private final CachePolicy policy;
   private final SlaveRegistry registry;
@@ -38,15 +44,35 @@ public final class ReplaceArbitrator {
   private final LongSupplier wallClock;
 
   /**
-   * @param catalog the operators' record of datasets, fed from here
+   * @param policy makes the cache policy, given the placement index it is to keep and plan against
+   * @param maxDatasets how many records of datasets with nothing cached the catalog keeps
    * @param wallClock the time stamped on evictions (accesses carry their own time)
    */
-  public ReplaceArbitrator(CachePolicy policy, SlaveRegistry registry, DatasetCatalog catalog,
-      LongSupplier wallClock) {
-    this.policy = policy;
+  public ReplaceArbitrator(Function<PlacementIndex, CachePolicy> policy, SlaveRegistry registry,
+      int maxDatasets, ArbitratorStats stats, LongSupplier wallClock) {
+    this.policy = policy.apply(placement);
     this.registry = registry;
-    this.catalog = catalog;
+    this.catalog = new DatasetCatalog(maxDatasets, stats, placement);
     this.wallClock = wallClock;
+  }
+
+  /** What each slave stores, as the placement index knows it; thread-safe (takes the lock). */
+  public SlaveHoldings holdings() {
+    return new SlaveHoldings() {
+      @Override
+      public int storedCount(String slaveId) {
+        synchronized (lock) {
+          return placement.storedCount(slaveId);
+        }
+      }
+
+      @Override
+      public List<BlockKey> storedOn(String slaveId) {
+        synchronized (lock) {
+          return placement.storedOn(slaveId);
+        }
+      }
+    };
   }
 
   /** The arbitrator's running totals (thread-safe to read without its lock). */
@@ -60,17 +86,16 @@ public final class ReplaceArbitrator {
 
   /**
    * A slave (re)registers holding {@code survivingBlocks} from an earlier run. The policy has no
-   * dataset identity for them, so they are all handed back for eviction; the blocks a previous
-   * registration under the same id held are forgotten.
+   * dataset identity for them, so they are all handed back for eviction; what the index knew of
+   * the slave from a previous registration under the same id is forgotten.
    *
    * @return the blocks the slave must evict
    */
-  public List<BlockKey> onRegister(String slaveId, List<BlockKey> previousBlocks,
-      List<BlockKey> survivingBlocks) {
+  public List<BlockKey> onRegister(String slaveId, List<BlockKey> survivingBlocks) {
     synchronized (lock) {
-      if (!previousBlocks.isEmpty()) {
-        policy.onSlaveLost(slaveId);
+      if (placement.knows(slaveId)) {
         catalog.slaveLost(slaveId, wallClock.getAsLong());
+        policy.onSlaveLost(slaveId);
       }
       return new ArrayList<>(survivingBlocks);
     }
@@ -120,20 +145,21 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** A slave's incremental block report. */
+  /**
+   * A slave's incremental block report: the policy updates the placement index (the one structure
+   * a report changes) and reacts; the catalog hears of removals before, of stored blocks after.
+   */
   public void onBlockReport(String slaveId, List<BlockKey> cached, List<BlockKey> removed) {
     synchronized (lock) {
       long now = wallClock.getAsLong();
       boolean draining = registry.isDecommissioning(slaveId);
       for (BlockKey b : cached) {
-        registry.addBlock(slaveId, b);
         policy.onCached(slaveId, b);
         catalog.cached(slaveId, b, draining, now);
       }
       for (BlockKey b : removed) {
-        registry.removeBlock(slaveId, b);
-        policy.onRemoved(slaveId, b);
         catalog.removed(slaveId, b, now);
+        policy.onRemoved(slaveId, b);
       }
     }
   }
@@ -159,8 +185,8 @@ public final class ReplaceArbitrator {
   /** A slave expired or left: its blocks are no longer cached anywhere the policy can count. */
   public void onSlaveLost(String slaveId) {
     synchronized (lock) {
-      policy.onSlaveLost(slaveId);
       catalog.slaveLost(slaveId, wallClock.getAsLong());
+      policy.onSlaveLost(slaveId);
     }
   }
 
@@ -192,7 +218,8 @@ public final class ReplaceArbitrator {
       if (!registry.setDecommissioning(slaveId, on) || !on || was) {
         return 0;
       }
-      return catalog.drainSlave(slaveId, registry.blocksOf(slaveId), wallClock.getAsLong());
+      return catalog.drainSlave(slaveId, placement.storedOn(slaveId),
+          wallClock.getAsLong());
     }
   }
 
@@ -205,7 +232,7 @@ public final class ReplaceArbitrator {
     synchronized (lock) {
       List<String> drained = registry.setExcluded(entries);
       for (String id : drained) {
-        catalog.drainSlave(id, registry.blocksOf(id), wallClock.getAsLong());
+        catalog.drainSlave(id, placement.storedOn(id), wallClock.getAsLong());
       }
       return drained;
     }
@@ -232,7 +259,7 @@ public final class ReplaceArbitrator {
   /** The slaves holding or filling a block. */
   public Set<String> holders(BlockKey block) {
     synchronized (lock) {
-      return catalog.holders(block);
+      return placement.holders(block);
     }
   }
 

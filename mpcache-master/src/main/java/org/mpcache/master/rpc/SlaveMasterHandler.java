@@ -101,8 +101,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
-    List<BlockKey> previous = registry.register(info, req.getSpace());
-    List<BlockKey> evict = arbitrator.onRegister(id, previous, surviving);
+    registry.register(info, req.getSpace());
+    List<BlockKey> evict = arbitrator.onRegister(id, surviving);
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD, {} surviving "
         + "blocks handed back)", id, req.getSlave().getHost(), req.getSlave().getClientPort(),
         req.getSlave().getDatanodeAddress(), req.getSpace().getCapacity(), evict.size());

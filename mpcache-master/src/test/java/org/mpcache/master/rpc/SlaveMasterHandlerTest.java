@@ -24,7 +24,6 @@ import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
 import org.mpcache.master.status.ArbitratorStats;
-import org.mpcache.master.status.DatasetCatalog;
 
 /**
  * The master's handling of slaves' hit and block reports that carry bad items: each bad item is
@@ -43,8 +42,9 @@ class SlaveMasterHandlerTest {
   void setUp() {
     registry = new SlaveRegistry(() -> 0L, 60_000);
     arbitrator = new ReplaceArbitrator(
-        CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults()), registry,
-        new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
+        p -> CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults(), p), registry,
+        100, new ArbitratorStats(), () -> 1_000L);
+    registry.readHoldingsFrom(arbitrator.holdings());
     handler = new SlaveMasterHandler(registry, arbitrator,
         new PrefetchPlanner(() -> null, registry, arbitrator), DynamicSpaceManager.inMemory(0.5),
         1_000, () -> 1_000L);

@@ -1,0 +1,66 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Set;
+import org.mpcache.common.BlockKey;
+
+/**
+ * The base of the master's cache policies: it keeps the Replace Arbitrator's {@link PlacementIndex}
+ * in step with what slaves report (blocks stored, blocks removed, slaves lost), once for every
+ * policy, and then lets the policy react through its hooks. Subclasses record their own
+ * admissions in the index ({@link PlacementIndex#fill}) and plan against it.
+ *
+ * <p>Not thread-safe: the caller serializes every call, and the index is guarded by the same
+ * caller.
+ */
+abstract class IndexedPolicy implements CachePolicy {
+  /** Where every block copy is; shared with the arbitrator, which owns it. */
+  final PlacementIndex placement;
+
+  IndexedPolicy(PlacementIndex placement) {
+    this.placement = placement;
+  }
+
+  @Override
+  public final void onCached(String slaveId, BlockKey block) {
+    PlacementIndex.Stored what = placement.cached(slaveId, block);
+    if (what == PlacementIndex.Stored.STRAY) {
+      onStray(slaveId, block);
+    } else if (what == PlacementIndex.Stored.NEWLY_STORED) {
+      afterStored(slaveId, block, placement.datasetOf(block));
+    }
+  }
+
+  @Override
+  public final void onRemoved(String slaveId, BlockKey block) {
+    afterRemoved(slaveId, block, placement.removed(slaveId, block));
+  }
+
+  @Override
+  public final void onSlaveLost(String slaveId) {
+    afterSlaveLost(slaveId, placement.slaveLost(slaveId));
+  }
+
+  /**
+   * A slave stored a block the policy did not admit there (its dataset was evicted while it
+   * filled, or the slave had it from before). The index holds it as a stray; by default it is
+   * queued for eviction.
+   */
+  void onStray(String slaveId, BlockKey block) {
+    placement.evictStray(slaveId, block);
+  }
+
+  /** A block the policy admitted is stored now; {@code datasetId} is its dataset. */
+  void afterStored(String slaveId, BlockKey block, String datasetId) {
+  }
+
+  /**
+   * A slave no longer holds a block; {@code datasetId} is the dataset that lost a live copy, or
+   * null when none did.
+   */
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+  }
+
+  /** A slave is gone; {@code datasets} lost live copies with it. */
+  void afterSlaveLost(String slaveId, Set<String> datasets) {
+  }
+}
