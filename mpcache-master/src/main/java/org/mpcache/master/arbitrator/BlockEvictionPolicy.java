@@ -128,6 +128,12 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     join(slaveId, block);
   }
 
+  /** An adopted block joins its slave's eviction order as a stray does. */
+  @Override
+  void afterAdopted(String slaveId, BlockKey block, String datasetId, int datasetBlocks) {
+    join(slaveId, block);
+  }
+
   /**
    * A block the policy does not track there (its copy was dropped while filling) is adopted as if
    * just accessed, so that everything a slave holds remains evictable.

@@ -62,6 +62,15 @@ public interface CachePolicy {
     return List.of();
   }
 
+  /**
+   * Records a block a slave already stores as cached there for a dataset of {@code datasetBlocks}
+   * blocks, without counting an access: how a restarted master takes back what slaves still hold.
+   * A dataset whose blocks are all adopted is complete, and its standing is computed from what the
+   * policy records of it, as for a dataset it admitted. A block already tracked on that slave is
+   * left as it is.
+   */
+  void adopt(String slaveId, BlockKey block, long blockBytes, String datasetId, int datasetBlocks);
+
   /** A slave finished storing a block that {@link #onMiss} admitted. */
   void onCached(String slaveId, BlockKey block);
 

@@ -182,6 +182,12 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     return PlacementIndex.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
   }
 
+  /** The adopted block's dataset is recorded with its size; no access is counted. */
+  @Override
+  void afterAdopted(String slaveId, BlockKey block, String datasetId, int datasetBlocks) {
+    dataset(datasetId, datasetBlocks);
+  }
+
   @Override
   void afterRemoved(String slaveId, BlockKey block, String datasetId) {
     if (datasetId != null) {

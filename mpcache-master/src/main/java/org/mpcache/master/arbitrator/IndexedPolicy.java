@@ -31,6 +31,21 @@ abstract class IndexedPolicy implements CachePolicy {
   }
 
   @Override
+  public final void adopt(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks) {
+    if (blockBytes < 0 || datasetBlocks < 1) {
+      throw new IllegalArgumentException("blockBytes must not be negative and datasetBlocks must "
+          + "be at least 1: " + blockBytes + ", " + datasetBlocks);
+    }
+    if (placement.holders(block).contains(slaveId)) {
+      return;
+    }
+    placement.fill(datasetId, block, blockBytes, slaveId);
+    placement.cached(slaveId, block);
+    afterAdopted(slaveId, block, placement.datasetOf(block), datasetBlocks);
+  }
+
+  @Override
   public final void onRemoved(String slaveId, BlockKey block) {
     afterRemoved(slaveId, block, placement.removed(slaveId, block));
   }
@@ -52,6 +67,12 @@ abstract class IndexedPolicy implements CachePolicy {
   /** A block the policy admitted is stored now; {@code datasetId} is its dataset. */
   void afterStored(String slaveId, BlockKey block, String datasetId) {
   }
+
+  /**
+   * A block was adopted as stored for {@code datasetId} (the dataset it was first admitted for,
+   * when another copy was); no access is counted.
+   */
+  abstract void afterAdopted(String slaveId, BlockKey block, String datasetId, int datasetBlocks);
 
   /**
    * A slave no longer holds a block; {@code datasetId} is the dataset that lost a live copy, or

@@ -85,10 +85,13 @@ final class MpCachePolicy extends IndexedPolicy {
   }
 
   private DatasetState dataset(BlockAccess a) {
-    DatasetState d = datasets.computeIfAbsent(a.datasetId(),
-        id -> new DatasetState(id, a.datasetBlocks()));
-    if (a.datasetBlocks() > d.size) {
-      d.size = a.datasetBlocks();
+    return dataset(a.datasetId(), a.datasetBlocks());
+  }
+
+  private DatasetState dataset(String id, int size) {
+    DatasetState d = datasets.computeIfAbsent(id, k -> new DatasetState(k, size));
+    if (size > d.size) {
+      d.size = size;
       reprioritize(d, false);
     }
     return d;
@@ -293,6 +296,16 @@ final class MpCachePolicy extends IndexedPolicy {
     placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
     d.blocksAccess++;
     reprioritize(d, true);
+  }
+
+  /**
+   * The adopted block's dataset is recorded with its size and joins the main cache, its Pr
+   * computed from its record (Full once all its blocks are adopted); no access is counted, so its
+   * frequency, Delta and the auxiliary cache are unchanged.
+   */
+  @Override
+  void afterAdopted(String slaveId, BlockKey block, String datasetId, int datasetBlocks) {
+    reprioritize(dataset(datasetId, datasetBlocks), false);
   }
 
   @Override

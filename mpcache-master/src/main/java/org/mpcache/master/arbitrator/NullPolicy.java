@@ -5,8 +5,8 @@ import org.mpcache.common.BlockKey;
 
 /**
  * The policy that never admits a block: with it the daemons run and count, and every read goes to
- * HDFS. Useful to measure the cache's own overhead. Blocks slaves report nonetheless are kept in
- * the index as strays, not evicted. Not thread-safe (the caller serializes calls).
+ * HDFS. Useful to measure the cache's own overhead. Blocks slaves report or the master adopts
+ * nonetheless are kept in the index, not evicted. Not thread-safe (the caller serializes calls).
  */
 final class NullPolicy extends IndexedPolicy {
 
@@ -26,6 +26,10 @@ final class NullPolicy extends IndexedPolicy {
   @Override
   public CacheDecision onMiss(BlockAccess access, long slaveFreeBytes) {
     return CacheDecision.reject(CacheDecision.Reason.REJECTED_BY_POLICY);
+  }
+
+  @Override
+  void afterAdopted(String slaveId, BlockKey block, String datasetId, int datasetBlocks) {
   }
 
   @Override

@@ -155,7 +155,8 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void hitOnABlockOfAnUntrackedDatasetIsIgnored() {
-    for (CachePolicy p : List.of(new GdsfPolicy(new PlacementIndex()), new LfuFPolicy(new PlacementIndex()), new LifePolicy(new PlacementIndex()))) {
+    for (CachePolicy p : List.of(new GdsfPolicy(new PlacementIndex()),
+        new LfuFPolicy(new PlacementIndex()), new LifePolicy(new PlacementIndex()))) {
       // A slave reports a block the policy never admitted: it is queued for eviction, and a hit
       // on it changes nothing.
       p.onCached("s1", block(7));
@@ -208,5 +209,19 @@ class DatasetEvictionPolicyTest {
     assertEquals(List.of(block(2)), d.evict());
     assertTrue(life.tracks("B"));
     assertFalse(life.tracks("A"));
+  }
+
+  @Test
+  void adopt_datasetWithEveryBlockAdoptedIsCompleteWithNoAccessAndEvictable() {
+    LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
+    lfuF.adopt("s1", block(1), 100, "A", 2);
+    assertFalse(lfuF.complete(lfuF.datasets.get("A")));
+    lfuF.adopt("s2", block(2), 100, "A", 2);
+    assertTrue(lfuF.complete(lfuF.datasets.get("A")));
+    assertEquals(0, lfuF.accessesOf("A"));
+    CacheDecision d = lfuF.onMiss(access("s1", 3, "B", 1, "j1"), 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, d.reason());
+    assertEquals(List.of(block(1)), d.evict());
+    assertEquals(List.of(block(2)), lfuF.pendingEvictions("s2"));
   }
 }
