@@ -24,9 +24,9 @@ final class LifePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  Comparator<Dataset> victimOrder() {
+  Comparator<DatasetState> victimOrder() {
     return Comparator.comparing(this::complete)
-        .thenComparing(Comparator.comparingInt((Dataset d) -> d.size).reversed())
+        .thenComparing(Comparator.comparingInt((DatasetState d) -> d.size).reversed())
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 }

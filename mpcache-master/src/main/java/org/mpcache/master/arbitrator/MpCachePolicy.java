@@ -1,5 +1,6 @@
 package org.mpcache.master.arbitrator;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -12,7 +13,9 @@ import org.mpcache.common.BlockKey;
 /**
  * mpCache's cache policy (paper Section 2.2): admission control with an auxiliary cache of dataset
  * identities, and replacement by a priority queue of datasets with
- * {@code Pr = Full + Clock + Fr/Size}, evicting whole datasets from every slave (Algorithm 1).
+ * {@code Pr = Full + Clock + Fr/Size}, evicting whole datasets from every slave (Algorithm 1). It is
+ * the variation of {@link DatasetEvictionPolicy}, where Algorithm 1 is written, that supplies the
+ * admission test and the Pr order, and keeps the Clock and the auxiliary cache.
  *
  * <p>Choices where the paper is silent (docs/policy.md gives the reasons):
  * <ul>
@@ -38,19 +41,17 @@ import org.mpcache.common.BlockKey;
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-final class MpCachePolicy extends IndexedPolicy {
+final class MpCachePolicy extends DatasetEvictionPolicy {
 
   private final PolicyParameters params;
-  private final Map<String, DatasetState> datasets = new HashMap<>();
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
-  private final Map<String, long[]> slaveFree = new HashMap<>();
-  /** The sum of {@code slaveFree}. */
+  private final Map<String, long[]> freeBySlave = new HashMap<>();
+  /** The sum of {@code freeBySlave}. */
   private long reportedFree;
   private double clock;
-  private long accessSeq;
 
   MpCachePolicy(PolicyParameters params, PlacementIndex placement) {
     super(placement);
@@ -84,41 +85,42 @@ final class MpCachePolicy extends IndexedPolicy {
     return auxiliary.containsKey(datasetId);
   }
 
-  private DatasetState dataset(BlockAccess a) {
-    return dataset(a.datasetId(), a.datasetBlocks());
+  @Override
+  void sizeGrew(DatasetState d) {
+    reprioritize(d, false);
   }
 
-  private DatasetState dataset(String id, int size) {
-    DatasetState d = datasets.computeIfAbsent(id, k -> new DatasetState(k, size));
-    if (size > d.size) {
-      d.size = size;
-      reprioritize(d, false);
-    }
-    return d;
-  }
-
-  /** Counts a dataset access when this request starts one, and stamps it. */
-  private void noteAccess(DatasetState d, BlockAccess a) {
-    boolean newAccess = a.jobId().isEmpty() || !a.jobId().equals(d.lastJob);
-    if (!newAccess) {
-      return;
-    }
-    accessSeq++;
-    d.delta = d.lastAccessSeq == 0 ? accessSeq : accessSeq - d.lastAccessSeq;
-    d.lastAccessSeq = accessSeq;
-    d.lastAccessTime = a.timeMillis();
-    d.lastJob = a.jobId();
+  /**
+   * The access is remembered in the auxiliary cache; whether the dataset was there is judged as of
+   * the start of the access. A dataset the auxiliary cache forgets is forgotten unless it holds
+   * blocks.
+   */
+  @Override
+  void afterAccess(DatasetState d) {
     d.wasInAuxiliary = auxiliary.containsKey(d.id);
     auxiliary.put(d.id, Boolean.TRUE);
     if (auxiliary.size() > params.auxiliaryCapacity()) {
       Iterator<String> eldest = auxiliary.keySet().iterator();
       String gone = eldest.next();
       eldest.remove();
-      DatasetState g = datasets.get(gone);
-      if (g != null && !placement.holds(gone)) {
-        datasets.remove(gone);
-      }
+      forgetIfIdle(gone);
     }
+  }
+
+  @Override
+  boolean remembers(DatasetState d) {
+    return auxiliary.containsKey(d.id);
+  }
+
+  @Override
+  Comparator<DatasetState> victimOrder() {
+    return DatasetState.BY_PRIORITY;
+  }
+
+  /** The main cache's queue: the datasets holding blocks, lowest priority first. */
+  @Override
+  Iterable<DatasetState> victimCandidates(DatasetState keep) {
+    return queue;
   }
 
   /**
@@ -153,55 +155,26 @@ final class MpCachePolicy extends IndexedPolicy {
     reprioritize(d, true);
   }
 
+  /**
+   * Admission control for a dataset outside the main cache (a forced prefetch skips it); a dataset
+   * with blocks in the main cache is admitted as such.
+   */
   @Override
-  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
-    return onMiss(a, slaveFreeBytes, false);
-  }
-
-  @Override
-  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
-    DatasetState d = dataset(a);
-    noteAccess(d, a);
-    String slave = a.slaveId();
-    long free = Math.max(0, slaveFreeBytes);
-    report(slave, free);
-    boolean inMain = queue.contains(d);
-    boolean forced = force && !inMain;
-    if (!inMain && !forced) {
-      CacheDecision.Reason refused = admission(d, a);
-      if (refused != null) {
-        return CacheDecision.reject(refused);
-      }
+  CacheDecision.Reason admission(DatasetState d, BlockAccess a, boolean force) {
+    if (queue.contains(d)) {
+      return CacheDecision.Reason.ADMITTED_DATASET_CACHED;
     }
-    long need = a.blockBytes() - free;
-    if (need <= 0) {
-      admit(d, a);
-      report(slave, free - a.blockBytes());
-      return CacheDecision.admit(forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
-          : CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
+    if (force) {
+      return CacheDecision.Reason.ADMITTED_BY_FORCE;
     }
-    long pending = placement.pendingBytes(slave);
-    if (pending < need) {
-      List<DatasetState> victims = chooseVictims(slave, need - pending, d);
-      if (victims == null) {
-        return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
-      }
-      for (DatasetState v : victims) {
-        evict(v);
-      }
-    }
-    long freed = placement.pendingBytes(slave);
-    List<BlockKey> evictHere = placement.takePending(slave);
-    admit(d, a);
-    report(slave, free + freed - a.blockBytes());
-    return CacheDecision.admit(inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
-        : forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
-        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evictHere);
+    CacheDecision.Reason refused = verdict(d, a);
+    return refused != null ? refused : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
   }
 
   /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
-  private void report(String slave, long free) {
-    long[] held = slaveFree.computeIfAbsent(slave, s -> new long[1]);
+  @Override
+  void slaveFree(String slave, long free) {
+    long[] held = freeBySlave.computeIfAbsent(slave, s -> new long[1]);
     reportedFree += Math.max(0, free) - held[0];
     held[0] = Math.max(0, free);
   }
@@ -215,7 +188,7 @@ final class MpCachePolicy extends IndexedPolicy {
    *
    * @return null to admit, else why not
    */
-  private CacheDecision.Reason admission(DatasetState d, BlockAccess a) {
+  private CacheDecision.Reason verdict(DatasetState d, BlockAccess a) {
     if (d.verdictSeq != d.lastAccessSeq) {
       d.verdictSeq = d.lastAccessSeq;
       d.verdict = judge(d, a.blockBytes());
@@ -259,14 +232,6 @@ final class MpCachePolicy extends IndexedPolicy {
   }
 
   /**
-   * The lowest-priority datasets (not {@code keep}) whose blocks cached on {@code slave} free at
-   * least {@code bytes} there; null when all of them would not.
-   */
-  private List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
-    return PlacementIndex.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
-  }
-
-  /**
    * The admission test: the newcomer's 1/(Size*Delta), Delta being the dataset accesses since its
    * previous access, beats the sum over the victims, whose Delta is the accesses since their last
    * access up to now.
@@ -279,23 +244,23 @@ final class MpCachePolicy extends IndexedPolicy {
     return 1.0 / ((double) d.size * d.delta) > lost;
   }
 
-  /** Algorithm 1 lines 15-21: raise the Clock, queue every block for deletion on its slaves. */
-  private void evict(DatasetState v) {
+  /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
+  @Override
+  void afterEvict(DatasetState v) {
     queue.remove(v);
     clock = v.priority;
-    placement.evict(v.id);
     v.blocksAccess = 0;
     v.full = false;
-    if (!auxiliary.containsKey(v.id)) {
-      datasets.remove(v.id);
-    }
+    super.afterEvict(v);
   }
 
-  /** Lines 8 and 25-31: the block joins its dataset, Blocks_Access grows, Pr is recomputed. */
-  private void admit(DatasetState d, BlockAccess a) {
-    placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
-    d.blocksAccess++;
-    reprioritize(d, true);
+  /** Lines 8 and 25-31: Blocks_Access grows and Pr is recomputed; a rejection changes nothing. */
+  @Override
+  void afterRequest(DatasetState d, boolean admitted) {
+    if (admitted) {
+      d.blocksAccess++;
+      reprioritize(d, true);
+    }
   }
 
   /**
@@ -322,7 +287,7 @@ final class MpCachePolicy extends IndexedPolicy {
 
   @Override
   void afterSlaveLost(String slaveId, Set<String> lost) {
-    long[] free = slaveFree.remove(slaveId);
+    long[] free = freeBySlave.remove(slaveId);
     reportedFree -= free == null ? 0 : free[0];
     for (String id : lost) {
       afterRemoval(datasets.get(id));
@@ -346,10 +311,5 @@ final class MpCachePolicy extends IndexedPolicy {
     }
     return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
         d.full, auxiliary.containsKey(datasetId));
-  }
-
-  @Override
-  public List<BlockKey> pendingEvictions(String slaveId) {
-    return placement.takePending(slaveId);
   }
 }
