@@ -38,6 +38,7 @@ import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
+import org.mpcache.master.arbitrator.PlacementIndex;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.metrics.MasterMetrics;
@@ -52,7 +53,6 @@ import org.mpcache.master.rpc.SlaveMasterHandler;
 import org.mpcache.master.security.AdminAcls;
 import org.mpcache.master.security.MasterPolicyProvider;
 import org.mpcache.master.status.ArbitratorStats;
-import org.mpcache.master.status.DatasetCatalog;
 import org.mpcache.master.status.MasterStatus;
 import org.mpcache.master.space.DynamicSpaceManager;
 import org.mpcache.master.web.MasterHttpServer;
@@ -112,9 +112,9 @@ public class MpCacheMaster extends CompositeService {
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     slaveRefusals = new SlaveRefusals();
-    arbitrator = new ReplaceArbitrator(createPolicy(conf), registry,
-        new DatasetCatalog(MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats()),
-        Time::now);
+    arbitrator = new ReplaceArbitrator(placement -> createPolicy(conf, placement), registry,
+        MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats(), Time::now);
+    registry.readHoldingsFrom(arbitrator.holdings());
     // After the login: an empty mpcache.admin.acl names the user the master runs as.
     AdminAcls adminAcls = new AdminAcls(
         UserGroupInformation.getLoginUser().getShortUserName(), conf);
@@ -227,15 +227,18 @@ public class MpCacheMaster extends CompositeService {
     return DynamicSpaceManager.open(Paths.get(file), fraction);
   }
 
-  /** The cache policy named by {@code mpcache.master.policy}; a seam for tests. */
-  protected CachePolicy createPolicy(Configuration conf) {
+  /**
+   * The cache policy named by {@code mpcache.master.policy}, over the arbitrator's placement index;
+   * a seam for tests.
+   */
+  protected CachePolicy createPolicy(Configuration conf, PlacementIndex placement) {
     String name = conf.getTrimmed(MasterConfigKeys.POLICY_KEY, MasterConfigKeys.POLICY_DEFAULT);
     double bonus = conf.getDouble(MasterConfigKeys.POLICY_FULL_BONUS_KEY,
         MasterConfigKeys.POLICY_FULL_BONUS_DEFAULT);
     int aux = ConfigChecks.intAtLeast(conf, MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_KEY,
         MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_DEFAULT, 1);
     try {
-      return CachePolicies.create(name, new PolicyParameters(bonus, aux));
+      return CachePolicies.create(name, new PolicyParameters(bonus, aux), placement);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid cache policy configuration ("
           + MasterConfigKeys.POLICY_KEY + "=" + name + ", " + MasterConfigKeys.POLICY_FULL_BONUS_KEY

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.PlacementIndex;
 
 /** The master selects its cache policy by the name in {@code mpcache.master.policy}. */
 class MpCacheMasterPolicyTest {
@@ -14,7 +15,7 @@ class MpCacheMasterPolicyTest {
   @Test
   void createPolicy_defaultIsMpCache() {
     assertEquals(CachePolicies.MPCACHE,
-        new MpCacheMaster().createPolicy(new Configuration(false)).name());
+        new MpCacheMaster().createPolicy(new Configuration(false), new PlacementIndex()).name());
   }
 
   @Test
@@ -22,7 +23,7 @@ class MpCacheMasterPolicyTest {
     for (String name : CachePolicies.names()) {
       Configuration conf = new Configuration(false);
       conf.set(MasterConfigKeys.POLICY_KEY, " " + name + " ");
-      assertEquals(name, new MpCacheMaster().createPolicy(conf).name());
+      assertEquals(name, new MpCacheMaster().createPolicy(conf, new PlacementIndex()).name());
     }
   }
 
@@ -31,14 +32,14 @@ class MpCacheMasterPolicyTest {
     Configuration conf = new Configuration(false);
     conf.set(MasterConfigKeys.POLICY_KEY, "fifo");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new MpCacheMaster().createPolicy(conf));
+        () -> new MpCacheMaster().createPolicy(conf, new PlacementIndex()));
     assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_KEY + "=fifo")
         && e.getMessage().contains("life"), e.getMessage());
 
     Configuration bonus = new Configuration(false);
     bonus.set(MasterConfigKeys.POLICY_FULL_BONUS_KEY, "-1");
     e = assertThrows(IllegalArgumentException.class,
-        () -> new MpCacheMaster().createPolicy(bonus));
+        () -> new MpCacheMaster().createPolicy(bonus, new PlacementIndex()));
     assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_FULL_BONUS_KEY + "=-1.0"),
         e.getMessage());
   }

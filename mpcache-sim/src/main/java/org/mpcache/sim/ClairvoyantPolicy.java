@@ -130,6 +130,14 @@ final class ClairvoyantPolicy implements CachePolicy {
   }
 
   @Override
+  public void adopt(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks) {
+    datasetOf.putIfAbsent(block, datasetId);
+    bytesOf.putIfAbsent(block, blockBytes);
+    onCached(slaveId, block);
+  }
+
+  @Override
   public void onCached(String slaveId, BlockKey block) {
     String d = datasetOf.get(block);
     if (d == null) {

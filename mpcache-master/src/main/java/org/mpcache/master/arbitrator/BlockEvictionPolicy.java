@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
@@ -19,7 +20,7 @@ import org.mpcache.common.BlockKey;
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-abstract class BlockEvictionPolicy implements CachePolicy {
+abstract class BlockEvictionPolicy extends IndexedPolicy {
 
   /** One slave's copy of one block. Its ordering fields change only while out of the order. */
   static final class BlockCopy {
@@ -46,6 +47,10 @@ abstract class BlockEvictionPolicy implements CachePolicy {
 
   private final Map<String, Slave> slaves = new HashMap<>();
   private long seq;
+
+  BlockEvictionPolicy(PlacementIndex placement) {
+    super(placement);
+  }
 
   /** The order victims are taken in, most evictable first. */
   abstract Comparator<BlockCopy> victimOrder();
@@ -111,22 +116,43 @@ abstract class BlockEvictionPolicy implements CachePolicy {
       s.evictionOrder.add(c);
     }
     touch(s, c);
+    placement.fill(a.datasetId(), a.block(), a.blockBytes(), a.slaveId());
     return evict.isEmpty()
         ? CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of())
         : CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evict);
   }
 
+  /** A block the slave finished storing joins its eviction order. */
+  @Override
+  void afterStored(String slaveId, BlockKey block, String datasetId) {
+    join(slaveId, block, 0);
+  }
+
+  /** An adopted block joins its slave's eviction order as a stray does, with its size. */
+  @Override
+  void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks) {
+    join(slaveId, block, blockBytes);
+  }
+
   /**
-   * A block the slave finished storing joins its eviction order. A block the policy does not track
-   * there (its copy was dropped while filling) is adopted as if just accessed, so that everything a
-   * slave holds remains evictable.
+   * A block the policy does not track there (its copy was dropped while filling) is adopted as if
+   * just accessed, so that everything a slave holds remains evictable.
    */
   @Override
-  public void onCached(String slaveId, BlockKey block) {
+  void onStray(String slaveId, BlockKey block) {
+    join(slaveId, block, 0);
+  }
+
+  /**
+   * A stored block joins the slave's eviction order; an untracked one is tracked with
+   * {@code bytes} (0 when unknown: evicting it is then counted as freeing nothing).
+   */
+  private void join(String slaveId, BlockKey block, long bytes) {
     Slave s = slave(slaveId);
     BlockCopy c = s.copies.get(block);
     if (c == null) {
-      c = new BlockCopy(block, 0);
+      c = new BlockCopy(block, bytes);
       s.copies.put(block, c);
       touch(s, c);
     }
@@ -137,7 +163,7 @@ abstract class BlockEvictionPolicy implements CachePolicy {
   }
 
   @Override
-  public void onRemoved(String slaveId, BlockKey block) {
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
     Slave s = slaves.get(slaveId);
     BlockCopy c = s == null ? null : s.copies.remove(block);
     if (c != null) {
@@ -146,7 +172,7 @@ abstract class BlockEvictionPolicy implements CachePolicy {
   }
 
   @Override
-  public void onSlaveLost(String slaveId) {
+  void afterSlaveLost(String slaveId, Set<String> datasets) {
     slaves.remove(slaveId);
   }
 

@@ -30,26 +30,36 @@ public final class CachePolicies {
   }
 
   /**
-   * A new policy.
+   * A new policy with a placement index of its own (the simulator's case: nothing else reads it).
    *
    * @throws IllegalArgumentException for an unknown name, listing the known ones
    */
   public static CachePolicy create(String name, PolicyParameters parameters) {
+    return create(name, parameters, new PlacementIndex());
+  }
+
+  /**
+   * A new policy that keeps {@code placement} in step with slaves' reports and plans against it.
+   *
+   * @throws IllegalArgumentException for an unknown name, listing the known ones
+   */
+  public static CachePolicy create(String name, PolicyParameters parameters,
+      PlacementIndex placement) {
     switch (name) {
       case MPCACHE:
-        return new MpCachePolicy(parameters);
+        return new MpCachePolicy(parameters, placement);
       case NONE:
-        return new NullPolicy();
+        return new NullPolicy(placement);
       case LRU:
-        return new LruPolicy();
+        return new LruPolicy(placement);
       case LFU:
-        return new LfuPolicy();
+        return new LfuPolicy(placement);
       case GDSF:
-        return new GdsfPolicy();
+        return new GdsfPolicy(placement);
       case LFU_F:
-        return new LfuFPolicy();
+        return new LfuFPolicy(placement);
       case LIFE:
-        return new LifePolicy();
+        return new LifePolicy(placement);
       default:
         throw new IllegalArgumentException("Unknown cache policy '" + name + "'; known policies: "
             + String.join(", ", names()));

@@ -63,18 +63,17 @@ public interface CachePolicy {
   }
 
   /**
-   * A registering slave already holds a block the policy does not track there (cached before a
-   * restart of the slave or of the master): take it as cached on that slave for its dataset,
-   * without counting an access. A block another slave holds for another dataset joins that one.
+   * A registering slave already stores a block the policy does not track there (cached before a
+   * restart of the slave or of the master): records it as cached on that slave for its dataset of
+   * {@code datasetBlocks} blocks, without counting an access. A block another slave holds for
+   * another dataset joins that one. A dataset whose blocks are all adopted is complete, and its
+   * standing is computed from what the policy records of it, as for a dataset it admitted. A block
+   * already tracked on that slave is left as it is.
    *
+   * @param blockBytes the block's length, not negative
    * @param datasetBlocks the dataset's blocks as the slave recorded them, at least 1
-   * @return whether the policy placed the block; false (the default, for policies that track no
-   *     datasets) has the master evict it
    */
-  default boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
-      int datasetBlocks) {
-    return false;
-  }
+  void adopt(String slaveId, BlockKey block, long blockBytes, String datasetId, int datasetBlocks);
 
   /** A slave finished storing a block that {@link #onMiss} admitted. */
   void onCached(String slaveId, BlockKey block);

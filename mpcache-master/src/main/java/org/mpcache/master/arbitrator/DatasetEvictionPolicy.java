@@ -6,73 +6,100 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.mpcache.common.BlockKey;
 
 /**
- * The shared shape of the dataset-granularity baselines ({@link GdsfPolicy}, {@link LfuFPolicy},
- * {@link LifePolicy}): every miss is admitted (no admission control); when the requesting slave
- * lacks room, the slave's pending evictions are used first, then whole datasets are evicted from
- * every slave, in the order the subclass defines, until their blocks on the requesting slave free
- * enough (as Algorithm 1 does, without its admission test). A dataset is never evicted to make room
- * for itself. A dataset access is the first request of a new job for the dataset (every request
- * when the job is unknown), as in {@link MpCachePolicy}.
+ * Algorithm 1 of the mpCache paper, written once: the shape every dataset-granularity policy
+ * shares ({@link MpCachePolicy}, and the baselines {@link GdsfPolicy}, {@link LfuFPolicy},
+ * {@link LifePolicy}). A miss counts a dataset access (the first request of a new job for the
+ * dataset, every request when the job is unknown), passes the subclass's admission test (the
+ * baselines admit everything), and when the requesting slave lacks room uses the slave's pending
+ * evictions (To_Del) first, then evicts whole datasets from every slave, in the subclass's victim
+ * order, until their blocks on the requesting slave free enough. Victims are chosen before
+ * anything is evicted, so a request that cannot be satisfied evicts nothing, and a dataset is
+ * never evicted to make room for itself. What differs between policies is in the hooks: the
+ * admission test, the victim order, and what each does with its {@link DatasetState} records on
+ * an access, a request, an eviction.
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-abstract class DatasetEvictionPolicy implements CachePolicy {
+abstract class DatasetEvictionPolicy extends IndexedPolicy {
 
-  /** What the policy knows of one dataset. */
-  static final class Dataset {
-    final String id;
-    /** Its blocks, as the largest estimate any reader reported. */
-    int size;
-    /** Dataset accesses counted by the subclass's rule (reset, aged or kept). */
-    long accesses;
-    /** The number of dataset accesses (cluster-wide) at this dataset's last access. */
-    long lastAccessSeq;
-    /** Kept up to date by {@link GdsfPolicy}; unused by the others. */
-    double priority;
-    String lastJob;
-
-    Dataset(String id, int size) {
-      this.id = id;
-      this.size = size;
-    }
-  }
-
-  final Map<String, Dataset> datasets = new HashMap<>();
-  final DatasetPlacement placement = new DatasetPlacement();
+  final Map<String, DatasetState> datasets = new HashMap<>();
   /** Dataset accesses so far, cluster-wide. */
   long accessSeq;
 
+  DatasetEvictionPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   /** The order victims are taken in, most evictable first; ties end by dataset id. */
-  abstract Comparator<Dataset> victimOrder();
+  abstract Comparator<DatasetState> victimOrder();
+
+  /**
+   * The datasets holding blocks, other than {@code keep}, in victim order. This default sorts
+   * them; a policy that keeps them ordered returns its own order.
+   */
+  Iterable<DatasetState> victimCandidates(DatasetState keep) {
+    List<DatasetState> candidates = new ArrayList<>();
+    for (DatasetState v : datasets.values()) {
+      if (v != keep && placement.holds(v.id)) {
+        candidates.add(v);
+      }
+    }
+    candidates.sort(victimOrder().thenComparing(v -> v.id));
+    return candidates;
+  }
+
+  /**
+   * The admission test for a miss of dataset {@code d} (Section 2.2), after its access was
+   * counted: a rejecting reason, or the admitting reason to give when the block needs victims
+   * ({@code ADMITTED_BY_FORCE} makes the free-space case say so too). The baselines admit all.
+   *
+   * @param force an operator's prefetch asks to skip the test
+   */
+  CacheDecision.Reason admission(DatasetState d, BlockAccess a, boolean force) {
+    return CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
+  }
+
+  /** The requesting slave's free Input Cache bytes, as reported or as a decision leaves them. */
+  void slaveFree(String slaveId, long freeBytes) {
+  }
 
   /** A new dataset access was counted (after {@code accesses} and the stamps were updated). */
-  void afterAccess(Dataset d) {
+  void afterAccess(DatasetState d) {
   }
 
-  /** A dataset was requested and, when admitted, after any evictions it caused. */
-  void afterRequest(Dataset d) {
+  /**
+   * A dataset was requested and, when admitted, its block is filling (after any evictions it
+   * caused); a request rejected for lack of room ends here too. By default a rejected dataset
+   * with no blocks is forgotten unless {@link #remembers} it.
+   */
+  void afterRequest(DatasetState d, boolean admitted) {
+    if (!admitted) {
+      forgetIfIdle(d.id);
+    }
   }
 
-  /** A dataset is about to be evicted as a victim. */
-  void beforeEvict(Dataset d) {
+  /** A victim was evicted (its blocks queued in To_Del); by default it is forgotten if idle. */
+  void afterEvict(DatasetState d) {
+    forgetIfIdle(d.id);
   }
 
   /** Whether a dataset with no cached blocks is still worth remembering (its history counts). */
-  boolean remembers(Dataset d) {
+  boolean remembers(DatasetState d) {
     return false;
   }
 
   /** Whether every block of a dataset is cached on some slave. */
-  final boolean complete(Dataset d) {
+  final boolean complete(DatasetState d) {
     return placement.cachedBlocks(d.id) >= d.size;
   }
 
   /** Forgets a dataset that holds no blocks and is not worth remembering. */
   final void forgetIfIdle(String datasetId) {
-    Dataset d = datasets.get(datasetId);
+    DatasetState d = datasets.get(datasetId);
     if (d != null && !placement.holds(datasetId) && !remembers(d)) {
       datasets.remove(datasetId);
     }
@@ -83,10 +110,10 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
    * the dataset whose request is being handled: it may be about to get its first block, and a
    * dataset with blocks must stay tracked for as long as it has them.
    */
-  final void forgetIdle(Dataset current) {
-    Iterator<Dataset> it = datasets.values().iterator();
+  final void forgetIdle(DatasetState current) {
+    Iterator<DatasetState> it = datasets.values().iterator();
     while (it.hasNext()) {
-      Dataset d = it.next();
+      DatasetState d = it.next();
       if (d != current && !placement.holds(d.id) && !remembers(d)) {
         it.remove();
       }
@@ -100,114 +127,128 @@ abstract class DatasetEvictionPolicy implements CachePolicy {
 
   /** The access count of a dataset, 0 when unknown (for tests). */
   long accessesOf(String datasetId) {
-    Dataset d = datasets.get(datasetId);
+    DatasetState d = datasets.get(datasetId);
     return d == null ? 0 : d.accesses;
   }
 
-  private Dataset dataset(String id, int size) {
-    Dataset d = datasets.computeIfAbsent(id, k -> new Dataset(k, size));
-    d.size = Math.max(d.size, size);
+  /** The record of a dataset, created when new; its size grows to the largest estimate. */
+  final DatasetState dataset(String id, int size) {
+    DatasetState d = datasets.computeIfAbsent(id, k -> new DatasetState(k, size));
+    if (size > d.size) {
+      d.size = size;
+      sizeGrew(d);
+    }
     return d;
   }
 
-  private void noteAccess(Dataset d, BlockAccess a) {
+  /** A dataset's size grew. */
+  void sizeGrew(DatasetState d) {
+  }
+
+  /** Counts a dataset access when this request starts one, and stamps it. */
+  final void noteAccess(DatasetState d, BlockAccess a) {
     if (!a.jobId().isEmpty() && a.jobId().equals(d.lastJob)) {
       return;
     }
     accessSeq++;
     d.accesses++;
+    d.delta = d.lastAccessSeq == 0 ? accessSeq : accessSeq - d.lastAccessSeq;
     d.lastAccessSeq = accessSeq;
+    d.lastAccessTime = a.timeMillis();
     d.lastJob = a.jobId();
     afterAccess(d);
   }
 
+  /** A hit on a block of a tracked dataset counts an access (Algorithm 1 lines 1-5). */
   @Override
   public void onHit(BlockAccess a) {
     String id = placement.datasetOf(a.block());
     if (id == null) {
       return;
     }
-    Dataset d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
+    DatasetState d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
     noteAccess(d, a);
-    afterRequest(d);
+    afterRequest(d, true);
   }
 
   @Override
-  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
-    Dataset d = dataset(a.datasetId(), a.datasetBlocks());
+  public final CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
+    return onMiss(a, slaveFreeBytes, false);
+  }
+
+  /** Algorithm 1 lines 6-32. */
+  @Override
+  public final CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
+    DatasetState d = dataset(a.datasetId(), a.datasetBlocks());
     noteAccess(d, a);
     String slave = a.slaveId();
-    long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
+    long free = Math.max(0, slaveFreeBytes);
+    slaveFree(slave, free);
+    CacheDecision.Reason verdict = admission(d, a, force);
+    if (!verdict.name().startsWith("ADMITTED")) {
+      return CacheDecision.reject(verdict);
+    }
+    long need = a.blockBytes() - free;
     if (need <= 0) {
-      placement.fill(d.id, a.block(), a.blockBytes(), slave);
-      afterRequest(d);
-      return CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
+      admit(d, a);
+      slaveFree(slave, free - a.blockBytes());
+      return CacheDecision.admit(verdict == CacheDecision.Reason.ADMITTED_BY_FORCE ? verdict
+          : CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
     }
     long pending = placement.pendingBytes(slave);
     if (pending < need) {
-      List<Dataset> victims = chooseVictims(slave, need - pending, d);
+      List<DatasetState> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
-        afterRequest(d);
-        forgetIfIdle(d.id);
+        afterRequest(d, false);
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
-      for (Dataset v : victims) {
-        beforeEvict(v);
-        placement.evict(v.id);
-        forgetIfIdle(v.id);
-      }
+      victims.forEach(this::evict);
     }
+    long freed = placement.pendingBytes(slave);
     List<BlockKey> evictHere = placement.takePending(slave);
-    placement.fill(d.id, a.block(), a.blockBytes(), slave);
-    afterRequest(d);
-    return CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evictHere);
+    admit(d, a);
+    slaveFree(slave, free + freed - a.blockBytes());
+    return CacheDecision.admit(verdict, evictHere);
+  }
+
+  /** Lines 8 and 25-31: the block joins its dataset and fills on the slave. */
+  private void admit(DatasetState d, BlockAccess a) {
+    placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
+    afterRequest(d, true);
   }
 
   /**
    * The first datasets in victim order (not {@code keep}) whose blocks cached on {@code slave} free
    * at least {@code bytes} there; null when all of them would not.
    */
-  private List<Dataset> chooseVictims(String slave, long bytes, Dataset keep) {
-    List<Dataset> candidates = new ArrayList<>();
-    for (Dataset v : datasets.values()) {
-      if (v != keep && placement.holds(v.id)) {
-        candidates.add(v);
-      }
-    }
-    candidates.sort(victimOrder().thenComparing(v -> v.id));
-    return DatasetPlacement.covering(candidates, keep, bytes, v -> placement.bytesOn(v.id, slave));
+  final List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
+    return PlacementIndex.covering(victimCandidates(keep), keep, bytes,
+        v -> placement.bytesOn(v.id, slave));
   }
 
-  /** Places the block as cached in its dataset, without counting an access. */
+  /** Lines 15-21: every block of the victim is queued for deletion on its slaves. */
+  final void evict(DatasetState v) {
+    placement.evict(v.id);
+    afterEvict(v);
+  }
+
+  /** The adopted block's dataset is recorded with its size; no access is counted. */
   @Override
-  public boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
+  void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
       int datasetBlocks) {
-    String owner = placement.datasetOf(block);
-    String id = owner != null ? owner : datasetId;
-    dataset(id, owner != null ? 1 : datasetBlocks);
-    placement.fill(id, block, bytes, slaveId);
-    placement.cached(slaveId, block);
-    return true;
+    dataset(datasetId, datasetBlocks);
   }
 
   @Override
-  public void onCached(String slaveId, BlockKey block) {
-    placement.cached(slaveId, block);
-  }
-
-  @Override
-  public void onRemoved(String slaveId, BlockKey block) {
-    String id = placement.removed(slaveId, block);
-    if (id != null) {
-      forgetIfIdle(id);
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+    if (datasetId != null) {
+      forgetIfIdle(datasetId);
     }
   }
 
   @Override
-  public void onSlaveLost(String slaveId) {
-    for (String id : placement.slaveLost(slaveId)) {
-      forgetIfIdle(id);
-    }
+  void afterSlaveLost(String slaveId, Set<String> lost) {
+    lost.forEach(this::forgetIfIdle);
   }
 
   @Override

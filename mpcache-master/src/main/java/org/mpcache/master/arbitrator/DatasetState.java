@@ -3,9 +3,10 @@ package org.mpcache.master.arbitrator;
 import java.util.Comparator;
 
 /**
- * What {@link MpCachePolicy} knows of one dataset: its size in blocks, its access counts and stamps,
- * and the terms of its priority (paper Equations 1-2). Where its blocks are is the policy's
- * {@link DatasetPlacement}. Not thread-safe: owned by one policy.
+ * What a dataset policy ({@link DatasetEvictionPolicy} and its variations) knows of one dataset: its
+ * size in blocks, its access counts and stamps, the terms of its priority (paper Equations 1-2, or
+ * a baseline's), and its last admission verdict. Each policy uses the fields its rule needs. Where
+ * its blocks are is the {@link PlacementIndex}. Not thread-safe: owned by one policy.
  */
 final class DatasetState {
   /** Orders the priority queue: lowest priority first, ties by id so the order is total. */
@@ -15,13 +16,18 @@ final class DatasetState {
   final String id;
   /** Size(jd): the dataset's blocks, as the largest estimate any reader reported. */
   int size;
+  /** Dataset accesses, as the policy counts them (kept, aged or forgotten with the record). */
+  long accesses;
   /** Blocks_Access(jd): block accesses since the dataset last entered the main cache. */
   long blocksAccess;
   /** Whether every block of the dataset is cached (the Full term applies). */
   boolean full;
   /** The Clock value the priority was last computed with. */
   double clockBase;
-  /** Pr(jd); the queue's key, changed only while the dataset is out of the queue. */
+  /**
+   * Pr(jd) for mpCache (the queue's key, changed only while the dataset is out of the queue), or a
+   * baseline's priority ({@link GdsfPolicy}).
+   */
   double priority;
   /** The number of dataset accesses (cluster-wide) at this dataset's last access; 0: never. */
   long lastAccessSeq;

@@ -15,6 +15,10 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
   /** The inflation value L: the priority of the last victim. */
   private double inflation;
 
+  GdsfPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.GDSF;
@@ -27,23 +31,25 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
 
   /** The priority of a tracked dataset, NaN when unknown (for tests). */
   double priorityOf(String datasetId) {
-    Dataset d = datasets.get(datasetId);
+    DatasetState d = datasets.get(datasetId);
     return d == null ? Double.NaN : d.priority;
   }
 
   @Override
-  Comparator<Dataset> victimOrder() {
-    return Comparator.comparingDouble((Dataset d) -> d.priority)
+  Comparator<DatasetState> victimOrder() {
+    return Comparator.comparingDouble((DatasetState d) -> d.priority)
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 
   @Override
-  void afterRequest(Dataset d) {
+  void afterRequest(DatasetState d, boolean admitted) {
     d.priority = inflation + d.accesses / (double) d.size;
+    super.afterRequest(d, admitted);
   }
 
   @Override
-  void beforeEvict(Dataset d) {
+  void afterEvict(DatasetState d) {
     inflation = Math.max(inflation, d.priority);
+    super.afterEvict(d);
   }
 }

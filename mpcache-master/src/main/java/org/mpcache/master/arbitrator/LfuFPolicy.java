@@ -15,22 +15,26 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   /** Dataset accesses between two halvings of every access count. */
   static final int AGING_PERIOD = 100;
 
+  LfuFPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LFU_F;
   }
 
   @Override
-  Comparator<Dataset> victimOrder() {
+  Comparator<DatasetState> victimOrder() {
     return Comparator.comparing(this::complete)
         .thenComparingLong(d -> d.accesses)
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 
   @Override
-  void afterAccess(Dataset d) {
+  void afterAccess(DatasetState d) {
     if (accessSeq % AGING_PERIOD == 0) {
-      for (Dataset each : datasets.values()) {
+      for (DatasetState each : datasets.values()) {
         each.accesses /= 2;
       }
       forgetIdle(d);
@@ -38,7 +42,7 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  boolean remembers(Dataset d) {
+  boolean remembers(DatasetState d) {
     return d.accesses > 0;
   }
 }

@@ -10,6 +10,10 @@ import java.util.Comparator;
  */
 final class LfuPolicy extends BlockEvictionPolicy {
 
+  LfuPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LFU;

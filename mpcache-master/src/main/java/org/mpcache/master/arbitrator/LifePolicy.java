@@ -14,15 +14,19 @@ import java.util.Comparator;
  */
 final class LifePolicy extends DatasetEvictionPolicy {
 
+  LifePolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LIFE;
   }
 
   @Override
-  Comparator<Dataset> victimOrder() {
+  Comparator<DatasetState> victimOrder() {
     return Comparator.comparing(this::complete)
-        .thenComparing(Comparator.comparingInt((Dataset d) -> d.size).reversed())
+        .thenComparing(Comparator.comparingInt((DatasetState d) -> d.size).reversed())
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 }

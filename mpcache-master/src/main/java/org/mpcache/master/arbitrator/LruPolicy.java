@@ -10,6 +10,10 @@ import java.util.Comparator;
  */
 final class LruPolicy extends BlockEvictionPolicy {
 
+  LruPolicy(PlacementIndex placement) {
+    super(placement);
+  }
+
   @Override
   public String name() {
     return CachePolicies.LRU;

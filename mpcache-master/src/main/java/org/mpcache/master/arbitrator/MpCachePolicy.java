@@ -1,17 +1,21 @@
 package org.mpcache.master.arbitrator;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
 /**
  * mpCache's cache policy (paper Section 2.2): admission control with an auxiliary cache of dataset
  * identities, and replacement by a priority queue of datasets with
- * {@code Pr = Full + Clock + Fr/Size}, evicting whole datasets from every slave (Algorithm 1).
+ * {@code Pr = Full + Clock + Fr/Size}, evicting whole datasets from every slave (Algorithm 1). It is
+ * the variation of {@link DatasetEvictionPolicy}, where Algorithm 1 is written, that supplies the
+ * admission test and the Pr order, and keeps the Clock and the auxiliary cache.
  *
  * <p>Choices where the paper is silent (docs/policy.md gives the reasons):
  * <ul>
@@ -37,23 +41,20 @@ import org.mpcache.common.BlockKey;
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
-final class MpCachePolicy implements CachePolicy {
+final class MpCachePolicy extends DatasetEvictionPolicy {
 
   private final PolicyParameters params;
-  private final Map<String, DatasetState> datasets = new HashMap<>();
-  /** Where each dataset's blocks are cached or filling, and To_Del. */
-  private final DatasetPlacement placement = new DatasetPlacement();
   private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
-  private final Map<String, long[]> slaveFree = new HashMap<>();
-  /** The sum of {@code slaveFree}. */
+  private final Map<String, long[]> freeBySlave = new HashMap<>();
+  /** The sum of {@code freeBySlave}. */
   private long reportedFree;
   private double clock;
-  private long accessSeq;
 
-  MpCachePolicy(PolicyParameters params) {
+  MpCachePolicy(PolicyParameters params, PlacementIndex placement) {
+    super(placement);
     this.params = params;
   }
 
@@ -84,38 +85,42 @@ final class MpCachePolicy implements CachePolicy {
     return auxiliary.containsKey(datasetId);
   }
 
-  private DatasetState dataset(BlockAccess a) {
-    DatasetState d = datasets.computeIfAbsent(a.datasetId(),
-        id -> new DatasetState(id, a.datasetBlocks()));
-    if (a.datasetBlocks() > d.size) {
-      d.size = a.datasetBlocks();
-      reprioritize(d, false);
-    }
-    return d;
+  @Override
+  void sizeGrew(DatasetState d) {
+    reprioritize(d, false);
   }
 
-  /** Counts a dataset access when this request starts one, and stamps it. */
-  private void noteAccess(DatasetState d, BlockAccess a) {
-    boolean newAccess = a.jobId().isEmpty() || !a.jobId().equals(d.lastJob);
-    if (!newAccess) {
-      return;
-    }
-    accessSeq++;
-    d.delta = d.lastAccessSeq == 0 ? accessSeq : accessSeq - d.lastAccessSeq;
-    d.lastAccessSeq = accessSeq;
-    d.lastAccessTime = a.timeMillis();
-    d.lastJob = a.jobId();
+  /**
+   * The access is remembered in the auxiliary cache; whether the dataset was there is judged as of
+   * the start of the access. A dataset the auxiliary cache forgets is forgotten unless it holds
+   * blocks.
+   */
+  @Override
+  void afterAccess(DatasetState d) {
     d.wasInAuxiliary = auxiliary.containsKey(d.id);
     auxiliary.put(d.id, Boolean.TRUE);
     if (auxiliary.size() > params.auxiliaryCapacity()) {
       Iterator<String> eldest = auxiliary.keySet().iterator();
       String gone = eldest.next();
       eldest.remove();
-      DatasetState g = datasets.get(gone);
-      if (g != null && !placement.holds(gone)) {
-        datasets.remove(gone);
-      }
+      forgetIfIdle(gone);
     }
+  }
+
+  @Override
+  boolean remembers(DatasetState d) {
+    return auxiliary.containsKey(d.id);
+  }
+
+  @Override
+  Comparator<DatasetState> victimOrder() {
+    return DatasetState.BY_PRIORITY;
+  }
+
+  /** The main cache's queue: the datasets holding blocks, lowest priority first. */
+  @Override
+  Iterable<DatasetState> victimCandidates(DatasetState keep) {
+    return queue;
   }
 
   /**
@@ -150,55 +155,26 @@ final class MpCachePolicy implements CachePolicy {
     reprioritize(d, true);
   }
 
+  /**
+   * Admission control for a dataset outside the main cache (a forced prefetch skips it); a dataset
+   * with blocks in the main cache is admitted as such.
+   */
   @Override
-  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
-    return onMiss(a, slaveFreeBytes, false);
-  }
-
-  @Override
-  public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
-    DatasetState d = dataset(a);
-    noteAccess(d, a);
-    String slave = a.slaveId();
-    long free = Math.max(0, slaveFreeBytes);
-    report(slave, free);
-    boolean inMain = queue.contains(d);
-    boolean forced = force && !inMain;
-    if (!inMain && !forced) {
-      CacheDecision.Reason refused = admission(d, a);
-      if (refused != null) {
-        return CacheDecision.reject(refused);
-      }
+  CacheDecision.Reason admission(DatasetState d, BlockAccess a, boolean force) {
+    if (queue.contains(d)) {
+      return CacheDecision.Reason.ADMITTED_DATASET_CACHED;
     }
-    long need = a.blockBytes() - free;
-    if (need <= 0) {
-      admit(d, a);
-      report(slave, free - a.blockBytes());
-      return CacheDecision.admit(forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
-          : CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of());
+    if (force) {
+      return CacheDecision.Reason.ADMITTED_BY_FORCE;
     }
-    long pending = placement.pendingBytes(slave);
-    if (pending < need) {
-      List<DatasetState> victims = chooseVictims(slave, need - pending, d);
-      if (victims == null) {
-        return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
-      }
-      for (DatasetState v : victims) {
-        evict(v);
-      }
-    }
-    long freed = placement.pendingBytes(slave);
-    List<BlockKey> evictHere = placement.takePending(slave);
-    admit(d, a);
-    report(slave, free + freed - a.blockBytes());
-    return CacheDecision.admit(inMain ? CacheDecision.Reason.ADMITTED_DATASET_CACHED
-        : forced ? CacheDecision.Reason.ADMITTED_BY_FORCE
-        : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evictHere);
+    CacheDecision.Reason refused = verdict(d, a);
+    return refused != null ? refused : CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
   }
 
   /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
-  private void report(String slave, long free) {
-    long[] held = slaveFree.computeIfAbsent(slave, s -> new long[1]);
+  @Override
+  void slaveFree(String slave, long free) {
+    long[] held = freeBySlave.computeIfAbsent(slave, s -> new long[1]);
     reportedFree += Math.max(0, free) - held[0];
     held[0] = Math.max(0, free);
   }
@@ -212,7 +188,7 @@ final class MpCachePolicy implements CachePolicy {
    *
    * @return null to admit, else why not
    */
-  private CacheDecision.Reason admission(DatasetState d, BlockAccess a) {
+  private CacheDecision.Reason verdict(DatasetState d, BlockAccess a) {
     if (d.verdictSeq != d.lastAccessSeq) {
       d.verdictSeq = d.lastAccessSeq;
       d.verdict = judge(d, a.blockBytes());
@@ -230,7 +206,7 @@ final class MpCachePolicy implements CachePolicy {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
     List<DatasetState> victims =
-        DatasetPlacement.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
+        PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
     if (victims == null) {
       return CacheDecision.Reason.REJECTED_TOO_LARGE;
     }
@@ -256,14 +232,6 @@ final class MpCachePolicy implements CachePolicy {
   }
 
   /**
-   * The lowest-priority datasets (not {@code keep}) whose blocks cached on {@code slave} free at
-   * least {@code bytes} there; null when all of them would not.
-   */
-  private List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
-    return DatasetPlacement.covering(queue, keep, bytes, v -> placement.bytesOn(v.id, slave));
-  }
-
-  /**
    * The admission test: the newcomer's 1/(Size*Delta), Delta being the dataset accesses since its
    * previous access, beats the sum over the victims, whose Delta is the accesses since their last
    * access up to now.
@@ -276,72 +244,55 @@ final class MpCachePolicy implements CachePolicy {
     return 1.0 / ((double) d.size * d.delta) > lost;
   }
 
-  /** Algorithm 1 lines 15-21: raise the Clock, queue every block for deletion on its slaves. */
-  private void evict(DatasetState v) {
+  /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
+  @Override
+  void afterEvict(DatasetState v) {
     queue.remove(v);
     clock = v.priority;
-    placement.evict(v.id);
     v.blocksAccess = 0;
     v.full = false;
-    if (!auxiliary.containsKey(v.id)) {
-      datasets.remove(v.id);
-    }
+    super.afterEvict(v);
   }
 
-  /** Lines 8 and 25-31: the block joins its dataset, Blocks_Access grows, Pr is recomputed. */
-  private void admit(DatasetState d, BlockAccess a) {
-    placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
-    d.blocksAccess++;
-    reprioritize(d, true);
+  /** Lines 8 and 25-31: Blocks_Access grows and Pr is recomputed; a rejection changes nothing. */
+  @Override
+  void afterRequest(DatasetState d, boolean admitted) {
+    if (admitted) {
+      d.blocksAccess++;
+      reprioritize(d, true);
+    }
   }
 
   /**
-   * Places the block as cached in its dataset (the one another copy of it is in, else the slave's
-   * record), without counting an access: Blocks_Access and the auxiliary cache are unchanged. A
-   * dataset the policy did not know starts at the current Clock, like a dataset accessed now but
-   * with no frequency.
+   * The adopted block's dataset is recorded with its size and joins the main cache, its Pr
+   * computed from its record (Full once all its blocks are adopted); no access is counted, so its
+   * frequency, Delta, Blocks_Access and the auxiliary cache are unchanged. A dataset the policy
+   * did not know starts at the current Clock, like a dataset accessed now but with no frequency.
    */
   @Override
-  public boolean adopt(String slaveId, BlockKey block, long bytes, String datasetId,
+  void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
       int datasetBlocks) {
-    String owner = placement.datasetOf(block);
-    String id = owner != null ? owner : datasetId;
-    DatasetState d = datasets.get(id);
-    boolean known = d != null;
-    if (!known) {
-      d = new DatasetState(id, datasetBlocks);
-      datasets.put(id, d);
-    } else if (owner == null && datasetBlocks > d.size) {
-      d.size = datasetBlocks;
-    }
-    placement.fill(id, block, bytes, slaveId);
-    placement.cached(slaveId, block);
-    reprioritize(d, !known);
-    return true;
+    boolean known = datasets.containsKey(datasetId);
+    reprioritize(dataset(datasetId, datasetBlocks), !known);
   }
 
   @Override
-  public void onCached(String slaveId, BlockKey block) {
-    String id = placement.datasetOf(block);
-    placement.cached(slaveId, block);
-    if (id != null) {
-      reprioritize(datasets.get(id), false);
+  void afterStored(String slaveId, BlockKey block, String datasetId) {
+    reprioritize(datasets.get(datasetId), false);
+  }
+
+  @Override
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+    if (datasetId != null) {
+      afterRemoval(datasets.get(datasetId));
     }
   }
 
   @Override
-  public void onRemoved(String slaveId, BlockKey block) {
-    String id = placement.removed(slaveId, block);
-    if (id != null) {
-      afterRemoval(datasets.get(id));
-    }
-  }
-
-  @Override
-  public void onSlaveLost(String slaveId) {
-    long[] free = slaveFree.remove(slaveId);
+  void afterSlaveLost(String slaveId, Set<String> lost) {
+    long[] free = freeBySlave.remove(slaveId);
     reportedFree -= free == null ? 0 : free[0];
-    for (String id : placement.slaveLost(slaveId)) {
+    for (String id : lost) {
       afterRemoval(datasets.get(id));
     }
   }
@@ -363,10 +314,5 @@ final class MpCachePolicy implements CachePolicy {
     }
     return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
         d.full, auxiliary.containsKey(datasetId));
-  }
-
-  @Override
-  public List<BlockKey> pendingEvictions(String slaveId) {
-    return placement.takePending(slaveId);
   }
 }

@@ -5,9 +5,14 @@ import org.mpcache.common.BlockKey;
 
 /**
  * The policy that never admits a block: with it the daemons run and count, and every read goes to
- * HDFS. Useful to measure the cache's own overhead. Stateless; thread-safe.
+ * HDFS. Useful to measure the cache's own overhead. Blocks slaves report or the master adopts
+ * nonetheless are kept in the index, not evicted. Not thread-safe (the caller serializes calls).
  */
-final class NullPolicy implements CachePolicy {
+final class NullPolicy extends IndexedPolicy {
+
+  NullPolicy(PlacementIndex placement) {
+    super(placement);
+  }
 
   @Override
   public String name() {
@@ -24,15 +29,12 @@ final class NullPolicy implements CachePolicy {
   }
 
   @Override
-  public void onCached(String slaveId, BlockKey block) {
+  void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks) {
   }
 
   @Override
-  public void onRemoved(String slaveId, BlockKey block) {
-  }
-
-  @Override
-  public void onSlaveLost(String slaveId) {
+  void onStray(String slaveId, BlockKey block) {
   }
 
   @Override

@@ -5,11 +5,13 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.master.registry.SlaveHoldings;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
@@ -18,19 +20,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The master's Replace Arbitrator (paper Section 2): the mechanism around a {@link CachePolicy}. It
- * serializes the events slaves report into the policy, keeps the {@link SlaveRegistry}'s view of
- * which slave holds which block in step with the policy's, and hands each slave the evictions
- * planned for it. It also feeds the {@link DatasetCatalog} operators query, and carries out the
- * operators' actions that are mechanism rather than policy: evicting a dataset, draining a
- * decommissioned slave (which the policy learns of as ordinary removals).
+ * owns the master's one {@link PlacementIndex} of which slave holds or fills which block, which the
+ * policy keeps in step with what slaves report and plans against; it serializes those reports into
+ * the policy and hands each slave the evictions planned for it. It also feeds the
+ * {@link DatasetCatalog} operators query, answers the {@link SlaveRegistry}'s questions about what
+ * each slave holds ({@link #holdings()}), and carries out the operators' actions that are mechanism
+ * rather than policy: evicting a dataset, draining a decommissioned slave (which the policy learns
+ * of as ordinary removals).
  *
  * <p>Thread-safe. Lock order: (1) this arbitrator's lock, (2) the registry's monitor; the registry
- * never calls back into the arbitrator.
+ * reads {@link #holdings()} only while it does not hold its monitor.
  */
 public final class ReplaceArbitrator {
   private static final Logger LOG = LoggerFactory.getLogger(ReplaceArbitrator.class);
 
   private final Object lock = new Object();
+  @GuardedBy("lock")
+  private final PlacementIndex placement = new PlacementIndex();
   @GuardedBy("lock")
   private final CachePolicy policy;
   private final SlaveRegistry registry;
@@ -39,15 +45,35 @@ public final class ReplaceArbitrator {
   private final LongSupplier wallClock;
 
   /**
-   * @param catalog the operators' record of datasets, fed from here
+   * @param policy makes the cache policy, given the placement index it is to keep and plan against
+   * @param maxDatasets how many records of datasets with nothing cached the catalog keeps
    * @param wallClock the time stamped on evictions (accesses carry their own time)
    */
-  public ReplaceArbitrator(CachePolicy policy, SlaveRegistry registry, DatasetCatalog catalog,
-      LongSupplier wallClock) {
-    this.policy = policy;
+  public ReplaceArbitrator(Function<PlacementIndex, CachePolicy> policy, SlaveRegistry registry,
+      int maxDatasets, ArbitratorStats stats, LongSupplier wallClock) {
+    this.policy = policy.apply(placement);
     this.registry = registry;
-    this.catalog = catalog;
+    this.catalog = new DatasetCatalog(maxDatasets, stats, placement);
     this.wallClock = wallClock;
+  }
+
+  /** What each slave stores, as the placement index knows it; thread-safe (takes the lock). */
+  public SlaveHoldings holdings() {
+    return new SlaveHoldings() {
+      @Override
+      public int storedCount(String slaveId) {
+        synchronized (lock) {
+          return placement.storedCount(slaveId);
+        }
+      }
+
+      @Override
+      public List<BlockKey> storedOn(String slaveId) {
+        synchronized (lock) {
+          return placement.storedOn(slaveId);
+        }
+      }
+    };
   }
 
   /** The arbitrator's running totals (thread-safe to read without its lock). */
@@ -60,36 +86,31 @@ public final class ReplaceArbitrator {
   }
 
   /**
-   * A slave (re)registers holding {@code held}, every block on its SSD. Blocks the slave held under
-   * its previous registration and still holds are kept as they are (a re-registration after a
-   * network blip loses nothing); those it no longer holds are removed. The others are adopted
-   * into the dataset the slave recorded for them ({@link CachePolicy#adopt}), as cached, without
-   * counting an access; fills the master knew of on the slave and that it does not report are
-   * forgotten. Evicted are only the blocks that cannot be placed: no usable dataset
-   * identity, a policy that cannot adopt, or more bytes than the slave's Input Cache capacity
-   * (blocks in the order reported).
+   * A slave (re)registers holding {@code held}, every block on its SSD. Blocks the index already
+   * records as stored on the slave (from its previous registration) and that it still holds are
+   * kept as they are, doomed or not (a re-registration after a network blip loses nothing); a fill
+   * it reports held counts as reported cached. What the index records on the slave and the slave
+   * does not report is removed: a lost fill's block, if the fill is still going on, is a stray when
+   * reported cached. The other blocks are adopted into the dataset the slave recorded for them
+   * ({@link CachePolicy#adopt}), as cached, without counting an access. Evicted are only the
+   * blocks that cannot be placed: no usable dataset identity, or more bytes than the slave's Input
+   * Cache capacity (blocks in the order reported).
    *
-   * @param previousBlocks the blocks the slave's previous registration held, if any
    * @param inputCacheCapacity the slave's Input Cache capacity as it registered
    * @return the blocks the slave must evict
    */
-  public List<BlockKey> onRegister(String slaveId, List<BlockKey> previousBlocks,
-      List<HeldBlock> held, long inputCacheCapacity) {
+  public List<BlockKey> onRegister(String slaveId, List<HeldBlock> held,
+      long inputCacheCapacity) {
     synchronized (lock) {
       long now = wallClock.getAsLong();
       Set<BlockKey> reported = new HashSet<>();
       for (HeldBlock h : held) {
         reported.add(h.block());
       }
-      Set<BlockKey> previous = new HashSet<>(previousBlocks);
-      List<BlockKey> gone = new ArrayList<>(previousBlocks);
-      // A fill the slave does not report is lost (the slave restarted); if it is still going on,
-      // its block is queued for eviction when it is reported cached.
-      gone.addAll(catalog.fillingOn(slaveId));
-      for (BlockKey b : gone) {
+      for (BlockKey b : placement.copiesOn(slaveId)) {
         if (!reported.contains(b)) {
-          policy.onRemoved(slaveId, b);
           catalog.removed(slaveId, b, now);
+          policy.onRemoved(slaveId, b);
         }
       }
       boolean draining = registry.isDecommissioning(slaveId);
@@ -98,14 +119,15 @@ public final class ReplaceArbitrator {
       int adopted = 0;
       for (HeldBlock h : held) {
         BlockKey b = h.block();
-        if (previous.contains(b)) {
-          registry.addBlock(slaveId, b);
+        if (placement.isStored(slaveId, b)) {
           placed += h.bytes();
-        } else if (h.hasDataset() && placed + h.bytes() <= inputCacheCapacity
-            && policy.adopt(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks())) {
-          registry.addBlock(slaveId, b);
-          catalog.adopted(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks(), draining,
-              now);
+        } else if (placement.holders(b).contains(slaveId)) {
+          policy.onCached(slaveId, b);
+          catalog.cached(slaveId, b, draining, now);
+          placed += h.bytes();
+        } else if (h.hasDataset() && placed + h.bytes() <= inputCacheCapacity) {
+          policy.adopt(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks());
+          catalog.adopted(slaveId, b, h.datasetId(), h.datasetBlocks(), draining, now);
           placed += h.bytes();
           adopted++;
         } else {
@@ -161,20 +183,21 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** A slave's incremental block report. */
+  /**
+   * A slave's incremental block report: the policy updates the placement index (the one structure
+   * a report changes) and reacts; the catalog hears of removals before, of stored blocks after.
+   */
   public void onBlockReport(String slaveId, List<BlockKey> cached, List<BlockKey> removed) {
     synchronized (lock) {
       long now = wallClock.getAsLong();
       boolean draining = registry.isDecommissioning(slaveId);
       for (BlockKey b : cached) {
-        registry.addBlock(slaveId, b);
         policy.onCached(slaveId, b);
         catalog.cached(slaveId, b, draining, now);
       }
       for (BlockKey b : removed) {
-        registry.removeBlock(slaveId, b);
-        policy.onRemoved(slaveId, b);
         catalog.removed(slaveId, b, now);
+        policy.onRemoved(slaveId, b);
       }
     }
   }
@@ -200,8 +223,8 @@ public final class ReplaceArbitrator {
   /** A slave expired or left: its blocks are no longer cached anywhere the policy can count. */
   public void onSlaveLost(String slaveId) {
     synchronized (lock) {
-      policy.onSlaveLost(slaveId);
       catalog.slaveLost(slaveId, wallClock.getAsLong());
+      policy.onSlaveLost(slaveId);
     }
   }
 
@@ -233,7 +256,8 @@ public final class ReplaceArbitrator {
       if (!registry.setDecommissioning(slaveId, on) || !on || was) {
         return 0;
       }
-      return catalog.drainSlave(slaveId, registry.blocksOf(slaveId), wallClock.getAsLong());
+      return catalog.drainSlave(slaveId, placement.storedOn(slaveId),
+          wallClock.getAsLong());
     }
   }
 
@@ -246,7 +270,7 @@ public final class ReplaceArbitrator {
     synchronized (lock) {
       List<String> drained = registry.setExcluded(entries);
       for (String id : drained) {
-        catalog.drainSlave(id, registry.blocksOf(id), wallClock.getAsLong());
+        catalog.drainSlave(id, placement.storedOn(id), wallClock.getAsLong());
       }
       return drained;
     }
@@ -273,7 +297,7 @@ public final class ReplaceArbitrator {
   /** The slaves holding or filling a block. */
   public Set<String> holders(BlockKey block) {
     synchronized (lock) {
-      return catalog.holders(block);
+      return placement.holders(block);
     }
   }
 

@@ -1,8 +1,5 @@
 package org.mpcache.master.registry;
 
-import java.util.HashSet;
-import java.util.Set;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -10,7 +7,8 @@ import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
  * What the master knows of one registered slave: its addresses, who registered it, its latest
- * space and counter figures, when it last heartbeated, and which blocks it holds.
+ * space and counter figures, and when it last heartbeated (which blocks it holds is the placement
+ * index's record).
  *
  * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
  */
@@ -20,7 +18,6 @@ final class SlaveRecord {
   long lastHeartbeat;
   SpaceReportProto space;
   SlaveCountersProto counters;
-  final Set<BlockKey> blocks = new HashSet<>();
 
   SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;

@@ -18,12 +18,14 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 
 /**
- * The master's table of live slaves: registration, heartbeats, which blocks each slave holds, and
- * the expiry of slaves that stopped heartbeating. It answers "who is alive and what do they hold";
- * what to cache is the {@code ReplaceArbitrator}'s business.
+ * The master's table of live slaves: registration, heartbeats, and the expiry of slaves that
+ * stopped heartbeating. It answers "who is alive and what do they hold", the latter from a
+ * {@link SlaveHoldings} view of the {@code ReplaceArbitrator}'s placement index; what to cache is
+ * the arbitrator's business.
  *
- * <p>Thread-safe: every method takes this object's monitor. Time comes from the injected
- * monotonic clock.
+ * <p>Thread-safe: every method but {@link #blocksOf} and {@link #report} takes this object's
+ * monitor; those two read the holdings view without it (the arbitrator's lock comes first in the
+ * master's lock order). Time comes from the injected monotonic clock.
  */
 public final class SlaveRegistry {
   private final LongSupplier clock;
@@ -44,6 +46,7 @@ public final class SlaveRegistry {
   /** Slave ids or hosts listed in the exclude file: decommissioning whenever they register. */
   @GuardedBy("this")
   private Set<String> excluded = Set.of();
+  private volatile SlaveHoldings holdings = SlaveHoldings.NONE;
 
   /**
    * @param clock a monotonic clock in milliseconds
@@ -54,25 +57,29 @@ public final class SlaveRegistry {
     this.expiryMs = expiryMs;
   }
 
+  /** Where the registry reads what each slave holds from; set once, when the master is wired. */
+  public void readHoldingsFrom(SlaveHoldings view) {
+    this.holdings = view;
+  }
+
   /**
    * Registers a slave bound to {@code identity}, replacing any earlier registration under the same
    * id, provided the identity holding the id is still {@code holder}: the caller decides with
    * {@link #holder} and {@link SlaveAdmission}, outside this lock, and asks again when the holder
-   * changed meanwhile.
+   * changed meanwhile. What the slave holds is the placement index's record, not the registry's.
    *
    * @param holder the identity the caller found holding the id (empty: none)
-   * @return the blocks the earlier registration held, which the caller must forget; empty when
-   *     the holder is no longer {@code holder} and nothing changed
+   * @return whether the slave is registered; false when the holder is no longer {@code holder}
+   *     and nothing changed
    */
-  public synchronized Optional<List<BlockKey>> register(SlaveInfoProto info,
-      SpaceReportProto space, SlaveIdentity identity, Optional<SlaveIdentity> holder) {
+  public synchronized boolean register(SlaveInfoProto info, SpaceReportProto space,
+      SlaveIdentity identity, Optional<SlaveIdentity> holder) {
     if (!holder(info.getSlaveId()).equals(holder)) {
-      return Optional.empty();
+      return false;
     }
-    SlaveRecord old = slaves.put(info.getSlaveId(),
-        new SlaveRecord(info, identity, space, clock.getAsLong()));
+    slaves.put(info.getSlaveId(), new SlaveRecord(info, identity, space, clock.getAsLong()));
     dead.remove(info.getSlaveId());
-    return Optional.of(old == null ? List.of() : new ArrayList<>(old.blocks));
+    return true;
   }
 
   /** The identity that registered a live slave id; empty when the id is not registered. */
@@ -104,26 +111,6 @@ public final class SlaveRegistry {
     return slaves.containsKey(slaveId);
   }
 
-  /** Records that a slave now holds a block; false when the slave is unknown. */
-  public synchronized boolean addBlock(String slaveId, BlockKey block) {
-    SlaveRecord r = slaves.get(slaveId);
-    if (r == null) {
-      return false;
-    }
-    r.blocks.add(block);
-    return true;
-  }
-
-  /** Records that a slave no longer holds a block; false when the slave is unknown. */
-  public synchronized boolean removeBlock(String slaveId, BlockKey block) {
-    SlaveRecord r = slaves.get(slaveId);
-    if (r == null) {
-      return false;
-    }
-    r.blocks.remove(block);
-    return true;
-  }
-
   /**
    * Removes every slave silent for longer than the expiry.
    *
@@ -135,7 +122,6 @@ public final class SlaveRegistry {
     slaves.values().removeIf(r -> {
       if (now - r.lastHeartbeat > expiryMs) {
         expired.add(r.info.getSlaveId());
-        r.blocks.clear();
         dead.remove(r.info.getSlaveId());
         dead.put(r.info.getSlaveId(), r);
         if (dead.size() > MAX_DEAD) {
@@ -208,9 +194,8 @@ public final class SlaveRegistry {
   }
 
   /** The blocks a registered slave holds; empty when it is unknown. */
-  public synchronized List<BlockKey> blocksOf(String slaveId) {
-    SlaveRecord r = slaves.get(slaveId);
-    return r == null ? List.of() : new ArrayList<>(r.blocks);
+  public List<BlockKey> blocksOf(String slaveId) {
+    return isRegistered(slaveId) ? holdings.storedOn(slaveId) : List.of();
   }
 
   /** The live slaves clients may read from: every registered slave not being decommissioned. */
@@ -242,11 +227,17 @@ public final class SlaveRegistry {
    * One report line per registered slave, ordered by id, then one per slave that expired and has
    * not come back (live false, its last figures; the most recent {@value #MAX_DEAD}).
    */
-  public synchronized List<SlaveReportProto> report() {
-    long now = clock.getAsLong();
-    List<SlaveReportProto> out = new ArrayList<>(slaves.size() + dead.size());
-    addReports(out, slaves.values(), true, now);
-    addReports(out, dead.values(), false, now);
+  public List<SlaveReportProto> report() {
+    List<SlaveReportProto> out;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      out = new ArrayList<>(slaves.size() + dead.size());
+      addReports(out, slaves.values(), true, now);
+      addReports(out, dead.values(), false, now);
+    }
+    SlaveHoldings view = holdings;
+    out.replaceAll(r -> r.getLive() ? r.toBuilder()
+        .setCachedBlocks(view.storedCount(r.getSlave().getSlaveId())).build() : r);
     return out;
   }
 
@@ -256,7 +247,7 @@ public final class SlaveRegistry {
     for (SlaveRecord r : records) {
       out.add(SlaveReportProto.newBuilder().setSlave(r.info).setLive(live)
           .setLastHeartbeatAgeMs(Math.max(0, now - r.lastHeartbeat)).setSpace(r.space)
-          .setCounters(r.counters).setCachedBlocks(r.blocks.size())
+          .setCounters(r.counters).setCachedBlocks(0) // a live slave's is set by report()
           .setDecommissioning(live && isDecommissioning(r.info.getSlaveId())).build());
     }
   }

@@ -12,7 +12,6 @@ import java.util.function.Supplier;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.RequestRefusedException;
@@ -62,10 +61,9 @@ public final class SlaveGate {
   /**
    * Registers a slave if the caller may: see {@link SlaveAdmission}.
    *
-   * @return the blocks an earlier registration under the id held
    * @throws RequestRefusedException naming the reason when it may not
    */
-  List<BlockKey> register(SlaveInfoProto info, SpaceReportProto space)
+  void register(SlaveInfoProto info, SpaceReportProto space)
       throws RequestRefusedException {
     Caller caller = callers.get();
     Claim claim = claim(info);
@@ -76,10 +74,8 @@ public final class SlaveGate {
         throw new RequestRefusedException(
             refusals.refused("registerSlave", info.getSlaveId(), caller, v));
       }
-      Optional<List<BlockKey>> previous = registry.register(info, space,
-          admission.identity(caller), holder);
-      if (previous.isPresent()) {
-        return previous.get();
+      if (registry.register(info, space, admission.identity(caller), holder)) {
+        return;
       }
       // Another registration of the id came in between: decide again against its holder.
     }

@@ -120,17 +120,17 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
           held.add(new HeldBlock(key, 0, null, 0));
         }
       }
-      List<BlockKey> previous = gate.register(info, req.getSpace());
-      return registered(info, req.getSpace(), previous, held, unusable);
+      gate.register(info, req.getSpace());
+      return registered(info, req.getSpace(), held, unusable);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
   }
 
   private RegisterSlaveResponseProto registered(SlaveInfoProto info, SpaceReportProto space,
-      List<BlockKey> previous, List<HeldBlock> held, int unusable) {
+      List<HeldBlock> held, int unusable) {
     String id = info.getSlaveId();
-    List<BlockKey> evict = arbitrator.onRegister(id, previous, held,
+    List<BlockKey> evict = arbitrator.onRegister(id, held,
         space.getInputCacheCapacity());
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD; of {} blocks held, "
         + "{} handed back, {} with an unusable dataset record)", id, info.getHost(),

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,54 +21,46 @@ import org.mpcache.common.proto.AdminProtos.VerdictCountProto;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.DatasetStanding;
+import org.mpcache.master.arbitrator.PlacementIndex;
 
 /**
  * What the master remembers about datasets for its operators, beside (not inside) the cache
- * policy: which blocks of each dataset are cached or filling on which slave, the last admission
- * verdict and the last eviction with its cause ({@code mpcache admin datasets} and
- * {@code explain}), and the evictions the master orders itself rather than the policy (an
- * operator's {@code evict}, a slave's decommissioning). It learns everything from the events the
- * Replace Arbitrator passes through, so it works with every policy.
+ * policy: the last admission verdict and the last eviction with its cause ({@code mpcache admin
+ * datasets} and {@code explain}), and the evictions the master orders itself rather than the
+ * policy (an operator's {@code evict}, a slave's decommissioning). Where each dataset's blocks are
+ * it reads from the Replace Arbitrator's {@link PlacementIndex}; the rest it learns from the events
+ * the arbitrator passes through, so it works with every policy.
  *
  * <p>Bounded: at most {@code maxDatasets} records of datasets with no block in the cache are kept
- * (least recently accessed dropped first); a record's size does not depend on its history.
+ * (least recently accessed dropped first); a record's size does not depend on its history. Its
+ * other state is bounded by the evictions ordered and not yet carried out.
  *
- * <p>Not thread-safe: the Replace Arbitrator calls it under its lock.
+ * <p>Not thread-safe: the Replace Arbitrator calls it under its lock, which guards the index too.
+ * Where a block report is handled, the catalog hears of a removal before the policy updates the
+ * index, and of a stored block after.
  */
 public final class DatasetCatalog {
 
-  /** One block the catalog tracks: its dataset and size, where it is cached or filling. */
-  private static final class BlockRecord {
-    final DatasetRecord dataset;
-    final long bytes;
-    final Set<String> cachedOn = new HashSet<>(2);
-    final Set<String> fillingOn = new HashSet<>(2);
-    /** An operator evicted the dataset while this block was filling: evict it once cached. */
-    boolean doomed;
-
-    BlockRecord(DatasetRecord dataset, long bytes) {
-      this.dataset = dataset;
-      this.bytes = bytes;
-    }
-  }
-
   private final ArbitratorStats stats;
-  /** Dataset records, least recently accessed first. */
-  private final LinkedHashMap<String, DatasetRecord> datasets =
-      new LinkedHashMap<>(16, 0.75f, true);
-  private final Map<BlockKey, BlockRecord> blocks = new HashMap<>();
+  private final PlacementIndex placement;
+  /** Dataset records, least recently accessed first (an access moves a record to the end). */
+  private final LinkedHashMap<String, DatasetRecord> datasets = new LinkedHashMap<>();
   /** Evictions the master ordered itself, per slave, not yet handed out, with their cause. */
   private final Map<String, LinkedHashMap<BlockKey, EvictionCause>> queued = new HashMap<>();
   /** Block replicas handed out for eviction and not yet reported removed, per slave. */
   private final Map<String, Set<BlockKey>> orderedOut = new HashMap<>();
+  /** Blocks an operator evicted while they were filling: each is ordered out once cached. */
+  private final Set<BlockKey> doomed = new HashSet<>();
   private int maxDatasets;
 
   /**
    * @param maxDatasets how many records of datasets with nothing cached to keep, at least 1
+   * @param placement the index of block copies it reports from (read only)
    */
-  public DatasetCatalog(int maxDatasets, ArbitratorStats stats) {
+  public DatasetCatalog(int maxDatasets, ArbitratorStats stats, PlacementIndex placement) {
     setMaxDatasets(maxDatasets);
     this.stats = stats;
+    this.placement = placement;
   }
 
   /** Changes the bound (a reloadable setting); extra records go at the next access. */
@@ -89,14 +80,20 @@ public final class DatasetCatalog {
     return datasets.size();
   }
 
+  /** The record of the dataset a block was admitted for, or null. */
+  private DatasetRecord ownerOf(BlockKey key) {
+    String id = placement.ownerOf(key);
+    return id == null ? null : datasets.get(id);
+  }
+
   /** A read (hit or miss) of a dataset's block. */
   public void access(BlockAccess a) {
-    DatasetRecord d = datasets.get(a.datasetId());
+    DatasetRecord d = datasets.remove(a.datasetId());
     if (d == null) {
       d = new DatasetRecord(a.datasetId(), a.datasetBlocks());
-      datasets.put(d.id, d);
-      trim();
     }
+    datasets.put(d.id, d);
+    trim();
     d.size = Math.max(d.size, a.datasetBlocks());
     d.lastAccessMs = Math.max(d.lastAccessMs, a.timeMillis());
     if (!a.jobId().isEmpty()) {
@@ -107,27 +104,20 @@ public final class DatasetCatalog {
   private void trim() {
     Iterator<DatasetRecord> it = datasets.values().iterator();
     while (datasets.size() > maxDatasets && it.hasNext()) {
-      if (it.next().blocks.isEmpty()) {
+      if (!placement.holds(it.next().id)) {
         it.remove();
       }
     }
   }
 
   /**
-   * The arbitrator answered a replace request with {@code d}: the block starts filling on the
-   * slave when admitted, and the blocks the slave must evict first are ordered out, charged to
-   * their datasets as a replacement in favour of this one.
+   * The arbitrator answered a replace request with {@code d}: the blocks the slave must evict
+   * first are ordered out, charged to their datasets as a replacement in favour of this one.
    */
   public void verdict(BlockAccess a, CacheDecision d) {
     access(a);
-    DatasetRecord rec = datasets.get(a.datasetId());
-    rec.verdict(d, a.slaveId(), a.jobId(), a.timeMillis());
+    datasets.get(a.datasetId()).verdict(d, a.slaveId(), a.jobId(), a.timeMillis());
     stats.verdict(d);
-    if (d.admitted()) {
-      BlockRecord b = blocks.computeIfAbsent(a.block(), k -> new BlockRecord(rec, a.blockBytes()));
-      b.fillingOn.add(a.slaveId());
-      b.dataset.blocks.add(a.block());
-    }
     handedOut(a.slaveId(), d.evict(), "to admit " + a.datasetId() + " on " + a.slaveId(),
         a.timeMillis());
   }
@@ -144,9 +134,9 @@ public final class DatasetCatalog {
     orderedOut.computeIfAbsent(slaveId, s -> new HashSet<>()).addAll(keys);
     Map<DatasetRecord, Integer> byDataset = new LinkedHashMap<>();
     for (BlockKey k : keys) {
-      BlockRecord b = blocks.get(k);
-      if (b != null) {
-        byDataset.merge(b.dataset, 1, Integer::sum);
+      DatasetRecord owner = ownerOf(k);
+      if (owner != null) {
+        byDataset.merge(owner, 1, Integer::sum);
       }
     }
     for (Map.Entry<DatasetRecord, Integer> e : byDataset.entrySet()) {
@@ -174,9 +164,9 @@ public final class DatasetCatalog {
       return;
     }
     stats.evicted(cause, 1);
-    BlockRecord b = blocks.get(key);
-    if (b != null) {
-      b.dataset.evicted(cause, detail, 1, now);
+    DatasetRecord owner = ownerOf(key);
+    if (owner != null) {
+      owner.evicted(cause, detail, 1, now);
     }
   }
 
@@ -187,14 +177,9 @@ public final class DatasetCatalog {
    * @param draining whether the slave is being decommissioned
    */
   public void cached(String slaveId, BlockKey key, boolean draining, long now) {
-    BlockRecord b = blocks.get(key);
-    if (b != null) {
-      b.fillingOn.remove(slaveId);
-      b.cachedOn.add(slaveId);
-      if (b.doomed) {
-        order(slaveId, key, EvictionCause.ADMIN_EVICT, "filled after the eviction", now);
-        return;
-      }
+    if (doomed.contains(key)) {
+      order(slaveId, key, EvictionCause.ADMIN_EVICT, "filled after the eviction", now);
+      return;
     }
     if (draining) {
       order(slaveId, key, EvictionCause.DECOMMISSION, "slave " + slaveId + " is decommissioning",
@@ -203,41 +188,33 @@ public final class DatasetCatalog {
   }
 
   /**
-   * A registering slave already held a block the policy adopted: it is cached there for
-   * {@code datasetId} (or the dataset another copy of it is in), without an access counted.
+   * A registering slave already held a block the policy adopted (told after the index records
+   * it): it is cached there for the dataset the index put it in, {@code datasetId} unless another
+   * copy of it is in another one, without an access counted.
    *
+   * @param datasetBlocks {@code datasetId}'s blocks as the slave recorded them
    * @param draining whether the slave is being decommissioned: the block is then ordered out
    */
-  public void adopted(String slaveId, BlockKey key, long bytes, String datasetId,
-      int datasetBlocks, boolean draining, long now) {
-    BlockRecord b = blocks.get(key);
-    if (b == null) {
-      DatasetRecord d = datasets.get(datasetId);
+  public void adopted(String slaveId, BlockKey key, String datasetId, int datasetBlocks,
+      boolean draining, long now) {
+    String owner = placement.ownerOf(key);
+    if (owner != null) {
+      int size = owner.equals(datasetId) ? datasetBlocks : 1;
+      DatasetRecord d = datasets.get(owner);
       if (d == null) {
-        d = new DatasetRecord(datasetId, datasetBlocks);
-        datasets.put(datasetId, d);
+        d = new DatasetRecord(owner, size);
+        datasets.put(owner, d);
         trim();
       }
-      d.size = Math.max(d.size, datasetBlocks);
-      b = new BlockRecord(d, bytes);
-      blocks.put(key, b);
-      d.blocks.add(key);
+      d.size = Math.max(d.size, size);
     }
     cached(slaveId, key, draining, now);
   }
 
-  /** The blocks a slave is filling, as far as the catalog knows. */
-  public List<BlockKey> fillingOn(String slaveId) {
-    List<BlockKey> out = new ArrayList<>();
-    blocks.forEach((k, b) -> {
-      if (b.fillingOn.contains(slaveId)) {
-        out.add(k);
-      }
-    });
-    return out;
-  }
-
-  /** A slave no longer holds a block; removals the master did not order count as drops. */
+  /**
+   * A slave no longer holds a block (told before the index forgets the copy); removals the master
+   * did not order count as drops.
+   */
   public void removed(String slaveId, BlockKey key, long now) {
     Set<BlockKey> ordered = orderedOut.get(slaveId);
     boolean wasOrdered = ordered != null && ordered.remove(key);
@@ -245,42 +222,28 @@ public final class DatasetCatalog {
     if (q != null && q.remove(key) != null) {
       wasOrdered = true;
     }
-    BlockRecord b = blocks.get(key);
-    if (b == null) {
-      return;
+    if (!doomed.isEmpty() && placement.holders(key).size() <= 1) {
+      doomed.remove(key);
     }
-    if (!wasOrdered && b.cachedOn.contains(slaveId)) {
-      b.dataset.evicted(EvictionCause.SLAVE_DROPPED, "dropped by " + slaveId, 1, now);
+    DatasetRecord owner = ownerOf(key);
+    if (owner != null && !wasOrdered && placement.isStored(slaveId, key)) {
+      owner.evicted(EvictionCause.SLAVE_DROPPED, "dropped by " + slaveId, 1, now);
       stats.evicted(EvictionCause.SLAVE_DROPPED, 1);
     }
-    b.cachedOn.remove(slaveId);
-    b.fillingOn.remove(slaveId);
-    forgetIfGone(key, b);
   }
 
-  private void forgetIfGone(BlockKey key, BlockRecord b) {
-    if (b.cachedOn.isEmpty() && b.fillingOn.isEmpty()) {
-      blocks.remove(key);
-      b.dataset.blocks.remove(key);
-    }
-  }
-
-  /** A slave expired or left: everything it held is gone. */
+  /**
+   * A slave expired or left: everything it held is gone (told before the index forgets its
+   * copies).
+   */
   public void slaveLost(String slaveId, long now) {
     queued.remove(slaveId);
     orderedOut.remove(slaveId);
     Map<DatasetRecord, Integer> lost = new LinkedHashMap<>();
-    Iterator<Map.Entry<BlockKey, BlockRecord>> it = blocks.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<BlockKey, BlockRecord> e = it.next();
-      BlockRecord b = e.getValue();
-      if (b.cachedOn.remove(slaveId)) {
-        lost.merge(b.dataset, 1, Integer::sum);
-      }
-      b.fillingOn.remove(slaveId);
-      if (b.cachedOn.isEmpty() && b.fillingOn.isEmpty()) {
-        it.remove();
-        b.dataset.blocks.remove(e.getKey());
+    for (BlockKey k : placement.storedOn(slaveId)) {
+      DatasetRecord owner = ownerOf(k);
+      if (owner != null) {
+        lost.merge(owner, 1, Integer::sum);
       }
     }
     int total = 0;
@@ -303,14 +266,18 @@ public final class DatasetCatalog {
     if (d == null) {
       return 0;
     }
-    int n = 0;
-    for (BlockKey k : new ArrayList<>(d.blocks)) {
-      BlockRecord b = blocks.get(k);
-      b.doomed = !b.fillingOn.isEmpty();
-      for (String s : b.cachedOn) {
-        order(s, k, EvictionCause.ADMIN_EVICT, "mpcache admin evict", now);
-        n++;
+    List<Map.Entry<String, BlockKey>> stored = new ArrayList<>();
+    placement.forEachCopy(datasetId, (slave, key, bytes, isStored) -> {
+      if (isStored) {
+        stored.add(Map.entry(slave, key));
+      } else {
+        doomed.add(key);
       }
+    });
+    int n = 0;
+    for (Map.Entry<String, BlockKey> e : stored) {
+      order(e.getKey(), e.getValue(), EvictionCause.ADMIN_EVICT, "mpcache admin evict", now);
+      n++;
     }
     if (n == 0) {
       d.evicted(EvictionCause.ADMIN_EVICT, "mpcache admin evict", 0, now);
@@ -350,22 +317,27 @@ public final class DatasetCatalog {
     if (d == null) {
       return null;
     }
+    Map<BlockKey, long[]> byBlock = new HashMap<>();
+    Map<String, long[]> perSlave = new TreeMap<>();
+    placement.forEachCopy(datasetId, (slave, key, blockBytes, stored) -> {
+      long[] b = byBlock.computeIfAbsent(key, k -> new long[2]);
+      b[0] = blockBytes;
+      if (stored) {
+        b[1] = 1;
+        long[] c = perSlave.computeIfAbsent(slave, x -> new long[2]);
+        c[0]++;
+        c[1] += blockBytes;
+      }
+    });
     int cached = 0;
     int filling = 0;
     long bytes = 0;
-    Map<String, long[]> perSlave = new TreeMap<>();
-    for (BlockKey k : d.blocks) {
-      BlockRecord b = blocks.get(k);
-      if (!b.cachedOn.isEmpty()) {
+    for (long[] b : byBlock.values()) {
+      if (b[1] == 1) {
         cached++;
-        bytes += b.bytes;
+        bytes += b[0];
       } else {
         filling++;
-      }
-      for (String s : b.cachedOn) {
-        long[] c = perSlave.computeIfAbsent(s, x -> new long[2]);
-        c[0]++;
-        c[1] += b.bytes;
       }
     }
     DatasetStanding st = policy.apply(datasetId);
@@ -400,16 +372,5 @@ public final class DatasetCatalog {
       p.setLastEviction(e);
     }
     return p.build();
-  }
-
-  /** The slaves that hold or are filling a block, for prefetch planning. */
-  public Set<String> holders(BlockKey key) {
-    BlockRecord b = blocks.get(key);
-    if (b == null) {
-      return Set.of();
-    }
-    Set<String> out = new LinkedHashSet<>(b.cachedOn);
-    out.addAll(b.fillingOn);
-    return out;
   }
 }

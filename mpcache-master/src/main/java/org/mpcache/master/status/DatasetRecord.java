@@ -1,16 +1,13 @@
 package org.mpcache.master.status;
 
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import org.mpcache.common.BlockKey;
 import org.mpcache.master.arbitrator.CacheDecision;
 
 /**
- * The master's bounded record of one dataset for operators: its size and last access, the blocks
- * of it the master tracks, the Replace Arbitrator's last admission verdict and a count per verdict
+ * The master's bounded record of one dataset for operators: its size and last access, the Replace
+ * Arbitrator's last admission verdict and a count per verdict
  * reason, and the last eviction with its cause. Its size does not grow with the dataset's history:
  * only the last verdict and the last eviction are kept.
  *
@@ -21,8 +18,6 @@ final class DatasetRecord {
   int size;
   long lastAccessMs;
   String lastJob = "";
-  /** Blocks admitted for this dataset and not yet removed from every slave. */
-  final Set<BlockKey> blocks = new HashSet<>();
   CacheDecision.Reason lastReason;
   boolean lastAdmitted;
   long lastVerdictMs;

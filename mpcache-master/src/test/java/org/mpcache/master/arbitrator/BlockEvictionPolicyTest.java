@@ -39,7 +39,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_evictsTheLeastRecentlyAccessedBlockOfTheRequestingSlave() {
-    LruPolicy lru = new LruPolicy();
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
     cache(lru, "s1", 1);
     cache(lru, "s1", 2);
     cache(lru, "s1", 3);
@@ -59,7 +59,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_blockStillFillingIsNotAVictim() {
-    LruPolicy lru = new LruPolicy();
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
     lru.onMiss(access("s1", 1, 100, "j1"), 1_000);
     cache(lru, "s1", 2);
     // Block 1 is older but not yet cached: block 2 goes.
@@ -68,7 +68,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_rejectsABlockLargerThanEverythingTheSlaveCaches() {
-    LruPolicy lru = new LruPolicy();
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
     cache(lru, "s1", 1);
     cache(lru, "s1", 2);
     CacheDecision d = missFull(lru, "s1", 3, 300, 50);
@@ -80,7 +80,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_blockCachedWithoutAMissIsAdoptedAsMostRecent() {
-    LruPolicy lru = new LruPolicy();
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
     cache(lru, "s1", 1);
     lru.onCached("s1", block(7));
     assertEquals(List.of(block(1)), missFull(lru, "s1", 2, 100, 0).evict());
@@ -88,7 +88,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_lostSlaveIsForgotten() {
-    LruPolicy lru = new LruPolicy();
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
     cache(lru, "s1", 1);
     lru.onSlaveLost("s1");
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, missFull(lru, "s1", 2, 100, 0).reason());
@@ -96,7 +96,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_evictsTheLeastFrequentlyAccessedBlock() {
-    LfuPolicy lfu = new LfuPolicy();
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
     cache(lfu, "s1", 1);
     cache(lfu, "s1", 2);
     cache(lfu, "s1", 3);
@@ -112,7 +112,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_tiesGoToTheLeastRecentlyAccessed() {
-    LfuPolicy lfu = new LfuPolicy();
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
     cache(lfu, "s1", 1);
     cache(lfu, "s1", 2);
     hit(lfu, "s1", 2);
@@ -123,7 +123,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_countsStartOverAfterEviction() {
-    LfuPolicy lfu = new LfuPolicy();
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
     cache(lfu, "s1", 1);
     hit(lfu, "s1", 1);
     lfu.onRemoved("s1", block(1));

@@ -46,7 +46,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void gdsf_evictsTheLowestPriorityDatasetAndRaisesL() {
-    GdsfPolicy gdsf = new GdsfPolicy();
+    GdsfPolicy gdsf = new GdsfPolicy(new PlacementIndex());
     cache(gdsf, "s1", 1, "A", 2, "jA1");
     cache(gdsf, "s2", 2, "A", 2, "jA1");
     assertEquals(0.5, gdsf.priorityOf("A"), EPS); // 0 + 1/2
@@ -72,7 +72,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void gdsf_hitTakesTheCurrentL() {
-    GdsfPolicy gdsf = new GdsfPolicy();
+    GdsfPolicy gdsf = new GdsfPolicy(new PlacementIndex());
     cache(gdsf, "s1", 1, "A", 1, "jA1");
     cache(gdsf, "s1", 2, "B", 2, "jB1"); // 0.5
     cache(gdsf, "s1", 3, "B", 2, "jB1"); // same job, still 1 access: 0.5
@@ -85,7 +85,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void gdsf_neverEvictsTheRequestersOwnDataset() {
-    GdsfPolicy gdsf = new GdsfPolicy();
+    GdsfPolicy gdsf = new GdsfPolicy(new PlacementIndex());
     cache(gdsf, "s1", 1, "A", 2, "jA");
     CacheDecision d = gdsf.onMiss(access("s1", 2, "A", 2, "jA"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, d.reason());
@@ -95,7 +95,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void lfuF_evictsIncompleteDatasetsFirstThenTheLeastFrequent() {
-    LfuFPolicy lfuF = new LfuFPolicy();
+    LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
     cache(lfuF, "s1", 1, "A", 2, "jA1");
     cache(lfuF, "s1", 2, "A", 2, "jA1");
     cache(lfuF, "s1", 3, "B", 3, "jB1"); // one block of three: incomplete
@@ -113,7 +113,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void lfuF_halvesEveryCountEveryAgingPeriod() {
-    LfuFPolicy lfuF = new LfuFPolicy();
+    LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
     // Access 1: Z finds no room on an empty slave; remembered with one access and no blocks.
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE,
         lfuF.onMiss(access("s9", 9, "Z", 1, "jZ1"), 0).reason());
@@ -137,7 +137,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void lfuF_datasetFirstAccessedAtAnAgingStepIsKeptForItsBlocks() {
-    LfuFPolicy lfuF = new LfuFPolicy();
+    LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
     // Accesses 1-99: X.
     cache(lfuF, "s1", 1, "X", 1, "jX1");
     for (int i = 2; i < LfuFPolicy.AGING_PERIOD; i++) {
@@ -155,7 +155,8 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void hitOnABlockOfAnUntrackedDatasetIsIgnored() {
-    for (CachePolicy p : List.of(new GdsfPolicy(), new LfuFPolicy(), new LifePolicy())) {
+    for (CachePolicy p : List.of(new GdsfPolicy(new PlacementIndex()),
+        new LfuFPolicy(new PlacementIndex()), new LifePolicy(new PlacementIndex()))) {
       // A slave reports a block the policy never admitted: it is queued for eviction, and a hit
       // on it changes nothing.
       p.onCached("s1", block(7));
@@ -166,7 +167,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void life_evictsIncompleteDatasetsFirstThenTheWidest() {
-    LifePolicy life = new LifePolicy();
+    LifePolicy life = new LifePolicy(new PlacementIndex());
     cache(life, "s1", 1, "A", 4, "jA1");
     cache(life, "s2", 2, "A", 4, "jA1"); // two blocks of four: incomplete, width 4
     cache(life, "s1", 3, "B", 2, "jB1"); // one of two: incomplete, width 2
@@ -185,7 +186,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void life_blockFilledForAnEvictedDatasetIsQueuedForEviction() {
-    LifePolicy life = new LifePolicy();
+    LifePolicy life = new LifePolicy(new PlacementIndex());
     cache(life, "s1", 1, "A", 3, "jA1");
     life.onMiss(access("s2", 2, "A", 3, "jA1"), 1_000); // s2 still filling
     cache(life, "s1", 3, "B", 1, "jB1");
@@ -196,7 +197,7 @@ class DatasetEvictionPolicyTest {
 
   @Test
   void life_pendingEvictionsOfTheSlaveAreUsedBeforeNewVictims() {
-    LifePolicy life = new LifePolicy();
+    LifePolicy life = new LifePolicy(new PlacementIndex());
     cache(life, "s1", 1, "A", 3, "jA1");
     cache(life, "s2", 2, "A", 3, "jA1"); // two of three: incomplete, width 3
     cache(life, "s2", 3, "B", 1, "jB1");
@@ -208,5 +209,19 @@ class DatasetEvictionPolicyTest {
     assertEquals(List.of(block(2)), d.evict());
     assertTrue(life.tracks("B"));
     assertFalse(life.tracks("A"));
+  }
+
+  @Test
+  void adopt_datasetWithEveryBlockAdoptedIsCompleteWithNoAccessAndEvictable() {
+    LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
+    lfuF.adopt("s1", block(1), 100, "A", 2);
+    assertFalse(lfuF.complete(lfuF.datasets.get("A")));
+    lfuF.adopt("s2", block(2), 100, "A", 2);
+    assertTrue(lfuF.complete(lfuF.datasets.get("A")));
+    assertEquals(0, lfuF.accessesOf("A"));
+    CacheDecision d = lfuF.onMiss(access("s1", 3, "B", 1, "j1"), 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, d.reason());
+    assertEquals(List.of(block(1)), d.evict());
+    assertEquals(List.of(block(2)), lfuF.pendingEvictions("s2"));
   }
 }

@@ -15,7 +15,8 @@ import org.mpcache.common.BlockKey;
  */
 class MpCachePolicyReclaimTest {
   private static final double EPS = 1e-12;
-  private final MpCachePolicy policy = new MpCachePolicy(new PolicyParameters(1.0, 16));
+  private final MpCachePolicy policy =
+      new MpCachePolicy(new PolicyParameters(1.0, 16), new PlacementIndex());
 
   private static BlockKey block(long id) {
     return new BlockKey("BP-1", id, 1);

@@ -15,7 +15,8 @@ import org.mpcache.common.BlockKey;
  */
 class MpCachePolicyTest {
   private static final double EPS = 1e-12;
-  private final MpCachePolicy policy = new MpCachePolicy(new PolicyParameters(1.0, 16));
+  private final MpCachePolicy policy =
+      new MpCachePolicy(new PolicyParameters(1.0, 16), new PlacementIndex());
 
   private static BlockKey block(long id) {
     return new BlockKey("BP-1", id, 1);
@@ -231,5 +232,46 @@ class MpCachePolicyTest {
     policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);
     assertTrue(Double.isNaN(policy.standing("B").priority()));
     assertEquals(null, policy.standing("never"));
+  }
+
+  @Test
+  void adopt_everyBlockAdoptedMakesTheDatasetFullWithoutCountingAnAccess() {
+    policy.adopt("s1", block(1), 100, "A", 2);
+    assertFalse(policy.isFull("A"));
+    // Blocks_Access 0, not full, Clock 0: Pr = 0.
+    assertEquals(0.0, policy.priorityOf("A"), EPS);
+    policy.adopt("s2", block(2), 100, "A", 2);
+    policy.adopt("s2", block(2), 100, "A", 2); // again: no change
+    assertTrue(policy.isFull("A"));
+    // Full 1 + Clock 0 + (0/2)/2.
+    assertEquals(1.0, policy.priorityOf("A"), EPS);
+    DatasetStanding st = policy.standing("A");
+    assertEquals(0.0, st.frequency(), EPS);
+    assertFalse(st.inAuxiliaryCache(), "adoption is not an access");
+    // Its first read is a hit like any other: Blocks_Access 1, Pr = 1 + 0 + (1/2)/2.
+    policy.onHit(access("s1", 1, "A", 2, "j1"));
+    assertEquals(1.25, policy.priorityOf("A"), EPS);
+  }
+
+  @Test
+  void adopt_datasetNotKnownStartsAtTheCurrentClock() {
+    cache("s1", 1, "A", 2, "jA", 1_000);
+    cache("s2", 2, "A", 2, "jA", 100);
+    policy.onMiss(access("s1", 10, "B", 2, "jB1"), 0);
+    policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0); // evicts A: Clock 1.5
+    assertEquals(1.5, policy.clock(), EPS);
+
+    policy.adopt("s3", block(20), 100, "C", 2);
+    // Not full, Blocks_Access 0, Clock 1.5: Pr = 1.5, not below the datasets accessed since.
+    assertEquals(1.5, policy.priorityOf("C"), EPS);
+  }
+
+  @Test
+  void adopt_blockOfAnotherDatasetJoinsItWithoutChangingItsSize() {
+    policy.adopt("s1", block(1), 100, "A", 2);
+    policy.adopt("s2", block(1), 100, "X", 50); // the same block, recorded for another dataset
+    policy.adopt("s1", block(2), 100, "A", 2);
+    assertTrue(policy.isFull("A"), "A's size is still 2");
+    assertTrue(Double.isNaN(policy.priorityOf("X")), "X holds nothing");
   }
 }

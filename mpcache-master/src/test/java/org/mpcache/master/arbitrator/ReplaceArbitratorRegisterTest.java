@@ -3,16 +3,18 @@ package org.mpcache.master.arbitrator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.master.registry.SlaveIdentity;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
-import org.mpcache.master.status.DatasetCatalog;
 
 /**
  * A slave registering with blocks already on its SSD (after a restart of the slave or of the
@@ -23,13 +25,17 @@ class ReplaceArbitratorRegisterTest {
   private static final String SLAVE = "host1:50121";
   private static final long BLOCK = 1000;
   private static final long CAPACITY = 10 * BLOCK;
+  private static final SlaveIdentity IDENTITY =
+      new SlaveIdentity("mpcache", InetAddress.getLoopbackAddress());
 
   private final SlaveRegistry registry = new SlaveRegistry(() -> 0L, 60_000);
   private ReplaceArbitrator arbitrator;
 
   private void start(String policy) {
-    arbitrator = new ReplaceArbitrator(CachePolicies.create(policy, PolicyParameters.defaults()),
-        registry, new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
+    arbitrator = new ReplaceArbitrator(
+        p -> CachePolicies.create(policy, PolicyParameters.defaults(), p), registry, 100,
+        new ArbitratorStats(), () -> 1_000L);
+    registry.readHoldingsFrom(arbitrator.holdings());
   }
 
   private static BlockKey key(long id) {
@@ -42,12 +48,13 @@ class ReplaceArbitratorRegisterTest {
 
   /** Registers the slave as the handler does: the registry first, then the arbitrator. */
   private List<BlockKey> register(List<HeldBlock> held) {
-    List<BlockKey> previous = registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE)
+    registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE)
         .setHost("host1").setClientPort(50121).build(), SpaceReportProto.newBuilder()
         .setCapacity(CAPACITY).setInputCacheCapacity(CAPACITY).setInputCacheUsed(0)
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
-        .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build());
-    return arbitrator.onRegister(SLAVE, previous, held, CAPACITY);
+        .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), IDENTITY,
+        registry.holder(SLAVE));
+    return arbitrator.onRegister(SLAVE, held, CAPACITY);
   }
 
   private DatasetStatusProto dataset(String id) {
@@ -116,8 +123,38 @@ class ReplaceArbitratorRegisterTest {
   }
 
   @Test
-  void onRegister_blockPolicyWithoutDatasets_handsEverythingBack() {
+  void onRegister_blockPolicy_adoptsIntoItsEvictionOrder() {
     start(CachePolicies.LRU);
-    assertEquals(List.of(key(1)), register(List.of(held(1, "/a", 1))));
+    assertEquals(List.of(), register(List.of(held(1, "/a", 1))));
+    CacheDecision d = arbitrator.onReplaceRequest(
+        new BlockAccess(SLAVE, key(2), BLOCK, "/b", 1, "job_1", 2_000L), 0);
+    assertTrue(d.admitted(), d.toString());
+    assertEquals(List.of(key(1)), d.evict(), "the adopted block is evictable");
+  }
+
+  @Test
+  void onRegister_fillReportedHeld_countsAsCachedNotAdopted() {
+    start(CachePolicies.MPCACHE);
+    register(List.of());
+    assertTrue(arbitrator.onReplaceRequest(
+        new BlockAccess(SLAVE, key(1), BLOCK, "/a", 2, "job_1", 2_000L), CAPACITY).admitted());
+    assertEquals(1, dataset("/a").getFillingBlocks());
+
+    assertEquals(List.of(), register(List.of(held(1, "/a", 2))));
+    assertEquals(1, dataset("/a").getCachedBlocks());
+    assertEquals(0, dataset("/a").getFillingBlocks());
+    assertEquals(List.of(key(1)), registry.blocksOf(SLAVE));
+    assertEquals(0, arbitrator.stats().blocksAdopted());
+  }
+
+  @Test
+  void onRegister_fillNotReported_forgotten() {
+    start(CachePolicies.MPCACHE);
+    register(List.of());
+    arbitrator.onReplaceRequest(
+        new BlockAccess(SLAVE, key(1), BLOCK, "/a", 2, "job_1", 2_000L), CAPACITY);
+    register(List.of());
+    assertEquals(0, dataset("/a").getFillingBlocks());
+    assertEquals(Set.of(), arbitrator.holders(key(1)));
   }
 }

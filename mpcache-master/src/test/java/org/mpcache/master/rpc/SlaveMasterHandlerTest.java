@@ -40,7 +40,6 @@ import org.mpcache.master.registry.SlaveRefusals;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
 import org.mpcache.master.status.ArbitratorStats;
-import org.mpcache.master.status.DatasetCatalog;
 
 /**
  * The master's handling of slaves' hit and block reports that carry bad items: each bad item is
@@ -75,8 +74,9 @@ class SlaveMasterHandlerTest {
   void setUp() throws Exception {
     registry = new SlaveRegistry(() -> 0L, 60_000);
     arbitrator = new ReplaceArbitrator(
-        CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults()), registry,
-        new DatasetCatalog(100, new ArbitratorStats()), () -> 1_000L);
+        p -> CachePolicies.create(CachePolicies.MPCACHE, PolicyParameters.defaults(), p), registry,
+        100, new ArbitratorStats(), () -> 1_000L);
+    registry.readHoldingsFrom(arbitrator.holdings());
     refusals = new SlaveRefusals();
     SlaveGate gate = new SlaveGate(registry,
         new SlaveAdmission(null, List.of("mpcache"), true, a -> false), refusals, () -> caller,

@@ -10,13 +10,24 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.DatasetStanding;
+import org.mpcache.master.arbitrator.PlacementIndex;
+import org.mpcache.master.arbitrator.PolicyParameters;
 
-/** The operators' record of datasets: placement, verdicts, eviction causes and its bound. */
+/**
+ * The operators' record of datasets: placement (read from the index an LRU policy keeps), verdicts,
+ * eviction causes and its bound. The helpers tell the catalog and the policy in the order the
+ * Replace Arbitrator does.
+ */
 class DatasetCatalogTest {
   private final ArbitratorStats stats = new ArbitratorStats();
-  private final DatasetCatalog catalog = new DatasetCatalog(2, stats);
+  private final PlacementIndex placement = new PlacementIndex();
+  private final CachePolicy policy =
+      CachePolicies.create(CachePolicies.LRU, PolicyParameters.defaults(), placement);
+  private final DatasetCatalog catalog = new DatasetCatalog(2, stats, placement);
 
   private static BlockKey block(long id) {
     return new BlockKey("BP-1", id, 1);
@@ -31,20 +42,33 @@ class DatasetCatalogTest {
     return catalog.status(id, d -> new DatasetStanding(Double.NaN, 0, false, false));
   }
 
+  private void admit(String slave, long block, String dataset, int size, long time) {
+    BlockAccess a = access(slave, block, dataset, size, time);
+    catalog.verdict(a, policy.onMiss(a, 1L << 40));
+  }
+
+  private void stored(String slave, long block, boolean draining, long time) {
+    policy.onCached(slave, block(block));
+    catalog.cached(slave, block(block), draining, time);
+  }
+
+  private void removed(String slave, long block, long time) {
+    catalog.removed(slave, block(block), time);
+    policy.onRemoved(slave, block(block));
+  }
+
   private void cache(String slave, long block, String dataset, int size) {
-    catalog.verdict(access(slave, block, dataset, size, 10),
-        CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of()));
-    catalog.cached(slave, block(block), false, 10);
+    admit(slave, block, dataset, size, 10);
+    stored(slave, block, false, 10);
   }
 
   @Test
   void verdict_admittedBlocksFillThenCountAsCachedPerSlave() {
-    catalog.verdict(access("s1", 1, "A", 2, 10),
-        CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of()));
+    admit("s1", 1, "A", 2, 10);
     DatasetStatusProto filling = status("A");
     assertEquals(0, filling.getCachedBlocks());
     assertEquals(1, filling.getFillingBlocks());
-    catalog.cached("s1", block(1), false, 11);
+    stored("s1", 1, false, 11);
     cache("s2", 2, "A", 2);
     DatasetStatusProto d = status("A");
     assertEquals(2, d.getCachedBlocks());
@@ -62,7 +86,7 @@ class DatasetCatalogTest {
     cache("s1", 1, "A", 1);
     catalog.verdict(access("s1", 2, "B", 1, 20),
         CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, List.of(block(1))));
-    catalog.removed("s1", block(1), 21);
+    removed("s1", 1, 21);
     DatasetStatusProto a = status("A");
     assertEquals(0, a.getCachedBlocks());
     assertEquals("REPLACEMENT", a.getLastEviction().getCause());
@@ -74,7 +98,7 @@ class DatasetCatalogTest {
   @Test
   void removed_unorderedRemovalCountsAsADrop() {
     cache("s1", 1, "A", 1);
-    catalog.removed("s1", block(1), 30);
+    removed("s1", 1, 30);
     assertEquals("SLAVE_DROPPED", status("A").getLastEviction().getCause());
     assertEquals(1, stats.evictions(EvictionCause.SLAVE_DROPPED));
   }
@@ -82,14 +106,13 @@ class DatasetCatalogTest {
   @Test
   void evictDataset_ordersCachedReplicasOutAndBlocksStillFillingOnceCached() {
     cache("s1", 1, "A", 2);
-    catalog.verdict(access("s2", 2, "A", 2, 10),
-        CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of()));
+    admit("s2", 2, "A", 2, 10);
     assertEquals(1, catalog.evictDataset("A", 40));
     assertEquals(List.of(block(1)), catalog.takeQueued("s1"));
-    catalog.cached("s2", block(2), false, 41);
+    stored("s2", 2, false, 41);
     assertEquals(List.of(block(2)), catalog.takeQueued("s2"));
-    catalog.removed("s1", block(1), 42);
-    catalog.removed("s2", block(2), 42);
+    removed("s1", 1, 42);
+    removed("s2", 2, 42);
     DatasetStatusProto a = status("A");
     assertEquals(0, a.getCachedBlocks());
     assertEquals("ADMIN_EVICT", a.getLastEviction().getCause());
@@ -101,18 +124,18 @@ class DatasetCatalogTest {
   void slaveLost_forgetsItsBlocks() {
     cache("s1", 1, "A", 1);
     catalog.slaveLost("s1", 50);
+    policy.onSlaveLost("s1");
     assertEquals(0, status("A").getCachedBlocks());
     assertEquals("SLAVE_LOST", status("A").getLastEviction().getCause());
-    assertTrue(catalog.holders(block(1)).isEmpty());
+    assertTrue(placement.holders(block(1)).isEmpty());
   }
 
   @Test
   void drainSlave_queuesEveryHeldBlockAndNewlyCachedOnes() {
     cache("s1", 1, "A", 2);
     assertEquals(1, catalog.drainSlave("s1", List.of(block(1)), 60));
-    catalog.verdict(access("s1", 2, "A", 2, 61),
-        CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of()));
-    catalog.cached("s1", block(2), true, 62);
+    admit("s1", 2, "A", 2, 61);
+    stored("s1", 2, true, 62);
     assertEquals(List.of(block(1), block(2)), catalog.takeQueued("s1"));
     assertEquals("DECOMMISSION", status("A").getLastEviction().getCause());
   }

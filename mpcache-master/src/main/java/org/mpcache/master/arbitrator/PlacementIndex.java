@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,33 +13,45 @@ import java.util.function.ToLongFunction;
 import org.mpcache.common.BlockKey;
 
 /**
- * Where the blocks of each dataset are, for the policies that evict whole datasets: per block copy
- * (one block on one slave) its dataset, size and whether the slave has stored it or is still
- * filling it; per dataset how many of its blocks are cached somewhere, how many bytes it holds in
- * all and on each slave; per slave the blocks of evicted datasets it has not been told to drop yet
- * (Algorithm 1's To_Del) and their bytes. A block belongs to the dataset it was first admitted
- * for.
+ * The master's one record of where cached blocks are: per block copy (one block on one slave) its
+ * dataset, size and state; per dataset how many of its blocks are cached somewhere, how many bytes
+ * it holds in all and on each slave; per slave how many copies it stores, and the blocks of evicted
+ * datasets it has not been told to drop yet (Algorithm 1's To_Del) with their bytes. The Replace
+ * Arbitrator owns it; the cache policy plans against it and changes it through the package's
+ * narrow methods as it handles the events the arbitrator passes on; the slave registry and the
+ * status catalog read its public views.
+ *
+ * <p>A copy's states: <em>filling</em> (admitted, the slave is storing it), <em>stored</em>
+ * (reported cached), and either of them <em>doomed</em> (its dataset was evicted: a stored copy is
+ * queued for eviction on its slave, a filling one is queued when reported cached). A copy leaves
+ * the index when its slave reports it removed or the slave is lost. Live (not doomed) copies
+ * count toward their dataset's tallies; doomed ones still count as what their slave holds. A stored
+ * copy nobody admitted (a <em>stray</em>) has no dataset. A block belongs to the dataset it was
+ * first admitted for.
  *
  * <p>Layout, for the master's memory (docs/simulator.md reports the measured bytes per cached
  * block): one {@link Copy} object per block copy, holding the block key's fields inline and
  * threaded on two intrusive lists, its hash bucket and its dataset's block list, so a cached block
  * costs one object and one table slot; slaves are numbered once and each dataset keeps its bytes per
  * slave in two small sorted arrays, so that "does this dataset free room on that slave" is
- * O(log slaves) while choosing victims.
+ * O(log slaves) while choosing victims. The per-slave views ({@link #storedOn}) scan the table:
+ * they serve operators' actions, not the request path.
  *
- * <p>Not thread-safe: owned by one policy.
+ * <p>Not thread-safe: the Replace Arbitrator guards it with its lock.
  */
-final class DatasetPlacement {
+public final class PlacementIndex {
 
-  /** One block on one slave, stored or being filled. */
+  /** One block on one slave, filling or stored, maybe doomed. */
   private static final class Copy {
     final String blockPoolId;
     final long blockId;
     final long generationStamp;
     final long bytes;
     final int slave;
+    /** The dataset it was admitted for (kept once doomed, for attribution); null for a stray. */
     final Held dataset;
     boolean filling = true;
+    boolean doomed;
     Copy prevInDataset;
     Copy nextInDataset;
     Copy nextInBucket;
@@ -62,19 +75,24 @@ final class DatasetPlacement {
           && blockPoolId.equals(o.blockPoolId);
     }
 
+    /** Counts toward its dataset's tallies and list. */
+    boolean live() {
+      return !doomed && dataset != null;
+    }
+
     BlockKey key() {
       return new BlockKey(blockPoolId, blockId, generationStamp);
     }
   }
 
-  /** One dataset with at least one block copy. */
+  /** One dataset with at least one live block copy. */
   private static final class Held {
     final String id;
     Copy head;
     Copy tail;
-    /** Distinct blocks with at least one stored copy. */
+    /** Distinct blocks with at least one live stored copy. */
     int cachedBlocks;
-    /** Bytes of stored copies over every slave. */
+    /** Bytes of live stored copies over every slave. */
     long storedBytes;
     /**
      * Bytes of stored copies on each slave: slave numbers ascending in {@code slaveKeys[0..n)},
@@ -138,11 +156,19 @@ final class DatasetPlacement {
     long bytes;
   }
 
+  /** What a visitor of a dataset's copies is told of each. */
+  @FunctionalInterface
+  public interface CopyVisitor {
+    void copy(String slaveId, BlockKey block, long bytes, boolean stored);
+  }
+
   private Copy[] table = new Copy[1 << 10];
   private int copies;
   private final Map<String, Held> datasets = new HashMap<>();
   private final Map<String, Integer> slaveIndex = new HashMap<>();
   private final List<String> slaveNames = new ArrayList<>();
+  /** Stored copies (live, doomed or stray) per slave number. */
+  private int[] storedPerSlave = new int[8];
   private final Map<String, Pending> toDel = new HashMap<>();
   private long pendingBytes;
 
@@ -152,6 +178,9 @@ final class DatasetPlacement {
       i = slaveNames.size();
       slaveIndex.put(slaveId, i);
       slaveNames.add(slaveId);
+      if (i == storedPerSlave.length) {
+        storedPerSlave = Arrays.copyOf(storedPerSlave, i * 2);
+      }
     }
     return i;
   }
@@ -178,12 +207,15 @@ final class DatasetPlacement {
       p.nextInBucket = c.nextInBucket;
     }
     copies--;
+    if (!c.filling) {
+      storedPerSlave[c.slave]--;
+    }
   }
 
-  /** The first copy of a block on any slave, or null. */
-  private Copy anyCopy(BlockKey key) {
+  /** The first live copy of a block on any slave, or null. */
+  private Copy liveCopy(BlockKey key) {
     for (Copy c = table[bucket(key)]; c != null; c = c.nextInBucket) {
-      if (c.is(key)) {
+      if (c.live() && c.is(key)) {
         return c;
       }
     }
@@ -199,11 +231,16 @@ final class DatasetPlacement {
     return null;
   }
 
-  /** Whether another copy of the same block is stored on some slave. */
+  private Copy copyOn(BlockKey key, String slaveId) {
+    Integer s = slaveIndex.get(slaveId);
+    return s == null ? null : copyOn(key, s);
+  }
+
+  /** Whether another live copy of the same block is stored on some slave. */
   private boolean storedElsewhere(Copy copy) {
     for (Copy c = table[bucket(copy.blockId, copy.generationStamp)]; c != null;
         c = c.nextInBucket) {
-      if (c != copy && !c.filling && c.sameBlock(copy)) {
+      if (c != copy && c.live() && !c.filling && c.sameBlock(copy)) {
         return true;
       }
     }
@@ -228,7 +265,13 @@ final class DatasetPlacement {
     c.nextInBucket = table[b];
     table[b] = c;
     copies++;
+    if (!c.filling) {
+      storedPerSlave[c.slave]++;
+    }
     Held d = c.dataset;
+    if (d == null) {
+      return;
+    }
     c.prevInDataset = d.tail;
     if (d.tail == null) {
       d.head = c;
@@ -238,9 +281,15 @@ final class DatasetPlacement {
     d.tail = c;
   }
 
-  /** Takes a copy out of both lists and the tallies; forgets its dataset when it was the last. */
+  /**
+   * Takes a copy out of the table and, when live, out of its dataset's list and tallies; forgets
+   * the dataset when it was its last live copy.
+   */
   private void unlink(Copy c) {
     removeFromBucket(c);
+    if (!c.live()) {
+      return;
+    }
     Held d = c.dataset;
     if (c.prevInDataset == null) {
       d.head = c.nextInDataset;
@@ -271,30 +320,37 @@ final class DatasetPlacement {
     pendingBytes += delta;
   }
 
-  /** A slave starts filling a block of a dataset (no-op when it already holds or fills it). */
+  /**
+   * A slave starts filling a block of a dataset (no-op when it already holds or fills it; a doomed
+   * copy there is replaced: the block is wanted again).
+   */
   void fill(String datasetId, BlockKey block, long bytes, String slaveId) {
     int s = slave(slaveId);
-    if (copyOn(block, s) != null) {
-      return;
+    Copy here = copyOn(block, s);
+    if (here != null) {
+      if (!here.doomed) {
+        return;
+      }
+      removeFromBucket(here);
     }
-    Copy other = anyCopy(block);
+    Copy other = liveCopy(block);
     Held d = other != null ? other.dataset : datasets.computeIfAbsent(datasetId, Held::new);
     link(new Copy(block, bytes, s, d), block);
   }
 
-  /** The dataset a tracked block belongs to, or null. */
+  /** The dataset a live block copy belongs to, or null. */
   String datasetOf(BlockKey block) {
-    Copy c = anyCopy(block);
+    Copy c = liveCopy(block);
     return c == null ? null : c.dataset.id;
   }
 
-  /** Whether any block of the dataset is cached or being filled. */
-  boolean holds(String datasetId) {
+  /** Whether any block of the dataset is cached or being filled (and not doomed). */
+  public boolean holds(String datasetId) {
     return datasets.containsKey(datasetId);
   }
 
   /** The dataset's blocks cached on at least one slave. */
-  int cachedBlocks(String datasetId) {
+  public int cachedBlocks(String datasetId) {
     Held d = datasets.get(datasetId);
     return d == null ? 0 : d.cachedBlocks;
   }
@@ -312,34 +368,59 @@ final class DatasetPlacement {
     return d == null ? 0 : d.storedBytes;
   }
 
+  /** What {@link #cached} found. */
+  enum Stored {
+    /** A live copy was filling and is stored now. */
+    NEWLY_STORED,
+    /** Nothing changed: the copy was stored already, or it was doomed (now queued). */
+    UNCHANGED,
+    /** Nobody admitted the block there: it is recorded as a stray copy. */
+    STRAY
+  }
+
   /**
-   * A slave reports a block cached. A block that is not being filled there and not already cached
-   * there (its dataset was evicted meanwhile) is queued for eviction on that slave.
-   *
-   * @return the block's dataset, or null when the block is not tracked there
+   * A slave reports a block cached. A doomed copy is queued for eviction (its bytes counted as 0,
+   * as for any block whose size the policy did not plan with); an untracked one is recorded as a
+   * stray, which the policy keeps or queues ({@link #evictStray}).
    */
-  String cached(String slaveId, BlockKey block) {
+  Stored cached(String slaveId, BlockKey block) {
     int s = slave(slaveId);
     Copy c = copyOn(block, s);
     if (c == null) {
-      queue(s, block, 0);
-      return null;
+      Copy stray = new Copy(block, 0, s, null);
+      stray.filling = false;
+      link(stray, block);
+      return Stored.STRAY;
     }
     if (!c.filling) {
-      return null;
+      return Stored.UNCHANGED;
     }
+    storedPerSlave[s]++;
     c.filling = false;
+    if (c.doomed) {
+      queue(s, block, 0);
+      return Stored.UNCHANGED;
+    }
     c.dataset.addStored(s, c.bytes);
     if (!storedElsewhere(c)) {
       c.dataset.cachedBlocks++;
     }
-    return c.dataset.id;
+    return Stored.NEWLY_STORED;
+  }
+
+  /** Dooms a stray copy: it is queued for eviction on its slave. */
+  void evictStray(String slaveId, BlockKey block) {
+    Copy c = copyOn(block, slaveId);
+    if (c != null && c.dataset == null && !c.doomed) {
+      c.doomed = true;
+      queue(c.slave, block, 0);
+    }
   }
 
   /**
    * A slave no longer holds a block (nor needs to be told to drop it).
    *
-   * @return the block's dataset when it was tracked on that slave, else null
+   * @return the block's dataset when a live copy was tracked on that slave, else null
    */
   String removed(String slaveId, BlockKey block) {
     Pending p = toDel.get(slaveId);
@@ -349,20 +430,23 @@ final class DatasetPlacement {
         p.bytes -= bytes;
         pendingBytes -= bytes;
       }
+      if (p.blocks.isEmpty()) {
+        toDel.remove(slaveId);
+      }
     }
-    Integer s = slaveIndex.get(slaveId);
-    Copy c = s == null ? null : copyOn(block, s);
+    Copy c = copyOn(block, slaveId);
     if (c == null) {
       return null;
     }
+    boolean live = c.live();
     unlink(c);
-    return c.dataset.id;
+    return live ? c.dataset.id : null;
   }
 
   /**
    * A slave is gone: its pending evictions and every block it held are forgotten.
    *
-   * @return the datasets that had blocks on it, in no particular order
+   * @return the datasets that had live blocks on it, in no particular order
    */
   Set<String> slaveLost(String slaveId) {
     Pending p = toDel.remove(slaveId);
@@ -383,16 +467,18 @@ final class DatasetPlacement {
       }
     }
     for (Copy c : held) {
+      if (c.live()) {
+        affected.add(c.dataset.id);
+      }
       unlink(c);
-      affected.add(c.dataset.id);
     }
     return affected;
   }
 
   /**
-   * Evicts a dataset whole: each of its cached blocks is queued for eviction on every slave that
-   * caches it, and the dataset's blocks are forgotten (blocks still filling are queued when their
-   * slave reports them cached).
+   * Evicts a dataset whole: each of its stored copies is queued for eviction on its slave, copies
+   * still filling are queued when their slave reports them cached, and the dataset's tallies are
+   * forgotten. The copies stay, doomed, until their slaves report them removed.
    */
   void evict(String datasetId) {
     Held d = datasets.remove(datasetId);
@@ -400,10 +486,10 @@ final class DatasetPlacement {
       return;
     }
     for (Copy c = d.head; c != null; c = c.nextInDataset) {
+      c.doomed = true;
       if (!c.filling) {
         queue(c.slave, c.key(), c.bytes);
       }
-      removeFromBucket(c);
     }
   }
 
@@ -448,5 +534,77 @@ final class DatasetPlacement {
     }
     pendingBytes -= p.bytes;
     return new ArrayList<>(p.blocks.keySet());
+  }
+
+  // Views for the registry, the status catalog and operators' actions.
+
+  /** How many copies a slave stores (live, doomed or stray). O(1). */
+  public int storedCount(String slaveId) {
+    Integer s = slaveIndex.get(slaveId);
+    return s == null ? 0 : storedPerSlave[s];
+  }
+
+  /** The blocks a slave stores (live, doomed or stray). Scans the index. */
+  public List<BlockKey> storedOn(String slaveId) {
+    return blocksOn(slaveId, false);
+  }
+
+  /** The blocks a slave stores or is filling, in any state. Scans the index. */
+  List<BlockKey> copiesOn(String slaveId) {
+    return blocksOn(slaveId, true);
+  }
+
+  private List<BlockKey> blocksOn(String slaveId, boolean withFilling) {
+    Integer s = slaveIndex.get(slaveId);
+    List<BlockKey> out = new ArrayList<>();
+    if (s == null) {
+      return out;
+    }
+    for (Copy head : table) {
+      for (Copy c = head; c != null; c = c.nextInBucket) {
+        if (c.slave == s && (withFilling || !c.filling)) {
+          out.add(c.key());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether a slave stores a block (in any state). */
+  public boolean isStored(String slaveId, BlockKey block) {
+    Copy c = copyOn(block, slaveId);
+    return c != null && !c.filling;
+  }
+
+  /** The slaves that store or are filling a block, in any state. */
+  public Set<String> holders(BlockKey block) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Copy c = table[bucket(block)]; c != null; c = c.nextInBucket) {
+      if (c.is(block)) {
+        out.add(slaveNames.get(c.slave));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The dataset a block was admitted for, whether its copies are live or doomed (to charge an
+   * eviction to it); null for strays and untracked blocks.
+   */
+  public String ownerOf(BlockKey block) {
+    for (Copy c = table[bucket(block)]; c != null; c = c.nextInBucket) {
+      if (c.dataset != null && c.is(block)) {
+        return c.dataset.id;
+      }
+    }
+    return null;
+  }
+
+  /** Visits every live copy of a dataset, in the order they were admitted. */
+  public void forEachCopy(String datasetId, CopyVisitor visitor) {
+    Held d = datasets.get(datasetId);
+    for (Copy c = d == null ? null : d.head; c != null; c = c.nextInDataset) {
+      visitor.copy(slaveNames.get(c.slave), c.key(), c.bytes, !c.filling);
+    }
   }
 }

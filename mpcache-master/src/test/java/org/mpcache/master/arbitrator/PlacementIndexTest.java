@@ -10,9 +10,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 
-/** The block placement shared by the dataset policies: copies, tallies and To_Del. */
-class DatasetPlacementTest {
-  private final DatasetPlacement p = new DatasetPlacement();
+/** The master's placement index: copies and their states, tallies, To_Del, and its views. */
+class PlacementIndexTest {
+  private final PlacementIndex p = new PlacementIndex();
 
   private static BlockKey block(long id) {
     return new BlockKey("BP-1", id, 1);
@@ -24,7 +24,7 @@ class DatasetPlacementTest {
   }
 
   @Test
-  void blockOnTwoSlavesCountsOnceAndStaysCachedUntilItsLastCopyGoes() {
+  void removed_blockOnTwoSlavesCountsOnceAndStaysCachedUntilItsLastCopyGoes() {
     store("A", 1, 100, "s1");
     store("B", 1, 100, "s2"); // the block stays A's: the dataset it was first admitted for
     assertEquals("A", p.datasetOf(block(1)));
@@ -41,7 +41,7 @@ class DatasetPlacementTest {
   }
 
   @Test
-  void evictQueuesStoredCopiesOnTheirSlavesAndALateFillIsQueuedWhenReported() {
+  void evict_queuesStoredCopiesOnTheirSlavesAndALateFillIsQueuedWhenReported() {
     store("A", 1, 100, "s1");
     store("A", 2, 50, "s2");
     store("A", 2, 50, "s3");
@@ -51,7 +51,8 @@ class DatasetPlacementTest {
     assertFalse(p.holds("A"));
     assertEquals(200, p.pendingBytes());
     assertEquals(50, p.pendingBytes("s2"));
-    assertNull(p.cached("s1", block(3)), "a block of an evicted dataset is not tracked");
+    assertEquals(PlacementIndex.Stored.UNCHANGED, p.cached("s1", block(3)),
+        "a block of an evicted dataset is queued, not counted");
     assertEquals(List.of(block(1), block(3)), p.takePending("s1"));
     assertEquals(100, p.pendingBytes(), "s2 and s3 still to go; block 3 counted 0 bytes");
     p.removed("s2", block(2));
@@ -62,7 +63,7 @@ class DatasetPlacementTest {
   }
 
   @Test
-  void tallyOverManySlavesSurvivesGrowthAndEmptiedSlaves() {
+  void bytesOn_tallyOverManySlavesSurvivesGrowthAndEmptiedSlaves() {
     for (int i = 0; i < 300; i++) {
       store("A", i, 10 + i, "s" + (i * 7 % 300));
     }
@@ -84,7 +85,7 @@ class DatasetPlacementTest {
   }
 
   @Test
-  void slaveLostForgetsItsCopiesAndPendingEvictions() {
+  void slaveLost_forgetsItsCopiesAndPendingEvictions() {
     store("A", 1, 100, "s1");
     store("B", 2, 100, "s1");
     store("B", 3, 100, "s2");
@@ -94,5 +95,48 @@ class DatasetPlacementTest {
     assertEquals(1, p.cachedBlocks("B"));
     assertTrue(p.holds("B"));
     assertEquals(Set.of(), p.slaveLost("nobody"));
+  }
+
+  @Test
+  void evict_doomedCopiesStayWhatTheirSlaveHoldsUntilReportedRemoved() {
+    store("A", 1, 100, "s1");
+    p.fill("A", block(2), 100, "s1");
+    p.evict("A");
+    assertNull(p.datasetOf(block(1)), "the policy no longer sees it");
+    assertEquals("A", p.ownerOf(block(1)), "evictions are still charged to A");
+    assertEquals(List.of(block(1)), p.storedOn("s1"));
+    assertEquals(1, p.storedCount("s1"));
+    assertEquals(Set.of("s1"), p.holders(block(2)));
+    assertNull(p.removed("s1", block(1)), "a doomed copy is no dataset's loss");
+    assertEquals(0, p.storedCount("s1"));
+    assertEquals(List.of(block(2)), p.copiesOn("s1"), "block 2 still fills there");
+    p.removed("s1", block(2));
+    assertEquals(List.of(), p.copiesOn("s1"));
+  }
+
+  @Test
+  void cached_untrackedBlockIsAStrayUntilEvicted() {
+    assertEquals(PlacementIndex.Stored.STRAY, p.cached("s1", block(7)));
+    assertEquals(1, p.storedCount("s1"));
+    assertNull(p.ownerOf(block(7)));
+    assertNull(p.datasetOf(block(7)));
+    assertEquals(0, p.pendingBytes("s1"));
+    p.evictStray("s1", block(7));
+    assertEquals(List.of(block(7)), p.takePending("s1"));
+    assertEquals(PlacementIndex.Stored.UNCHANGED, p.cached("s1", block(7)));
+    assertNull(p.removed("s1", block(7)));
+    assertEquals(List.of(), p.storedOn("s1"));
+  }
+
+  @Test
+  void fill_afterEvictionReplacesTheDoomedCopy() {
+    store("A", 1, 100, "s1");
+    p.evict("A");
+    p.takePending("s1");
+    p.fill("B", block(1), 100, "s1");
+    assertEquals(PlacementIndex.Stored.NEWLY_STORED, p.cached("s1", block(1)));
+    assertEquals("B", p.datasetOf(block(1)));
+    assertEquals(1, p.cachedBlocks("B"));
+    assertEquals(1, p.storedCount("s1"));
   }
 }

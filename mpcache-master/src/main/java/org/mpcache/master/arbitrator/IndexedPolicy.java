@@ -1,0 +1,95 @@
+package org.mpcache.master.arbitrator;
+
+import java.util.Set;
+import org.mpcache.common.BlockKey;
+
+/**
+ * The base of the master's cache policies: it keeps the Replace Arbitrator's {@link PlacementIndex}
+ * in step with what slaves report (blocks stored, blocks removed, slaves lost), once for every
+ * policy, and then lets the policy react through its hooks. Subclasses record their own
+ * admissions in the index ({@link PlacementIndex#fill}) and plan against it.
+ *
+ * <p>Not thread-safe: the caller serializes every call, and the index is guarded by the same
+ * caller.
+ */
+abstract class IndexedPolicy implements CachePolicy {
+  /** Where every block copy is; shared with the arbitrator, which owns it. */
+  final PlacementIndex placement;
+
+  IndexedPolicy(PlacementIndex placement) {
+    this.placement = placement;
+  }
+
+  @Override
+  public final void onCached(String slaveId, BlockKey block) {
+    PlacementIndex.Stored what = placement.cached(slaveId, block);
+    if (what == PlacementIndex.Stored.STRAY) {
+      onStray(slaveId, block);
+    } else if (what == PlacementIndex.Stored.NEWLY_STORED) {
+      afterStored(slaveId, block, placement.datasetOf(block));
+    }
+  }
+
+  @Override
+  public final void adopt(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks) {
+    if (blockBytes < 0 || datasetBlocks < 1) {
+      throw new IllegalArgumentException("blockBytes must not be negative and datasetBlocks must "
+          + "be at least 1: " + blockBytes + ", " + datasetBlocks);
+    }
+    if (placement.holders(block).contains(slaveId)) {
+      return;
+    }
+    placement.fill(datasetId, block, blockBytes, slaveId);
+    placement.cached(slaveId, block);
+    // A block that joined another dataset (the one its other copies are in) says nothing of
+    // that dataset's size.
+    String joined = placement.datasetOf(block);
+    afterAdopted(slaveId, block, blockBytes, joined,
+        joined.equals(datasetId) ? datasetBlocks : 1);
+  }
+
+  @Override
+  public final void onRemoved(String slaveId, BlockKey block) {
+    afterRemoved(slaveId, block, placement.removed(slaveId, block));
+  }
+
+  @Override
+  public final void onSlaveLost(String slaveId) {
+    afterSlaveLost(slaveId, placement.slaveLost(slaveId));
+  }
+
+  /**
+   * A slave stored a block the policy did not admit there (its dataset was evicted while it
+   * filled, or the slave had it from before). The index holds it as a stray; by default it is
+   * queued for eviction.
+   */
+  void onStray(String slaveId, BlockKey block) {
+    placement.evictStray(slaveId, block);
+  }
+
+  /** A block the policy admitted is stored now; {@code datasetId} is its dataset. */
+  void afterStored(String slaveId, BlockKey block, String datasetId) {
+  }
+
+  /**
+   * A block was adopted as stored for {@code datasetId} (the dataset it was first admitted for,
+   * when another copy was); no access is counted.
+   *
+   * @param datasetBlocks the dataset's size as the slave recorded it; 1 when the block joined
+   *     another dataset than the one the slave named
+   */
+  abstract void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks);
+
+  /**
+   * A slave no longer holds a block; {@code datasetId} is the dataset that lost a live copy, or
+   * null when none did.
+   */
+  void afterRemoved(String slaveId, BlockKey block, String datasetId) {
+  }
+
+  /** A slave is gone; {@code datasets} lost live copies with it. */
+  void afterSlaveLost(String slaveId, Set<String> datasets) {
+  }
+}
