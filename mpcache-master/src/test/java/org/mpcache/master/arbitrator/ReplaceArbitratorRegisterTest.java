@@ -10,6 +10,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.master.registry.SlaveIdentity;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
@@ -36,6 +37,8 @@ class ReplaceArbitratorRegisterTest {
     return new BlockKey("BP-1", id, 1);
   }
 
+  private static final SlaveIdentity SLAVE_USER = new SlaveIdentity("mpcache", null);
+
   private static HeldBlock held(long id, String dataset, int blocks) {
     return new HeldBlock(key(id), BLOCK, dataset, blocks);
   }
@@ -46,7 +49,8 @@ class ReplaceArbitratorRegisterTest {
         .setHost("host1").setClientPort(50121).build(), SpaceReportProto.newBuilder()
         .setCapacity(CAPACITY).setInputCacheCapacity(CAPACITY).setInputCacheUsed(0)
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
-        .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build());
+        .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), SLAVE_USER,
+        registry.holder(SLAVE)).orElseThrow();
     return arbitrator.onRegister(SLAVE, previous, held, CAPACITY);
   }
 
