@@ -182,9 +182,12 @@ class AdminAclTest {
       long queued = prefetchQueued();
       refused(run(dave, "prefetch", "/private"), "/private", "Permission denied", "user=dave");
       assertEquals(queued, prefetchQueued());
-      // The same path is the master's user's to warm: HDFS refused dave, not the master.
-      assertEquals(1, ok(me, "prefetch", "/private", "-json").json().get("blocks").asInt());
-      assertEquals(2, ok(dave, "prefetch", "/team", "-json").json().get("blocks").asInt());
+      // The same path is the master's user's to warm: HDFS refused dave, not the master. Both
+      // wait for their blocks, so that no prefetch is left queued for the other tests' bounds.
+      assertEquals(1, ok(me, "prefetch", "/private", "-wait", "60", "-json").json()
+          .get("blocks").asInt());
+      assertEquals(2, ok(dave, "prefetch", "/team", "-wait", "60", "-json").json()
+          .get("blocks").asInt());
     } finally {
       setAcls("", "");
     }

@@ -3,6 +3,7 @@ package org.mpcache.slave;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -10,6 +11,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
@@ -23,6 +29,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.BlockChecksumSource.HdfsBlockCrc;
 
@@ -43,6 +50,8 @@ class FillVerificationTest {
   private volatile Optional<HdfsBlockCrc> answer = Optional.empty();
   private volatile String askedToken;
   private volatile List<String> askedReplicas;
+  /** Runs in the fake DataNode's answer, before it is given. */
+  private volatile Runnable whileVerifying = () -> { };
 
   @BeforeEach
   void start() throws Exception {
@@ -53,6 +62,7 @@ class FillVerificationTest {
             return (block, length, token, replicas) -> {
               askedToken = token;
               askedReplicas = replicas;
+              whileVerifying.run();
               return answer;
             };
           }
@@ -145,5 +155,52 @@ class FillVerificationTest {
     answer = Optional.of(new HdfsBlockCrc(false, (int) crc.getValue(), "dn"));
 
     assertTrue(fill(data), "a DataNode keeping CRC32 vouches as well");
+  }
+
+  @Test
+  void commit_whileVerifying_countsAsAFillInProgress() throws Exception {
+    byte[] data = bytes();
+    answer = Optional.of(new HdfsBlockCrc(true, crc32c(data), "dn"));
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answered = new CountDownLatch(1);
+    whileVerifying = () -> {
+      asked.countDown();
+      try {
+        answered.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    ExecutorService committer = Executors.newSingleThreadExecutor();
+    try {
+      Future<Boolean> cached = committer.submit(() -> fill(data));
+      assertTrue(asked.await(30, TimeUnit.SECONDS), "the slave asked HDFS to vouch");
+
+      assertEquals(1, slave.fillsInProgress(), "a fill being verified is still in progress");
+      assertEquals(Optional.of(FileBlockStore.State.FILLING), slave.getStore().state(KEY));
+
+      answered.countDown();
+      assertTrue(cached.get(30, TimeUnit.SECONDS));
+      assertEquals(0, slave.fillsInProgress());
+      assertEquals(Optional.of(FileBlockStore.State.CACHED), slave.getStore().state(KEY));
+    } finally {
+      answered.countDown();
+      committer.shutdownNow();
+    }
+  }
+
+  @Test
+  void commit_verificationFailsUnexpectedly_abortsTheFill() throws Exception {
+    long used = slave.getStore().space().usedBytes();
+    whileVerifying = () -> {
+      throw new IllegalStateException("injected: the checksum source broke");
+    };
+
+    assertThrows(IOException.class, () -> fill(bytes()), "the commit fails");
+
+    assertEquals(Optional.empty(), slave.getStore().state(KEY), "no block left FILLING");
+    assertEquals(used, slave.getStore().space().usedBytes(), "the fill's space is released");
+    assertEquals(0, slave.fillsInProgress());
+    assertEquals(0, slave.getCounters().snapshot().getBlocksCached());
   }
 }

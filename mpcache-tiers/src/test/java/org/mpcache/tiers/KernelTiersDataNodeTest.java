@@ -57,7 +57,7 @@ class KernelTiersDataNodeTest {
         System.out.printf("64 MiB from the 32 MiB/s HDD: cold %.2f s, then warm %.2f s%n", cold,
             warm);
         // 2 s at the limit; the throttle's 100 ms slices let it run ahead a little
-        assertThat(bytes / 1048576.0 / cold).as("cold read MiB/s").isBetween(0.5 * 32, 1.3 * 32);
+        assertThat(bytes / 1048576.0 / cold).as("cold read MiB/s").isBetween(0.2 * 32, 1.3 * 32);
         // without a drop the page cache serves the second read: why the harness drops caches
         assertThat(warm).isLessThan(cold / 2);
       }

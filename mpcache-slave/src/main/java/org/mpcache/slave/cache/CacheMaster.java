@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
@@ -90,6 +91,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final long fillTimeoutMs;
   private final int readMaxBytes;
   private final FillTable fills = new FillTable();
+  /** Commits under way: their fills have left the table but are not yet committed or aborted. */
+  private final AtomicInteger committing = new AtomicInteger();
   private ScheduledExecutorService reaper;
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
@@ -346,14 +349,35 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       return null;
     });
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
-    if (s == null || !fills.remove(req.getFillId(), s)) {
-      return CommitResponseProto.newBuilder().setCached(false).build();
+    // Counted before it leaves the table, so that the fill is in progress until it is done.
+    committing.incrementAndGet();
+    try {
+      if (s == null || !fills.remove(req.getFillId(), s)) {
+        return CommitResponseProto.newBuilder().setCached(false).build();
+      }
+      try {
+        return verifyAndCommit(s, req);
+      } finally {
+        // A no-op once committed or aborted; otherwise (verification failed unexpectedly) the
+        // block must not stay FILLING.
+        synchronized (s) {
+          s.fill.abort();
+        }
+      }
+    } finally {
+      committing.decrementAndGet();
     }
+  }
+
+  /**
+   * Commits a fill taken out of the table once HDFS vouches for its bytes; the caller aborts it
+   * if it was not committed.
+   */
+  private CommitResponseProto verifyAndCommit(FillTable.Session s, CommitRequestProto req) {
     synchronized (s) {
       if (s.fill.written() != req.getLength() || s.fill.written() != s.fill.length()) {
         LOG.warn("Could not cache {}: client wrote {} bytes, slave received {} of {}",
             s.fill.key(), req.getLength(), s.fill.written(), s.fill.length());
-        s.fill.abort();
         return CommitResponseProto.newBuilder().setCached(false).build();
       }
     }
@@ -368,9 +392,6 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       } else {
         LOG.debug("Refused the fill of {} by {}: {}", s.fill.key(), s.owner, vouch);
       }
-      synchronized (s) {
-        s.fill.abort();
-      }
       return CommitResponseProto.newBuilder().setCached(false).build();
     }
     if (verifier.isOn()) {
@@ -382,7 +403,6 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         s.fill.commit();
       } catch (IOException e) {
         LOG.warn("Could not cache {}: {}", s.fill.key(), e.getMessage());
-        s.fill.abort();
         return CommitResponseProto.newBuilder().setCached(false).build();
       }
     }
@@ -464,8 +484,11 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
   }
 
-  /** Fills in progress, for tests and reports. */
+  /**
+   * Fills in progress, for tests and reports: those being written and those whose commit is
+   * being verified or written.
+   */
   public int fillsInProgress() {
-    return fills.size();
+    return fills.size() + committing.get();
   }
 }
