@@ -56,6 +56,7 @@ import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.trust.SoakFiles.SoakFile;
@@ -86,6 +87,12 @@ class SoakTest {
   private static final long LOCALIZED = 4L * BLOCK;
   /** Files stay below HDFS's first fetch of block locations (10 blocks), as the stream sees them. */
   private static final int MAX_BLOCKS = 8;
+  /**
+   * The slaves' fill timeout. A reader that gives up on a slave that did not answer in time drops
+   * its fill without an abort, and the slave reaps it after this long: the end of the soak waits
+   * for that, so it is shorter than the default minute.
+   */
+  private static final long FILL_TIMEOUT_MS = 10_000;
 
   private static MiniMpCacheCluster cluster;
 
@@ -99,6 +106,7 @@ class SoakTest {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/soak"))
         .blockSize(BLOCK).slaveCapacity(SLAVE_INPUT).localizedCapacity(LOCALIZED)
         .set(ClientConfigKeys.FILL_MIN_BYTES_KEY, String.valueOf(BLOCK / 4))
+        .set(SlaveConfigKeys.FILL_TIMEOUT_MS_KEY, String.valueOf(FILL_TIMEOUT_MS))
         .set("dfs.namenode.fs-limits.min-block-size", String.valueOf(BLOCK))
         // A failed HDFS read (the old blocks of a replaced file) gives up in about a second.
         .set("dfs.client.retry.window.base", "100")
@@ -494,12 +502,14 @@ class SoakTest {
   /** Waits up to 30 s for {@code condition}; the assertions that follow say what is wrong. */
   private static void awaitQuiet(String what, BooleanSupplier condition)
       throws InterruptedException {
-    long deadline = Time.monotonicNow() + 30_000;
+    // Abandoned fills are reaped within the fill timeout (and a reaper period after it).
+    long waitMs = 3 * FILL_TIMEOUT_MS;
+    long deadline = Time.monotonicNow() + waitMs;
     while (!condition.getAsBoolean() && Time.monotonicNow() < deadline) {
       Thread.sleep(100);
     }
     if (!condition.getAsBoolean()) {
-      System.out.println("still waiting for " + what + " after 30 s");
+      System.out.println("still waiting for " + what + " after " + waitMs / 1000 + " s");
     }
   }
 }
