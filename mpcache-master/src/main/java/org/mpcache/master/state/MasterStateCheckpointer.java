@@ -94,6 +94,9 @@ public final class MasterStateCheckpointer extends AbstractService {
       loaded = file.load();
       if (loaded.isPresent()) {
         restored = apply(loaded.get());
+        // Until this master writes its own, the last checkpoint is the one it restored.
+        lastMs = loaded.get().getWrittenMs();
+        lastBytes = Files.size(file.path());
       }
     } catch (MasterStateFile.FormatException | IllegalArgumentException e) {
       Path aside = file.moveAside();
@@ -102,7 +105,12 @@ public final class MasterStateCheckpointer extends AbstractService {
           file.path(), e.getMessage(), aside);
       return;
     }
-    LOG.info("Restored {} from {}", restored, file.path());
+    if (loaded.isPresent()) {
+      LOG.info("Restored {} from {}", restored, file.path());
+    } else {
+      LOG.info("No checkpoint in {}: the master starts with what slaves report", file.path()
+          .getParent());
+    }
   }
 
   /** The policy first: it validates everything before it changes anything. */
@@ -183,7 +191,10 @@ public final class MasterStateCheckpointer extends AbstractService {
     return failed.get();
   }
 
-  /** What {@code mpcache admin report} shows of the checkpoints. */
+  /**
+   * What {@code mpcache admin report} shows of the checkpoints: the last one is this master's, or
+   * the one it restored at start.
+   */
   public CheckpointStatusProto status() {
     CheckpointStatusProto.Builder b = CheckpointStatusProto.newBuilder()
         .setWritten(written.get()).setFailed(failed.get());

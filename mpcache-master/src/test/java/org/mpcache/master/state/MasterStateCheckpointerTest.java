@@ -82,6 +82,8 @@ class MasterStateCheckpointerTest {
     assertEquals(7, second.prefetch.queueState().getSequence());
     assertTrue(second.checkpointer.status().getRestored().startsWith("1 datasets"),
         second.checkpointer.status().getRestored());
+    assertEquals(42, second.checkpointer.status().getLastMs(), "the restored checkpoint's time");
+    assertEquals(0, second.checkpointer.written());
     second.checkpointer.stop();
   }
 
