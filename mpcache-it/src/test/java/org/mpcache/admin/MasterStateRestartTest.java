@@ -118,12 +118,14 @@ class MasterStateRestartTest {
     readAll(cluster, f);
     JsonNode seen = awaitDataset(p, "the second read's hits are counted",
         d -> d.path("frequency").asDouble() > 1);
+    long deadline = Time.monotonicNow() + 30_000;
     while (true) {
       Thread.sleep(2_000);
       JsonNode again = dataset(p);
       if (again.equals(seen)) {
         return again;
       }
+      assertTrue(Time.monotonicNow() < deadline, "the dataset keeps changing: " + again);
       seen = again;
     }
   }
