@@ -106,6 +106,27 @@ public final class MasterConfigKeys {
   public static final String SPACE_HISTORY_FILE_DEFAULT = "";
 
   /**
+   * A local directory where the master checkpoints what slaves cannot tell it after a restart
+   * (the policy's per-dataset state, decommission flags, queued prefetches) and reloads it at
+   * start; with {@code mpcache.master.space.history.file} unset it keeps the space history too.
+   * Empty: nothing is checkpointed, and a restarted master relearns it.
+   */
+  public static final String STATE_DIR_KEY = "mpcache.master.state.dir";
+  public static final String STATE_DIR_DEFAULT = "";
+
+  /** How often the master checkpoints its state directory (and once more when it stops). */
+  public static final String STATE_CHECKPOINT_INTERVAL_MS_KEY =
+      "mpcache.master.state.checkpoint.interval.ms";
+  public static final long STATE_CHECKPOINT_INTERVAL_MS_DEFAULT = 60_000;
+
+  /**
+   * The largest checkpoint the master writes or reads, in bytes: a larger state is not
+   * checkpointed (the previous checkpoint stays, and the failure is logged and counted).
+   */
+  public static final String STATE_MAX_BYTES_KEY = "mpcache.master.state.max-bytes";
+  public static final long STATE_MAX_BYTES_DEFAULT = 64L << 20;
+
+  /**
    * The share of a slave's SSD the Dynamic Space Manager predicts as Localized Cache for a job type
    * it has no history of, in [0, 1].
    */

@@ -2,6 +2,7 @@ package org.mpcache.master;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -55,6 +56,8 @@ import org.mpcache.master.security.MasterPolicyProvider;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.MasterStatus;
 import org.mpcache.master.space.DynamicSpaceManager;
+import org.mpcache.master.state.MasterStateCheckpointer;
+import org.mpcache.master.state.MasterStateFile;
 import org.mpcache.master.web.MasterHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,13 +65,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The mpCache master daemon, one per cluster: the Replace Arbitrator behind the slave, client and
  * admin RPC protocols, the Dynamic Space Manager's history of localized space per job type (kept in
- * {@code mpcache.master.space.history.file}), and the monitor that expires silent slaves.
+ * {@code mpcache.master.space.history.file}, or in the state directory), the checkpoints of what
+ * slaves cannot tell a restarted master ({@code mpcache.master.state.dir}), and the monitor that
+ * expires silent slaves.
  *
- * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
- * up), the slave monitor (which only acts on registered slaves), then the web UI (it only reads).
+ * <p>Services, in start order: the state checkpointer (it restores the last checkpoint before any
+ * slave can register, and, stopped last, checkpoints what the others leave), the RPC server (so
+ * slaves can register as soon as the master is up), the slave monitor (which only acts on
+ * registered slaves), then the web UI (it only reads).
  */
 public class MpCacheMaster extends CompositeService {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
+  /** The space history's file in the state directory, when no file of its own is set. */
+  static final String SPACE_HISTORY_IN_STATE_DIR = "space-history";
 
   private SlaveRegistry registry;
   private SlaveRefusals slaveRefusals;
@@ -79,6 +88,7 @@ public class MpCacheMaster extends CompositeService {
   private MasterStatus status;
   private MasterRefresher refresher;
   private MasterMetrics metrics;
+  private MasterStateCheckpointer checkpointer;
   /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
   private volatile MasterMetrics rpcTimer;
 
@@ -108,7 +118,8 @@ public class MpCacheMaster extends CompositeService {
     // Before anything talks to HDFS or serves RPC, as HDFS's daemons log in.
     SecureLogin.login(conf, MasterConfigKeys.KEYTAB_FILE_KEY,
         MpCacheConfigKeys.MASTER_KERBEROS_PRINCIPAL_KEY, rpcAddress.getHostName());
-    spaceManager = openSpaceManager(conf);
+    Path stateDir = stateDir(conf);
+    spaceManager = openSpaceManager(conf, stateDir);
     LongSupplier monotonic = Time::monotonicNow;
     registry = new SlaveRegistry(monotonic, expiryMs);
     slaveRefusals = new SlaveRefusals();
@@ -122,12 +133,18 @@ public class MpCacheMaster extends CompositeService {
     refresher = new MasterRefresher(conf, registry, arbitrator, heartbeatMs,
         fresh -> rpcServer.refreshServiceAcls(fresh), adminAcls);
     refresher.start();
-    status = new MasterStatus(registry, arbitrator, monotonic, Time::now);
     PrefetchPlanner prefetch = new PrefetchPlanner(this::openFileSystem, registry, arbitrator,
         ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_MAX_FILES_KEY,
             MasterConfigKeys.PREFETCH_MAX_FILES_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY,
             MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT, 1));
+    checkpointer = new MasterStateCheckpointer(stateDir == null ? null
+        : new MasterStateFile(stateDir, ConfigChecks.longAtLeast(conf,
+            MasterConfigKeys.STATE_MAX_BYTES_KEY, MasterConfigKeys.STATE_MAX_BYTES_DEFAULT, 1)),
+        ConfigChecks.longAtLeast(conf, MasterConfigKeys.STATE_CHECKPOINT_INTERVAL_MS_KEY,
+            MasterConfigKeys.STATE_CHECKPOINT_INTERVAL_MS_DEFAULT, 1),
+        arbitrator, registry, prefetch, Time::now);
+    status = new MasterStatus(registry, arbitrator, checkpointer::status, monotonic, Time::now);
     httpServer = new MasterHttpServer(status, adminAcls);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class, AccessControlException.class)
@@ -144,6 +161,9 @@ public class MpCacheMaster extends CompositeService {
             timed(AdminProtocolPB.class,
                 new AdminHandler(status, registry, arbitrator, prefetch, refresher,
                     adminAcls))));
+    // First to start, last to stop: restored before slaves can register, checkpointed after
+    // the RPC server has stopped changing the state.
+    addService(checkpointer);
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
@@ -209,7 +229,19 @@ public class MpCacheMaster extends CompositeService {
     });
   }
 
-  private static DynamicSpaceManager openSpaceManager(Configuration conf) throws Exception {
+  /** The state directory, absolute; null when {@code mpcache.master.state.dir} is empty. */
+  private static Path stateDir(Configuration conf) {
+    String dir = conf.getTrimmed(MasterConfigKeys.STATE_DIR_KEY,
+        MasterConfigKeys.STATE_DIR_DEFAULT);
+    return dir.isEmpty() ? null : Paths.get(dir).toAbsolutePath();
+  }
+
+  /**
+   * The Dynamic Space Manager, its history in {@code mpcache.master.space.history.file}, else in
+   * the state directory, else in memory.
+   */
+  private static DynamicSpaceManager openSpaceManager(Configuration conf, Path stateDir)
+      throws Exception {
     double fraction = conf.getDouble(MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_KEY,
         MasterConfigKeys.SPACE_DEFAULT_LOCALIZED_FRACTION_DEFAULT);
     if (!(fraction >= 0 && fraction <= 1)) {
@@ -219,6 +251,9 @@ public class MpCacheMaster extends CompositeService {
     }
     String file = conf.getTrimmed(MasterConfigKeys.SPACE_HISTORY_FILE_KEY,
         MasterConfigKeys.SPACE_HISTORY_FILE_DEFAULT);
+    if (file.isEmpty() && stateDir != null) {
+      return DynamicSpaceManager.open(stateDir.resolve(SPACE_HISTORY_IN_STATE_DIR), fraction);
+    }
     if (file.isEmpty()) {
       LOG.info("{} is not set: the space history is kept in memory only",
           MasterConfigKeys.SPACE_HISTORY_FILE_KEY);
@@ -250,7 +285,7 @@ public class MpCacheMaster extends CompositeService {
   protected void serviceStart() throws Exception {
     super.serviceStart();
     metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator,
-        slaveRefusals);
+        slaveRefusals, checkpointer);
     metrics.register();
     rpcTimer = metrics;
     LOG.info("mpCache master serving on {} with policy {}; web UI at {}",
@@ -290,6 +325,11 @@ public class MpCacheMaster extends CompositeService {
   /** The RPC address the master listens on. */
   public InetSocketAddress getRpcAddress() {
     return rpcServer.getAddress();
+  }
+
+  /** The checkpoints of the state directory ({@code mpcache.master.state.dir}). */
+  public MasterStateCheckpointer getCheckpointer() {
+    return checkpointer;
   }
 
   /** The Dynamic Space Manager: the history of localized space per job type and input size. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -485,13 +486,24 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /**
    * Stops the master and starts a new one on the same RPC port, and waits until every running
-   * slave has registered with it again. The master keeps nothing of its own across the restart,
-   * so its stop stands for a crash: what it knew comes back from the slaves' registrations.
+   * slave has registered with it again. Without {@code mpcache.master.state.dir} the master keeps
+   * nothing of its own across the restart, so its stop stands for a crash: what it knew comes back
+   * from the slaves' registrations. With it, the stop writes a last checkpoint, as a graceful stop
+   * does, and the new master restores it.
    */
   public void restartMaster() throws IOException {
+    restartMaster(c -> { });
+  }
+
+  /**
+   * As {@link #restartMaster()}, with {@code change} applied to the new master's configuration
+   * (this restart only; the next one starts from the cluster's configuration again).
+   */
+  public void restartMaster(Consumer<Configuration> change) throws IOException {
     int port = master.getRpcAddress().getPort();
     master.stop();
     Configuration mc = new Configuration(masterConf);
+    change.accept(mc);
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":" + port);
     master = new MpCacheMaster();
     master.init(mc);

@@ -26,6 +26,8 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.SlaveRendezvous;
 import org.mpcache.common.proto.AdminProtos.PrefetchResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveBlocksProto;
+import org.mpcache.common.proto.MasterStateProtos.PrefetchQueueProto;
+import org.mpcache.common.proto.MasterStateProtos.QueuedPrefetchProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
@@ -307,6 +309,40 @@ public final class PrefetchPlanner {
     }
     queuedBlocks -= q.size();
     return q;
+  }
+
+  /** The commands queued for slaves, per slave id (ordered), for the master's checkpoint. */
+  public synchronized PrefetchQueueProto queueState() {
+    PrefetchQueueProto.Builder b = PrefetchQueueProto.newBuilder().setSequence(sequence.get());
+    for (Map.Entry<String, List<PrefetchCommandProto>> e : new TreeMap<>(queued).entrySet()) {
+      b.addQueued(QueuedPrefetchProto.newBuilder().setSlaveId(e.getKey())
+          .addAllCommands(e.getValue()));
+    }
+    return b.build();
+  }
+
+  /**
+   * Queues again the commands of a restarted master's checkpoint, before slaves register: each
+   * slave takes its own with its first heartbeats. Commands past
+   * {@code mpcache.master.prefetch.queue.max-blocks} are dropped (their blocks are read from HDFS
+   * as usual).
+   *
+   * @return the commands dropped
+   */
+  public synchronized int restore(PrefetchQueueProto state) {
+    sequence.accumulateAndGet(state.getSequence(), Math::max);
+    int dropped = 0;
+    for (QueuedPrefetchProto q : state.getQueuedList()) {
+      int room = Math.max(0, maxQueuedBlocks - queuedBlocks);
+      List<PrefetchCommandProto> take = q.getCommandsList().subList(0,
+          Math.min(room, q.getCommandsCount()));
+      dropped += q.getCommandsCount() - take.size();
+      if (!take.isEmpty()) {
+        queued.computeIfAbsent(q.getSlaveId(), s -> new ArrayList<>()).addAll(take);
+        queuedBlocks += take.size();
+      }
+    }
+    return dropped;
   }
 
   /** Drops the commands of a slave that is gone. */

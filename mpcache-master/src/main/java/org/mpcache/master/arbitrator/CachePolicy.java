@@ -2,6 +2,7 @@ package org.mpcache.master.arbitrator;
 
 import java.util.List;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
 /**
  * The master's decision of which input blocks the cluster keeps in its SSD Input Caches: admission
@@ -86,6 +87,29 @@ public interface CachePolicy {
 
   /** A slave is gone (expired or decommissioned): forget every block it held. */
   void onSlaveLost(String slaveId);
+
+  /**
+   * The policy's own state that slaves cannot report after a restart (per-dataset frequencies and
+   * priority terms, the Clock, the auxiliary cache), as plain data for the master to checkpoint;
+   * null when the policy keeps nothing worth keeping (the block-granularity baselines and
+   * {@code none} relearn). Where blocks are is not in it. Read-only: it changes nothing.
+   */
+  default PolicyStateProto exportState() {
+    return null;
+  }
+
+  /**
+   * Resumes from what {@link #exportState} returned, before the policy has seen any event (the
+   * master restores at start, before slaves can register, so blocks adopted afterwards join the
+   * restored datasets with their standing). The caller passes only a state exported by a policy
+   * of the same {@link #name()}. This default ignores it.
+   *
+   * @throws IllegalArgumentException naming the dataset and field when the state is invalid;
+   *     nothing is restored then
+   * @throws IllegalStateException when the policy has already seen events
+   */
+  default void restoreState(PolicyStateProto state) {
+  }
 
   /**
    * Takes the evictions planned for a slave that it has not been told yet (the To_Del list of

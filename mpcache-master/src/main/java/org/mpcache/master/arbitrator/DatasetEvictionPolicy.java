@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MasterStateProtos.DatasetStateProto;
+import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
 /**
  * Algorithm 1 of the mpCache paper, written once: the shape every dataset-granularity policy
@@ -249,6 +251,53 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   @Override
   void afterSlaveLost(String slaveId, Set<String> lost) {
     lost.forEach(this::forgetIfIdle);
+  }
+
+  /** Every dataset record, ordered by id, with the access count and the subclass's terms. */
+  @Override
+  public final PolicyStateProto exportState() {
+    PolicyStateProto.Builder b = PolicyStateProto.newBuilder().setPolicy(name())
+        .setAccessSeq(accessSeq);
+    List<String> ids = new ArrayList<>(datasets.keySet());
+    ids.sort(null);
+    for (String id : ids) {
+      b.addDatasets(datasets.get(id).toProto());
+    }
+    exportTerms(b);
+    return b.build();
+  }
+
+  /**
+   * Every record is validated before any is restored; the datasets join no queue until their
+   * blocks are adopted ({@link #afterAdopted}), which computes their standing from the record.
+   */
+  @Override
+  public final void restoreState(PolicyStateProto state) {
+    if (!datasets.isEmpty() || accessSeq != 0) {
+      throw new IllegalStateException("a policy's state is restored before any event");
+    }
+    if (state.getAccessSeq() < 0 || !Double.isFinite(state.getClock())) {
+      throw new IllegalArgumentException("field accessSeq or clock out of range: "
+          + state.getAccessSeq() + ", " + state.getClock());
+    }
+    Map<String, DatasetState> restored = new HashMap<>();
+    for (DatasetStateProto p : state.getDatasetsList()) {
+      DatasetState d = DatasetState.fromProto(p);
+      if (restored.put(d.id, d) != null) {
+        throw new IllegalArgumentException("dataset " + d.id + " is recorded twice");
+      }
+    }
+    datasets.putAll(restored);
+    accessSeq = state.getAccessSeq();
+    restoreTerms(state);
+  }
+
+  /** Adds the subclass's own terms (the Clock, the auxiliary cache) to an exported state. */
+  void exportTerms(PolicyStateProto.Builder state) {
+  }
+
+  /** Restores the subclass's terms, after the dataset records (the clock field is finite). */
+  void restoreTerms(PolicyStateProto state) {
   }
 
   @Override

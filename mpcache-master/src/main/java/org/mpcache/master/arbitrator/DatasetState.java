@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.Comparator;
+import org.mpcache.common.proto.MasterStateProtos.DatasetStateProto;
 
 /**
  * What a dataset policy ({@link DatasetEvictionPolicy} and its variations) knows of one dataset: its
@@ -55,6 +56,61 @@ final class DatasetState {
   /** Pr(jd) = Full + Clock + Fr / Size (Equation 2). */
   double computePriority(double fullBonus) {
     return (full ? fullBonus : 0) + clockBase + frequency() / size;
+  }
+
+  /** The record as plain data for the master's checkpoint. */
+  DatasetStateProto toProto() {
+    DatasetStateProto.Builder b = DatasetStateProto.newBuilder().setId(id).setSize(size)
+        .setAccesses(accesses).setBlocksAccess(blocksAccess).setFull(full).setClockBase(clockBase)
+        .setPriority(priority).setLastAccessSeq(lastAccessSeq).setLastAccessTime(lastAccessTime)
+        .setDelta(delta).setWasInAuxiliary(wasInAuxiliary).setVerdictSeq(verdictSeq);
+    if (lastJob != null) {
+      b.setLastJob(lastJob);
+    }
+    if (verdict != null) {
+      b.setVerdict(verdict.name());
+    }
+    return b.build();
+  }
+
+  /**
+   * A record from a checkpoint.
+   *
+   * @throws IllegalArgumentException naming the dataset and the field out of range
+   */
+  static DatasetState fromProto(DatasetStateProto p) {
+    if (p.getId().isEmpty()) {
+      throw new IllegalArgumentException("a dataset record has an empty id");
+    }
+    DatasetState d = new DatasetState(p.getId(), p.getSize());
+    d.accesses = p.getAccesses();
+    d.blocksAccess = p.getBlocksAccess();
+    d.full = p.getFull();
+    d.clockBase = p.getClockBase();
+    d.priority = p.getPriority();
+    d.lastAccessSeq = p.getLastAccessSeq();
+    d.lastAccessTime = p.getLastAccessTime();
+    d.delta = p.hasDelta() ? p.getDelta() : 1;
+    d.wasInAuxiliary = p.getWasInAuxiliary();
+    d.lastJob = p.hasLastJob() ? p.getLastJob() : null;
+    d.verdictSeq = p.getVerdictSeq();
+    String bad = d.size < 1 ? "size" : d.accesses < 0 ? "accesses"
+        : d.blocksAccess < 0 ? "blocksAccess" : d.lastAccessSeq < 0 ? "lastAccessSeq"
+        : d.delta < 1 ? "delta" : d.verdictSeq < 0 ? "verdictSeq"
+        : !Double.isFinite(d.clockBase) ? "clockBase" : !Double.isFinite(d.priority) ? "priority"
+        : null;
+    if (bad != null) {
+      throw new IllegalArgumentException("dataset " + d.id + ": field " + bad + " out of range");
+    }
+    if (p.hasVerdict()) {
+      try {
+        d.verdict = CacheDecision.Reason.valueOf(p.getVerdict());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("dataset " + d.id + ": field verdict names no reason: "
+            + p.getVerdict(), e);
+      }
+    }
+    return d;
   }
 
   @Override

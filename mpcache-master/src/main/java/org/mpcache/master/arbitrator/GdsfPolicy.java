@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.Comparator;
+import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
 /**
  * GreedyDual-Size-Frequency (Cherkasova, HP Labs report HPL-98-69R1, 1998) at dataset granularity:
@@ -33,6 +34,17 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
   double priorityOf(String datasetId) {
     DatasetState d = datasets.get(datasetId);
     return d == null ? Double.NaN : d.priority;
+  }
+
+  /** L goes in the state's Clock field. */
+  @Override
+  void exportTerms(PolicyStateProto.Builder state) {
+    state.setClock(inflation);
+  }
+
+  @Override
+  void restoreTerms(PolicyStateProto state) {
+    inflation = state.getClock();
   }
 
   @Override

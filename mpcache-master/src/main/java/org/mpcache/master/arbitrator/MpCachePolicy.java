@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
 /**
  * mpCache's cache policy (paper Section 2.2): admission control with an auxiliary cache of dataset
@@ -303,6 +304,26 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (!placement.holds(d.id)) {
       queue.remove(d);
       d.blocksAccess = 0;
+    }
+  }
+
+  /** The Clock and the auxiliary cache, eldest first. */
+  @Override
+  void exportTerms(PolicyStateProto.Builder state) {
+    state.setClock(clock).addAllAuxiliary(auxiliary.keySet());
+  }
+
+  /**
+   * The Clock, and the auxiliary cache in its order; when its capacity shrank meanwhile, the
+   * most recently accessed entries are kept.
+   */
+  @Override
+  void restoreTerms(PolicyStateProto state) {
+    clock = state.getClock();
+    List<String> aux = state.getAuxiliaryList();
+    for (String id : aux.subList(Math.max(0, aux.size() - params.auxiliaryCapacity()),
+        aux.size())) {
+      auxiliary.put(id, Boolean.TRUE);
     }
   }
 

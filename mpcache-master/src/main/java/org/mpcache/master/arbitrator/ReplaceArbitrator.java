@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 import org.mpcache.master.registry.SlaveHoldings;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
@@ -83,6 +84,33 @@ public final class ReplaceArbitrator {
 
   public String policyName() {
     return policy.name();
+  }
+
+  /**
+   * The policy's state for the master's checkpoint ({@link CachePolicy#exportState}), taken under
+   * the lock; null when the policy keeps none.
+   */
+  public PolicyStateProto policyState() {
+    synchronized (lock) {
+      return policy.exportState();
+    }
+  }
+
+  /**
+   * Restores the policy's state from the master's checkpoint, before any slave registers.
+   *
+   * @return false, with nothing restored, when the state was written by another policy (the
+   *     configured one then relearns)
+   * @throws IllegalArgumentException when the state is invalid; nothing is restored
+   */
+  public boolean restorePolicyState(PolicyStateProto state) {
+    synchronized (lock) {
+      if (!state.getPolicy().equals(policy.name())) {
+        return false;
+      }
+      policy.restoreState(state);
+      return true;
+    }
   }
 
   /**

@@ -13,12 +13,14 @@ import org.mpcache.master.registry.SlaveAdmission;
 import org.mpcache.master.registry.SlaveRefusals;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.state.MasterStateCheckpointer;
 import org.mpcache.master.status.EvictionCause;
 
 /**
  * The master's metrics2 source, {@code MpCacheMaster-<rpc port>} in JMX: slaves live, dead and
  * decommissioning, datasets known, replace requests with admissions and rejections (in all and
- * per reason), slave registrations and calls refused (in all and per reason), block replicas evicted per cause, prefetch blocks queued, and the time each RPC
+ * per reason), slave registrations and calls refused (in all and per reason), block replicas evicted per cause, prefetch blocks queued, checkpoints of the state
+ * directory written and failed, and the time each RPC
  * method took ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every
  * metric is listed in {@code docs/metrics.md}.
  *
@@ -33,6 +35,7 @@ public final class MasterMetrics implements MetricsSource {
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
   private final SlaveRefusals slaveRefusals;
+  private final MasterStateCheckpointer checkpoints;
   private final MetricsRegistry rpcRegistry = new MetricsRegistry("MpCacheMasterRpc");
   private final MutableRatesWithAggregation rpcRates = rpcRegistry.newRatesWithAggregation("Rpc");
 
@@ -40,11 +43,12 @@ public final class MasterMetrics implements MetricsSource {
    * @param rpcPort the master's RPC port, which makes the source name unique in the JVM
    */
   public MasterMetrics(int rpcPort, SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      SlaveRefusals slaveRefusals) {
+      SlaveRefusals slaveRefusals, MasterStateCheckpointer checkpoints) {
     this.name = PREFIX + "-" + rpcPort;
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.slaveRefusals = slaveRefusals;
+    this.checkpoints = checkpoints;
   }
 
   /** The source name (the JMX bean's {@code name=}). */
@@ -91,7 +95,11 @@ public final class MasterMetrics implements MetricsSource {
             s.blocksNotAdopted())
         .addCounter(Interns.info("SlaveCallsRefused",
             "Slave registrations and calls refused: not the slave identity, host or id"),
-            slaveRefusals.total());
+            slaveRefusals.total())
+        .addCounter(Interns.info("CheckpointsWritten",
+            "Checkpoints of the state directory written"), checkpoints.written())
+        .addCounter(Interns.info("CheckpointsFailed",
+            "Checkpoints of the state directory that failed"), checkpoints.failed());
     for (SlaveAdmission.Outcome o : SlaveAdmission.Outcome.values()) {
       if (o != SlaveAdmission.Outcome.ACCEPTED) {
         rb.addCounter(Interns.info("SlaveRefused" + MetricsSupport.name(o.name()),

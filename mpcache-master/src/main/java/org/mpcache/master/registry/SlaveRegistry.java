@@ -174,6 +174,24 @@ public final class SlaveRegistry {
     return now;
   }
 
+  /**
+   * The slave ids an operator decommissioned, registered or not, ordered; not the slaves the
+   * exclude file names (it is read again at start).
+   */
+  public synchronized List<String> decommissionFlags() {
+    List<String> out = new ArrayList<>(decommissioning);
+    out.sort(null);
+    return out;
+  }
+
+  /**
+   * Marks slave ids as decommissioned by an operator, whether registered or not: a restarted
+   * master's flags, restored before slaves register, so that each drains when it registers.
+   */
+  public synchronized void restoreDecommissioned(Collection<String> slaveIds) {
+    decommissioning.addAll(slaveIds);
+  }
+
   public synchronized boolean isDecommissioning(String slaveId) {
     if (decommissioning.contains(slaveId) || excluded.contains(slaveId)) {
       return true;

@@ -2,6 +2,8 @@ package org.mpcache.master.status;
 
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.AdminProtos.ExplainResponseProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
@@ -13,7 +15,8 @@ import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 
 /**
- * The master's answers to status queries, as protobuf messages: the cluster report, the datasets
+ * The master's answers to status queries, as protobuf messages: the cluster report (with the
+ * state directory's checkpoints), the datasets
  * it knows, and why a dataset is or is not cached. The admin RPC handler serves them to
  * {@code mpcache admin}; the master's web UI can call them directly.
  *
@@ -22,14 +25,18 @@ import org.mpcache.master.registry.SlaveRegistry;
 public final class MasterStatus {
   private final SlaveRegistry registry;
   private final ReplaceArbitrator arbitrator;
+  private final Supplier<CheckpointStatusProto> checkpoints;
   private final LongSupplier monotonicClock;
   private final LongSupplier wallClock;
   private final long startTime;
 
+  /** @param checkpoints the state directory's checkpoints, as the report shows them */
   public MasterStatus(SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      LongSupplier monotonicClock, LongSupplier wallClock) {
+      Supplier<CheckpointStatusProto> checkpoints, LongSupplier monotonicClock,
+      LongSupplier wallClock) {
     this.registry = registry;
     this.arbitrator = arbitrator;
+    this.checkpoints = checkpoints;
     this.monotonicClock = monotonicClock;
     this.wallClock = wallClock;
     this.startTime = monotonicClock.getAsLong();
@@ -58,7 +65,8 @@ public final class MasterStatus {
     }
     return r.setLiveSlaves(live).setDeadSlaves(slaves.size() - live)
         .setDatasets(arbitrator.datasetCount()).setTotalSpace(space)
-        .setTotalCounters(counters).setCachedBlocks(blocks).build();
+        .setTotalCounters(counters).setCachedBlocks(blocks)
+        .setCheckpoint(checkpoints.get()).build();
   }
 
   /**

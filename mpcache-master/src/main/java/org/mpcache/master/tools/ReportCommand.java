@@ -2,7 +2,9 @@ package org.mpcache.master.tools;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.List;
+import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
@@ -32,7 +34,8 @@ final class ReportCommand extends AdminCommand {
     return "  The cluster and each slave: address, state, last heartbeat, SSD capacity, Input\n"
         + "  Cache / Dynamic Pool / Localized Cache use and what the pool lends, cached blocks,\n"
         + "  hits and misses with their bytes, and fallbacks to HDFS. Live slaves first, then\n"
-        + "  slaves that stopped heartbeating (with their last figures).";
+        + "  slaves that stopped heartbeating (with their last figures). Also when the master\n"
+        + "  last checkpointed its state directory, or that none is set.";
   }
 
   @Override
@@ -49,6 +52,19 @@ final class ReportCommand extends AdminCommand {
         print(master.address(), r);
       }
     };
+  }
+
+  /** One line: the last checkpoint, or why there is none. */
+  static String checkpoint(CheckpointStatusProto c) {
+    if (!c.hasStateDir()) {
+      return "State: no state dir (mpcache.master.state.dir): a restart relearns frequencies, "
+          + "decommissions and queued prefetches";
+    }
+    String last = c.hasLastMs() ? "last checkpoint " + Instant.ofEpochMilli(c.getLastMs())
+        + ", " + Table.bytes(c.getLastBytes()) : "no checkpoint yet";
+    return "State: " + c.getStateDir() + "; " + last + "; " + c.getWritten() + " written, "
+        + c.getFailed() + " failed" + (c.hasLastError() ? " (last: " + c.getLastError() + ")"
+        : "");
   }
 
   private void print(String address, ReportResponseProto r) {
@@ -68,6 +84,7 @@ final class ReportCommand extends AdminCommand {
     out.println("Reads: " + c.getHits() + " hits (" + Table.bytes(c.getBytesFromCache())
         + " from SSD), " + c.getMisses() + " misses (" + Table.bytes(c.getBytesFromHdfs())
         + " from HDFS), " + c.getFallbacks() + " fallbacks");
+    out.println(checkpoint(r.getCheckpoint()));
     out.println();
     Table t = new Table("SLAVE", "STATE", ">HEARTBEAT", ">SSD", ">INPUT USED", ">INPUT CAP",
         ">POOL", ">LENT IN", ">LENT LOC", ">LOCAL USED", ">LOCAL CAP", ">BLOCKS", ">HITS",

@@ -1,0 +1,68 @@
+package org.mpcache.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
+import org.mpcache.master.state.MasterStateFile;
+
+/**
+ * A master with {@code mpcache.master.state.dir}: it checkpoints there when it stops, keeps the
+ * space history there when no file of its own is set, and reports both.
+ */
+class MpCacheMasterStateDirTest {
+  @TempDir
+  Path dir;
+
+  private MpCacheMaster start(Configuration conf) {
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
+    conf.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    MpCacheMaster m = new MpCacheMaster();
+    m.init(conf);
+    m.start();
+    return m;
+  }
+
+  @Test
+  void stop_withStateDir_checkpointsThereWithTheSpaceHistory() throws Exception {
+    Path state = dir.resolve("state");
+    Configuration conf = new Configuration();
+    conf.set(MasterConfigKeys.STATE_DIR_KEY, state.toString());
+    MpCacheMaster m = start(conf);
+    m.getSpaceManager().record("sort", 1L << 30, 1L << 28);
+    m.getSpaceManager().save();
+    assertTrue(Files.exists(state.resolve("space-history")));
+    CheckpointStatusProto running = m.getStatus().report().getCheckpoint();
+    assertEquals(state.toString(), running.getStateDir());
+    assertFalse(running.hasLastMs(), "nothing checkpointed yet");
+    m.stop();
+    assertEquals(1, m.getCheckpointer().written());
+    assertTrue(new MasterStateFile(state, 1 << 20).load().isPresent());
+
+    MpCacheMaster again = start(new Configuration(conf));
+    try {
+      assertEquals(1, again.getSpaceManager().size(), "the history is read back");
+      assertTrue(again.getStatus().report().getCheckpoint().hasLastMs(),
+          "the restored checkpoint is the last one");
+    } finally {
+      again.stop();
+    }
+  }
+
+  @Test
+  void report_withoutStateDir_saysSo() {
+    MpCacheMaster m = start(new Configuration());
+    try {
+      assertFalse(m.getStatus().report().getCheckpoint().hasStateDir());
+    } finally {
+      m.stop();
+    }
+  }
+}
