@@ -54,9 +54,8 @@ import org.slf4j.LoggerFactory;
  * The slave's connection to the master: it registers (with every block the slave holds), sends
  * heartbeats with the space split, counters, the localized space of jobs that ended, the jobs that
  * started (whose predicted localized need the answer carries back) and the predictions in use,
- * forwards
- * block and hit reports in batches, carries replace and reclaim requests, and hands the evictions
- * the master queues for this slave to a listener.
+ * forwards block and hit reports in batches, carries replace and reclaim requests, and hands the
+ * evictions the master queues for this slave to a listener.
  *
  * <p>The link registers again only when the master answers that it does not know the slave
  * ({@code reregister}: it restarted, or expired the slave). A timeout, a lost connection or an
