@@ -58,6 +58,8 @@ import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceQueryProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
@@ -242,8 +244,9 @@ class RpcFuzzTest {
     s.put("master.deadSlaves", master.getSlaveRegistry().deadCount());
     for (SlaveReportProto r : master.getSlaveRegistry().report()) {
       String id = r.getSlave().getSlaveId();
+      // Counters and predictions in use are figures each heartbeat replaces.
       SlaveReportProto.Builder b = r.toBuilder().clearLastHeartbeatAgeMs().clearLastHeartbeatMs()
-          .clearCounters();
+          .clearCounters().clearPredictions();
       if (id.equals(slaveId)) {
         b.clearSpace(); // the real slave's heartbeats may carry a fill a case just started
       }
@@ -712,13 +715,28 @@ class RpcFuzzTest {
     heartbeat.put("finishedJobs.jobType", ID);
     heartbeat.put("finishedJobs.inputBytes", UINT64);
     heartbeat.put("finishedJobs.localizedBytes", UINT64);
+    JobSpaceQueryProto query = JobSpaceQueryProto.newBuilder().setJobType("fuzz-job")
+        .setInputBytes(1).build();
+    heartbeat.put("startedJobs", repeated(query, Expect.refused("startedJobs"),
+        query.toBuilder().setJobType("").build(), Expect.refused("jobType")));
+    heartbeat.put("startedJobs.jobType", ID);
+    heartbeat.put("startedJobs.inputBytes", UINT64);
+    JobSpacePredictionProto inUse = JobSpacePredictionProto.newBuilder().setJobType("fuzz-job")
+        .setInputBytes(1).setLocalizedBytes(1).setFromHistory(true).build();
+    heartbeat.put("predictionsInUse", repeated(inUse, Expect.refused("predictionsInUse"),
+        inUse.toBuilder().setJobType("").build(), Expect.refused("jobType")));
+    heartbeat.put("predictionsInUse.jobType", ID);
+    heartbeat.put("predictionsInUse.inputBytes", UINT64);
+    heartbeat.put("predictionsInUse.localizedBytes", UINT64);
+    heartbeat.put("predictionsInUse.fromHistory", bool());
     all.add(new MethodCases("SlaveMaster", "heartbeat", new FuzzSlave() {
       @Override
       Message.Builder request() {
         return HeartbeatRequestProto.newBuilder().setSlaveId(FUZZ_SLAVE).setSpace(space())
             .setCounters(SlaveCountersProto.newBuilder().setHits(0).setMisses(0)
                 .setBytesFromCache(0).setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0)
-                .setBlocksEvicted(0).setBlocksCorrupt(0)).addFinishedJobs(job);
+                .setBlocksEvicted(0).setBlocksCorrupt(0)).addFinishedJobs(job)
+            .addStartedJobs(query).addPredictionsInUse(inUse);
       }
     }, heartbeat));
 

@@ -21,7 +21,9 @@ import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
+import org.mpcache.admin.AdminCliRun;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.FillChecksums;
@@ -41,9 +43,9 @@ import org.mpcache.slave.space.SpaceSnapshot;
 /**
  * The slave's SSD split inside the real daemons: the Input Cache borrows Dynamic Pool units, the
  * Localized Cache gets cached input excluded by the master's Replace Arbitrator (whole datasets),
- * lent units come back when the application ends, the split reaches the master in heartbeats, and a
+ * lent units come back when the application ends, the split reaches the master in heartbeats, a
  * finished job's localized space lands in the master's Dynamic Space Manager, which keeps it across
- * a master restart.
+ * a master restart, and the next job of that type starts from it.
  */
 class SlaveSpaceTest {
   /** One SSD dir of 1 MiB: Input Cache 256 KiB, pool 2 units of 256 KiB, Localized 256 KiB. */
@@ -58,6 +60,7 @@ class SlaveSpaceTest {
   private MpCacheSlave slave;
   private ClientSlaveProtocolPB client;
   private LocalizedProtocolClientSideTranslatorPB localized;
+  private Configuration slaveConf;
 
   @BeforeEach
   void start() throws IOException {
@@ -69,6 +72,7 @@ class SlaveSpaceTest {
     sc.setDouble(LocalizedConfigKeys.INPUT_FRACTION_KEY, 0.25);
     sc.setDouble(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY, 0.25);
     slave = LocalDaemons.startSlave(sc);
+    slaveConf = sc;
     client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
         new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), sc, 5000);
     localized = new LocalizedProtocolClientSideTranslatorPB(slave.getLocalizedAddress(), sc);
@@ -179,5 +183,44 @@ class SlaveSpaceTest {
     LocalizedGrant g = localized.requestSpace(APP, "c1", "m0", 4L * UNIT, LocalizedJob.UNKNOWN);
     assertTrue(!g.isGranted(), "more than the SSD holds");
     assertTrue(slave.getStore().cachedBlocks().containsAll(all), "nothing excluded for nothing");
+  }
+
+  @Test
+  void nextJobOfAType_startsFromItsRecordedLocalizedNeed_aTypeWithoutHistoryDoesNot()
+      throws Exception {
+    waitFor(() -> slave.getMasterLink().isRegistered(), "registration");
+    LocalizedJob sort = new LocalizedJob("sort", 3L * BLOCK);
+    LocalizedJob grep = new LocalizedJob("grep", 3L * BLOCK);
+    // A first sort holds one pool unit beyond the Localized Cache's own; its peak is recorded.
+    assertTrue(localized.requestSpace(APP, "c1", "m0", UNIT + 50_000, sort).isGranted());
+    localized.applicationFinished(APP);
+    waitFor(() -> master.getSpaceManager().size() == 1, "the sort's peak in the history");
+    assertEquals(0, split().poolLentToLocalized());
+
+    // The next grep (no history) and sort each start with a small request.
+    assertTrue(localized.requestSpace("application_1_0002", "c2", "g0", 10_000, grep)
+        .isGranted());
+    assertTrue(localized.requestSpace("application_1_0003", "c3", "s0", 10_000, sort)
+        .isGranted());
+    // Asked in order in the heartbeats, so grep's answer is in by the time sort's applies.
+    waitFor(() -> split().poolLentToLocalized() == UNIT, "the sort's predicted need lent up front");
+    assertEquals(1, slave.getLocalizedCache().predictionsApplied(), "the sort's only");
+    JobSpacePredictionProto sortInUse = JobSpacePredictionProto.newBuilder().setJobType("sort")
+        .setInputBytes(3L * BLOCK).setLocalizedBytes(UNIT + 50_000).setFromHistory(true).build();
+    JobSpacePredictionProto grepInUse = JobSpacePredictionProto.newBuilder().setJobType("grep")
+        .setInputBytes(3L * BLOCK).setLocalizedBytes(UNIT).setFromHistory(false).build();
+    waitFor(() -> master.getSlaveRegistry().report().get(0).getPredictionsList()
+        .equals(List.of(grepInUse, sortInUse)), "the predictions in use in a heartbeat");
+    AdminCliRun report = AdminCliRun.run(slaveConf, "report");
+    assertEquals(0, report.code, report::toString);
+    assertTrue(report.out.contains("Space predictions in use:")
+        && report.out.matches("(?s).*sort +585.9 KiB +304.8 KiB +history.*")
+        && report.out.matches("(?s).*grep +585.9 KiB +256.0 KiB +cold-start.*"), report.out);
+
+    // The sort's units go back once it ends: the grep running on holds none.
+    localized.applicationFinished("application_1_0003");
+    assertEquals(0, split().poolLentToLocalized());
+    assertTrue(slave.getStore().cachedBlocks().isEmpty(), "no input was excluded for a guess");
+    localized.applicationFinished("application_1_0002");
   }
 }

@@ -17,10 +17,13 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.MpCacheVersion;
 import org.mpcache.common.proto.ClientSlaveProtos.ClientSlaveService;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
+import org.mpcache.common.protocolPB.LocalizedJob;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.service.SecureLogin;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -30,6 +33,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.slave.localized.LocalizedCache;
 import org.mpcache.slave.localized.LocalizedCacheService;
 import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.slave.localized.SpacePrediction;
 import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
@@ -165,8 +169,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,
             layout.size()),
-        cacheMaster::evict, (job, bytes) -> masterLink.reportFinishedJob(job.jobType(),
-            job.inputBytes(), bytes));
+        cacheMaster::evict, masterLink);
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
     // The blocks a previous run left, checked so far by size and header only.
@@ -294,6 +297,33 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   public void prefetch(List<PrefetchCommandProto> commands) {
     prefetcher.submit(commands);
+  }
+
+  @Override
+  public List<JobSpacePredictionProto> predictionsInUse() {
+    List<JobSpacePredictionProto> out = new ArrayList<>();
+    for (SpacePrediction p : localizedCache.predictionsInUse()) {
+      out.add(JobSpacePredictionProto.newBuilder().setJobType(p.job().jobType())
+          .setInputBytes(p.job().inputBytes()).setLocalizedBytes(p.localizedBytes())
+          .setFromHistory(p.fromHistory()).build());
+    }
+    return out;
+  }
+
+  /** Hands the master's predictions to the Localized Cache; a malformed one is logged and skipped. */
+  @Override
+  public void predictions(List<JobSpacePredictionProto> answers) {
+    for (JobSpacePredictionProto p : answers) {
+      try {
+        String type = RequestChecks.text("predictions.jobType", p.getJobTypeBytes(),
+            RequestChecks.MAX_ID_CHARS);
+        RequestChecks.unsignedFields("predictions", p);
+        localizedCache.predictionArrived(new SpacePrediction(
+            new LocalizedJob(type, p.getInputBytes()), p.getLocalizedBytes(), p.getFromHistory()));
+      } catch (RequestRefusedException e) {
+        LOG.warn("Ignored a malformed space prediction from the master: {}", e.getMessage());
+      }
+    }
   }
 
   public PrefetchService getPrefetcher() {

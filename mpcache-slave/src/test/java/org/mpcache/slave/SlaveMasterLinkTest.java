@@ -27,6 +27,8 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceQueryProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
@@ -382,6 +384,35 @@ class SlaveMasterLinkTest {
     master.received(HeartbeatRequestProto.class).forEach(h -> jobs.addAll(h.getFinishedJobsList()));
     assertEquals(List.of(JobSpaceUsageProto.newBuilder().setJobType("sort")
         .setInputBytes(3L * BLOCK).setLocalizedBytes(100_000).build()), jobs);
+  }
+
+  @Test
+  void jobStart_questionSurvivesAFailedHeartbeat_andTheAnswerLendsThePredictedNeed()
+      throws Exception {
+    awaitRegistration();
+    LocalizedJob sort = new LocalizedJob("sort", 3L * BLOCK);
+    JobSpaceQueryProto asked = JobSpaceQueryProto.newBuilder().setJobType("sort")
+        .setInputBytes(3L * BLOCK).build();
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.FAIL);
+    assertTrue(localized.requestSpace(APP, "c1", "m0", 10_000, sort).isGranted(),
+        "granted without waiting for the master");
+    waitFor(() -> master.received(HeartbeatRequestProto.class).stream()
+        .anyMatch(h -> h.getStartedJobsList().contains(asked)), "the question in a heartbeat");
+    JobSpacePredictionProto answer = JobSpacePredictionProto.newBuilder().setJobType("sort")
+        .setInputBytes(3L * BLOCK).setLocalizedBytes(UNIT + 50_000).setFromHistory(true).build();
+    master.scriptHeartbeats(HeartbeatResponseProto.newBuilder()
+        .addPredictions(answer.toBuilder().setLocalizedBytes(-1)) // 2^64 - 1 on the wire
+        .addPredictions(answer).build());
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.NONE);
+    waitFor(() -> master.received(HeartbeatRequestProto.class).stream()
+        .filter(h -> h.getStartedJobsList().contains(asked)).count() == 2,
+        "the question asked again after the failure");
+    waitFor(() -> slave.getLocalizedCache().snapshot().poolLentToLocalized() == UNIT,
+        "one pool unit lent for the predicted need");
+    waitFor(() -> master.received(HeartbeatRequestProto.class).stream()
+        .anyMatch(h -> h.getPredictionsInUseList().equals(List.of(answer))),
+        "the prediction in use in a heartbeat");
+    assertEquals(1, slave.getLocalizedCache().predictionsApplied(), "the malformed one skipped");
   }
 
   @Test

@@ -45,6 +45,13 @@ public final class RequestChecks {
   /** The most replicas a commit may name: HDFS's own ceiling ({@code dfs.replication.max}). */
   public static final int MAX_REPLICAS = 512;
 
+  /**
+   * The most jobs a slave's heartbeat may ask predictions for, and the most predictions in use it
+   * may report: far above the jobs one node runs at once, low enough to bound the master's answer
+   * and what it keeps per slave.
+   */
+  public static final int MAX_JOBS_PER_HEARTBEAT = 1024;
+
   /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
   public static final int MAX_CAUSE_CHARS = 64;
 

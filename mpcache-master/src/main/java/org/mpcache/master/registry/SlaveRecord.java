@@ -1,5 +1,7 @@
 package org.mpcache.master.registry;
 
+import java.util.List;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -7,7 +9,7 @@ import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
  * What the master knows of one registered slave: its addresses, who registered it, its latest
- * space and counter figures, and when it last heartbeated (which blocks it holds is the placement
+ * space and counter figures and predictions in use, and when it last heartbeated (which blocks it holds is the placement
  * index's record).
  *
  * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
@@ -18,6 +20,8 @@ final class SlaveRecord {
   long lastHeartbeat;
   SpaceReportProto space;
   SlaveCountersProto counters;
+  /** Per described job running on the slave, the predicted localized need its split started from. */
+  List<JobSpacePredictionProto> predictions = List.of();
 
   SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;

@@ -13,6 +13,7 @@ import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -88,9 +89,12 @@ public final class SlaveRegistry {
     return r == null ? Optional.empty() : Optional.of(r.identity);
   }
 
-  /** Records a heartbeat; false when the slave is unknown (it must register again). */
+  /**
+   * Records a heartbeat with the predictions the slave's running jobs started from; false when the
+   * slave is unknown (it must register again).
+   */
   public synchronized boolean heartbeat(String slaveId, SpaceReportProto space,
-      SlaveCountersProto counters) {
+      SlaveCountersProto counters, List<JobSpacePredictionProto> predictions) {
     SlaveRecord r = slaves.get(slaveId);
     if (r == null) {
       return false;
@@ -98,6 +102,7 @@ public final class SlaveRegistry {
     r.lastHeartbeat = clock.getAsLong();
     r.space = space;
     r.counters = counters;
+    r.predictions = List.copyOf(predictions);
     return true;
   }
 
@@ -266,7 +271,8 @@ public final class SlaveRegistry {
       out.add(SlaveReportProto.newBuilder().setSlave(r.info).setLive(live)
           .setLastHeartbeatAgeMs(Math.max(0, now - r.lastHeartbeat)).setSpace(r.space)
           .setCounters(r.counters).setCachedBlocks(0) // a live slave's is set by report()
-          .setDecommissioning(live && isDecommissioning(r.info.getSlaveId())).build());
+          .setDecommissioning(live && isDecommissioning(r.info.getSlaveId()))
+          .addAllPredictions(live ? r.predictions : List.of()).build());
     }
   }
 

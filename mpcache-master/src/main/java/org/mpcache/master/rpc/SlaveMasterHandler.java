@@ -9,6 +9,8 @@ import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.mpcache.common.BlockKey;
 import java.io.IOException;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceQueryProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -40,13 +42,14 @@ import org.mpcache.master.arbitrator.HeldBlock;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
+import org.mpcache.master.space.SpaceSplit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
- * evictions and prefetch commands, and bring the localized space finished jobs used to the Dynamic
- * Space Manager), block and hit reports, replace requests and reclaim requests. Requests from a
+ * evictions and prefetch commands, bring the localized space finished jobs used to the Dynamic
+ * Space Manager, and carry back its predictions for the jobs that started), block and hit reports, replace requests and reclaim requests. Requests from a
  * slave the master does not know (it expired, or the master restarted) are answered with
  * {@code reregister}.
  *
@@ -152,11 +155,25 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
             RequestChecks.MAX_ID_CHARS);
         RequestChecks.unsignedFields("finishedJobs", j);
       }
+      RequestChecks.count("startedJobs", req.getStartedJobsCount(),
+          RequestChecks.MAX_JOBS_PER_HEARTBEAT);
+      for (JobSpaceQueryProto j : req.getStartedJobsList()) {
+        RequestChecks.text("startedJobs.jobType", j.getJobTypeBytes(), RequestChecks.MAX_ID_CHARS);
+        RequestChecks.unsignedFields("startedJobs", j);
+      }
+      RequestChecks.count("predictionsInUse", req.getPredictionsInUseCount(),
+          RequestChecks.MAX_JOBS_PER_HEARTBEAT);
+      for (JobSpacePredictionProto p : req.getPredictionsInUseList()) {
+        RequestChecks.text("predictionsInUse.jobType", p.getJobTypeBytes(),
+            RequestChecks.MAX_ID_CHARS);
+        RequestChecks.unsignedFields("predictionsInUse", p);
+      }
       gate.checkCall("heartbeat", req.getSlaveId());
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
-    if (!registry.heartbeat(req.getSlaveId(), req.getSpace(), req.getCounters())) {
+    if (!registry.heartbeat(req.getSlaveId(), req.getSpace(), req.getCounters(),
+        req.getPredictionsInUseList())) {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
     if (req.getFinishedJobsCount() > 0) {
@@ -164,7 +181,24 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     }
     return HeartbeatResponseProto.newBuilder()
         .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))
-        .addAllPrefetch(prefetch.take(req.getSlaveId())).build();
+        .addAllPrefetch(prefetch.take(req.getSlaveId()))
+        .addAllPredictions(predict(req.getStartedJobsList(), req.getSpace().getCapacity()))
+        .build();
+  }
+
+  /**
+   * The Dynamic Space Manager's predicted localized need of each job that started on a slave of
+   * {@code capacity} bytes of SSD, and whether it comes from history.
+   */
+  private List<JobSpacePredictionProto> predict(List<JobSpaceQueryProto> jobs, long capacity) {
+    List<JobSpacePredictionProto> out = new ArrayList<>(jobs.size());
+    for (JobSpaceQueryProto j : jobs) {
+      SpaceSplit split = spaceManager.predict(j.getJobType(), j.getInputBytes(), capacity);
+      out.add(JobSpacePredictionProto.newBuilder().setJobType(j.getJobType())
+          .setInputBytes(j.getInputBytes()).setLocalizedBytes(split.localizedBytes())
+          .setFromHistory(split.basis() != SpaceSplit.Basis.DEFAULT_FRACTION).build());
+    }
+    return out;
   }
 
   /** Records jobs' localized space in the history and saves it; a failed save is only logged. */

@@ -8,6 +8,7 @@ import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.RpcSupport;
@@ -34,8 +35,10 @@ final class ReportCommand extends AdminCommand {
     return "  The cluster and each slave: address, state, last heartbeat, SSD capacity, Input\n"
         + "  Cache / Dynamic Pool / Localized Cache use and what the pool lends, cached blocks,\n"
         + "  hits and misses with their bytes, and fallbacks to HDFS. Live slaves first, then\n"
-        + "  slaves that stopped heartbeating (with their last figures). Also when the master\n"
-        + "  last checkpointed its state directory, or that none is set.";
+        + "  slaves that stopped heartbeating (with their last figures). Then, per live slave\n"
+        + "  and running job, the predicted localized bytes its split started from: from the\n"
+        + "  Dynamic Space Manager's history, or the cold-start default (the fixed split). Also\n"
+        + "  when the master last checkpointed its state directory, or that none is set.";
   }
 
   @Override
@@ -103,5 +106,24 @@ final class ReportCommand extends AdminCommand {
           sc.getFallbacks());
     }
     t.print(out);
+    printPredictions(r);
+  }
+
+  /** The prediction each running job's split started from, per slave; nothing when none runs. */
+  private void printPredictions(ReportResponseProto r) {
+    Table t = new Table("SLAVE", "JOB TYPE", ">JOB INPUT", ">PREDICTED LOCALIZED", "BASIS");
+    boolean any = false;
+    for (SlaveReportProto sl : r.getSlavesList()) {
+      for (JobSpacePredictionProto p : sl.getPredictionsList()) {
+        t.row(sl.getSlave().getSlaveId(), p.getJobType(), Table.bytes(p.getInputBytes()),
+            Table.bytes(p.getLocalizedBytes()), p.getFromHistory() ? "history" : "cold-start");
+        any = true;
+      }
+    }
+    if (any) {
+      out.println();
+      out.println("Space predictions in use:");
+      t.print(out);
+    }
   }
 }

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceQueryProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -23,6 +26,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
@@ -129,6 +133,39 @@ class SlaveMasterHandlerTest {
         .build());
     assertEquals(1 << 20, registry.space(SLAVE).orElseThrow().getCapacity());
     assertEquals(0, refusals.total());
+  }
+
+  @Test
+  void heartbeat_startedJobs_answeredWithPredictions_fromHistoryOrColdStart() throws Exception {
+    JobSpaceUsageProto sortRan = JobSpaceUsageProto.newBuilder().setJobType("sort")
+        .setInputBytes(1 << 20).setLocalizedBytes(3 << 20).build();
+    handler.heartbeat(null, HeartbeatRequestProto.newBuilder().setSlaveId(SLAVE).setSpace(SPACE)
+        .setCounters(SlaveFigures.zeroCounters()).addFinishedJobs(sortRan).build());
+    JobSpacePredictionProto inUse = JobSpacePredictionProto.newBuilder().setJobType("sort")
+        .setInputBytes(1 << 20).setLocalizedBytes(3 << 20).setFromHistory(true).build();
+    HeartbeatResponseProto r = handler.heartbeat(null, HeartbeatRequestProto.newBuilder()
+        .setSlaveId(SLAVE).setSpace(SPACE).setCounters(SlaveFigures.zeroCounters())
+        .addStartedJobs(JobSpaceQueryProto.newBuilder().setJobType("sort").setInputBytes(1 << 20))
+        .addStartedJobs(JobSpaceQueryProto.newBuilder().setJobType("grep").setInputBytes(1 << 20))
+        .addPredictionsInUse(inUse).build());
+    assertEquals(List.of(inUse, JobSpacePredictionProto.newBuilder().setJobType("grep")
+        .setInputBytes(1 << 20).setLocalizedBytes(1 << 29).setFromHistory(false).build()),
+        r.getPredictionsList(), "sort's recorded peak; grep's the default half of the SSD");
+    assertEquals(List.of(inUse), registry.report().get(0).getPredictionsList());
+  }
+
+  @Test
+  void heartbeat_badStartedJobOrPredictionInUse_refusedNamingTheField() {
+    String m = refusal(() -> handler.heartbeat(null, HeartbeatRequestProto.newBuilder()
+        .setSlaveId(SLAVE).setSpace(SPACE).setCounters(SlaveFigures.zeroCounters())
+        .addStartedJobs(JobSpaceQueryProto.newBuilder().setJobType("").setInputBytes(1)).build()));
+    assertTrue(m.contains("startedJobs.jobType"), m);
+    m = refusal(() -> handler.heartbeat(null, HeartbeatRequestProto.newBuilder()
+        .setSlaveId(SLAVE).setSpace(SPACE).setCounters(SlaveFigures.zeroCounters())
+        .addPredictionsInUse(JobSpacePredictionProto.newBuilder().setJobType("sort")
+            .setInputBytes(1).setLocalizedBytes(-1).setFromHistory(true)).build()));
+    assertTrue(m.contains("predictionsInUse.localizedBytes"), m);
+    assertEquals(List.of(), registry.report().get(0).getPredictionsList(), "nothing kept");
   }
 
   @Test

@@ -17,6 +17,7 @@ import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.HttpsURLConnection;
 import org.apache.hadoop.conf.Configuration;
@@ -103,7 +104,7 @@ class MasterWebUiTest {
         .setPoolLentToInput(50).setPoolLentToLocalized(60).setLocalizedCacheCapacity(200)
         .setLocalizedCacheUsed(20).build(), SlaveCountersProto.newBuilder().setHits(3)
         .setMisses(1).setBytesFromCache(300).setBytesFromHdfs(100).setFallbacks(2)
-        .setBlocksCached(1).setBlocksEvicted(0).setBlocksCorrupt(0).build());
+        .setBlocksCached(1).setBlocksEvicted(0).setBlocksCorrupt(0).build(), List.of());
     // A read of a dataset, reported over the slave's RPC as a slave reports it.
     SlaveMasterProtocolPB rpc = RpcSupport.proxy(SlaveMasterProtocolPB.class,
         master.getRpcAddress(), conf, 20_000);

@@ -1,19 +1,22 @@
 package org.mpcache.slave.localized;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.classification.VisibleForTesting;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.EvictionPlan;
 import org.mpcache.slave.space.InputExcluder;
@@ -37,8 +40,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per application it also keeps the job's type and input size (as its tasks describe it) and the
  * peak localized bytes it held on this node; when the application ends, a described job's peak goes
- * to the job listener (the slave reports it to the master's Dynamic Space Manager). The peak counts
+ * to the master's Dynamic Space Manager through the {@link SpaceManagerLink}. The peak counts
  * granted bytes, so it errs low for a job the SSD turned away.
+ *
+ * <p>The loop closes at a job's start: the first request that describes a job asks the master for
+ * its prediction (without waiting) and applies the last prediction this cache received for the same
+ * job type and input size, if any; a prediction that arrives later applies to the job's
+ * applications still running here. A prediction from history makes the tuner hold pool units for
+ * the job's remaining need ({@link DynamicSpaceTuner#holdForLocalized}) until its application
+ * ends; a cold-start answer leaves the fixed split. Each application applies one prediction from
+ * history at most: a fresher one serves the next job.
  *
  * <p>It trusts its callers: who may ask for and release which container's room is decided before,
  * by {@link OwnerCheckedLocalized}, which serves it over RPC.
@@ -53,7 +64,7 @@ public final class LocalizedCache {
   private final Object spaceLock;
   private final InputExcluder excluder;
   private final Consumer<List<BlockKey>> excludedInputDeleter;
-  private final BiConsumer<LocalizedJob, Long> jobFinished;
+  private final SpaceManagerLink spaceManager;
   /** By attempt id. */
   @GuardedBy("spaceLock")
   private final Map<String, AttemptGrants> attempts = new HashMap<>();
@@ -62,6 +73,18 @@ public final class LocalizedCache {
   private final Map<String, AppUsage> apps = new HashMap<>();
   private final AtomicLong bytesGranted = new AtomicLong();
   private final AtomicLong bytesDenied = new AtomicLong();
+  private final AtomicLong predictionsApplied = new AtomicLong();
+  /** The last prediction received per job type and input size, least recently used first. */
+  @GuardedBy("spaceLock")
+  private final Map<LocalizedJob, SpacePrediction> predictions =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<LocalizedJob, SpacePrediction> eldest) {
+          return size() > MAX_PREDICTIONS;
+        }
+      };
+  /** How many predictions the cache keeps, and how many running jobs' predictions are reported. */
+  static final int MAX_PREDICTIONS = RequestChecks.MAX_JOBS_PER_HEARTBEAT;
 
   /**
    * @param tuner the slave's tuner, shared with its Input Cache
@@ -69,12 +92,11 @@ public final class LocalizedCache {
    * @param excluder asks the master which cached datasets to drop for localized data
    * @param excludedInputDeleter deletes input blocks the tuner excluded (called without the lock,
    *     before the grant that needed them is returned)
-   * @param jobFinished receives a described job's peak localized bytes on this node when its
-   *     application ends (called without the lock)
+   * @param spaceManager hears of described jobs' starts and peaks (called without the lock)
    */
   public LocalizedCache(DynamicSpaceTuner tuner, Object spaceLock, InputExcluder excluder,
-      Consumer<List<BlockKey>> excludedInputDeleter, BiConsumer<LocalizedJob, Long> jobFinished) {
-    this.jobFinished = Objects.requireNonNull(jobFinished, "jobFinished");
+      Consumer<List<BlockKey>> excludedInputDeleter, SpaceManagerLink spaceManager) {
+    this.spaceManager = Objects.requireNonNull(spaceManager, "spaceManager");
     this.tuner = Objects.requireNonNull(tuner, "tuner");
     this.spaceLock = Objects.requireNonNull(spaceLock, "spaceLock");
     this.excluder = Objects.requireNonNull(excluder, "excluder");
@@ -102,11 +124,16 @@ public final class LocalizedCache {
     // delays this request only, never heartbeats, fills or other tasks' space calls.
     Reservation r;
     Optional<DynamicSpaceTuner.Shortfall> shortfall;
+    boolean started;
     synchronized (spaceLock) {
       requireOwnAttemptLocked(applicationId, containerId, attemptId);
+      started = jobStartedLocked(applicationId, job);
       r = tuner.reserveLocalized(bytes);
       shortfall = r.reserved() ? Optional.empty() : tuner.shortfall(bytes);
-      recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
+      recordGrantLocked(r, applicationId, containerId, attemptId, bytes);
+    }
+    if (started) {
+      spaceManager.jobStarted(job);
     }
     if (shortfall.isPresent()) {
       DynamicSpaceTuner.Shortfall s = shortfall.get();
@@ -114,7 +141,7 @@ public final class LocalizedCache {
       synchronized (spaceLock) {
         requireOwnAttemptLocked(applicationId, containerId, attemptId);
         r = tuner.reserveLocalizedExcluding(bytes, s.dir(), plan);
-        recordGrantLocked(r, applicationId, containerId, attemptId, bytes, job);
+        recordGrantLocked(r, applicationId, containerId, attemptId, bytes);
       }
     }
     if (!r.excluded().isEmpty()) {
@@ -146,9 +173,94 @@ public final class LocalizedCache {
     }
   }
 
+  /**
+   * Notes the application and, the first time a request describes its job, applies the last
+   * prediction received for that job.
+   *
+   * @return whether the job started here now (its prediction is to be asked for)
+   */
+  @GuardedBy("spaceLock")
+  private boolean jobStartedLocked(String applicationId, LocalizedJob job) {
+    AppUsage app = apps.computeIfAbsent(applicationId, a -> new AppUsage());
+    if (!job.isKnown() || app.job.isKnown()) {
+      return false;
+    }
+    app.job = job;
+    SpacePrediction known = predictions.get(job);
+    if (known != null) {
+      applyLocked(applicationId, app, known);
+    }
+    return true;
+  }
+
+  /**
+   * A prediction the master answered: kept for the next jobs of its type and input size, and
+   * applied to the running applications of that job that have none from history yet.
+   */
+  public void predictionArrived(SpacePrediction prediction) {
+    synchronized (spaceLock) {
+      predictions.put(prediction.job(), prediction);
+      for (Map.Entry<String, AppUsage> e : apps.entrySet()) {
+        if (e.getValue().job.equals(prediction.job())) {
+          applyLocked(e.getKey(), e.getValue(), prediction);
+        }
+      }
+    }
+  }
+
+  /**
+   * Starts an application's split from a prediction: a prediction from history holds pool units
+   * for what the job is predicted to need beyond what it holds already; a cold-start one changes
+   * nothing. An application that applied a prediction from history keeps it.
+   */
+  @GuardedBy("spaceLock")
+  private void applyLocked(String applicationId, AppUsage app, SpacePrediction prediction) {
+    if (app.prediction != null && app.prediction.fromHistory()) {
+      return;
+    }
+    app.prediction = prediction;
+    if (!prediction.fromHistory()) {
+      return;
+    }
+    long remaining = Math.max(0, prediction.localizedBytes() - grantedBytesLocked(applicationId));
+    long lent = tuner.holdForLocalized(applicationId, remaining);
+    predictionsApplied.incrementAndGet();
+    LOG.info("Application {} ({} of {} input bytes) starts from a predicted {} localized bytes: "
+        + "{} bytes of pool units lent up front", applicationId, prediction.job().jobType(),
+        prediction.job().inputBytes(), prediction.localizedBytes(), lent);
+  }
+
+  /**
+   * The prediction each described job running here started from, by application id (at most
+   * {@value #MAX_PREDICTIONS}): from history, or the cold-start default (the Localized Cache's own
+   * capacity) while none from history applies.
+   */
+  public List<SpacePrediction> predictionsInUse() {
+    synchronized (spaceLock) {
+      long own = tuner.snapshot().localizedCacheCapacity();
+      List<SpacePrediction> out = new ArrayList<>();
+      for (AppUsage app : new TreeMap<>(apps).values()) {
+        if (out.size() == MAX_PREDICTIONS) {
+          break;
+        }
+        if (app.prediction != null && app.prediction.fromHistory()) {
+          out.add(app.prediction);
+        } else if (app.job.isKnown()) {
+          out.add(new SpacePrediction(app.job, own, false));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Predictions from history applied to applications since the slave started. */
+  public long predictionsApplied() {
+    return predictionsApplied.get();
+  }
+
   @GuardedBy("spaceLock")
   private void recordGrantLocked(Reservation r, String applicationId, String containerId,
-      String attemptId, long bytes, LocalizedJob job) {
+      String attemptId, long bytes) {
     if (!r.reserved()) {
       return;
     }
@@ -156,9 +268,6 @@ public final class LocalizedCache {
         a -> new AttemptGrants(applicationId, containerId));
     grants.reserved.merge(r.dir(), bytes, Long::sum);
     AppUsage app = apps.computeIfAbsent(applicationId, a -> new AppUsage());
-    if (job.isKnown()) {
-      app.job = job;
-    }
     app.peak = Math.max(app.peak, grantedBytesLocked(applicationId));
   }
 
@@ -222,10 +331,12 @@ public final class LocalizedCache {
           it.remove();
         }
       }
+      tuner.releaseHold(applicationId);
       app = apps.remove(applicationId);
     }
-    if (app != null && app.job.isKnown()) {
-      jobFinished.accept(app.job, app.peak);
+    // An application that was never granted room here held nothing worth recording.
+    if (app != null && app.job.isKnown() && app.peak > 0) {
+      spaceManager.jobFinished(app.job, app.peak);
     }
   }
 
@@ -273,10 +384,14 @@ public final class LocalizedCache {
     }
   }
 
-  /** One application's job and peak granted bytes on this node; guarded by {@code spaceLock}. */
+  /**
+   * One application's job, peak granted bytes and the prediction from history it started from
+   * (null: none yet) on this node; guarded by {@code spaceLock}.
+   */
   private static final class AppUsage {
     LocalizedJob job = LocalizedJob.UNKNOWN;
     long peak;
+    SpacePrediction prediction;
   }
 
   /** One attempt's grants, by SSD directory; guarded by {@code spaceLock}. */

@@ -21,6 +21,8 @@ import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
+import org.mpcache.common.proto.MpCacheProtos.JobSpaceQueryProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
@@ -39,18 +41,21 @@ import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
+import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.slave.localized.SpaceManagerLink;
 import org.mpcache.slave.store.CachedBlock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The slave's connection to the master: it registers (with every block the slave holds), sends
- * heartbeats with the space split, counters and the localized space of jobs that ended, forwards
- * block and hit reports in batches, carries replace and reclaim requests, and hands the evictions
- * the master queues for this slave to a listener.
+ * heartbeats with the space split, counters, the localized space of jobs that ended, the jobs that
+ * started (whose predicted localized need the answer carries back) and the predictions in use,
+ * forwards block and hit reports in batches, carries replace and reclaim requests, and hands the
+ * evictions the master queues for this slave to a listener.
  *
  * <p>The link registers again only when the master answers that it does not know the slave
  * ({@code reregister}: it restarted, or expired the slave). A timeout, a lost connection or an
@@ -65,7 +70,7 @@ import org.slf4j.LoggerFactory;
  * block their caller for at most the RPC timeout. Thread-safe: reports are queued in concurrent
  * queues, registration state is volatile.
  */
-public final class MasterLink extends AbstractService {
+public final class MasterLink extends AbstractService implements SpaceManagerLink {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
   private static final int MAX_BATCH = 1_000;
   /** The longest wait between two attempts to reach an unreachable master. */
@@ -87,6 +92,12 @@ public final class MasterLink extends AbstractService {
 
     /** Starts caching blocks the master asked this slave to read from HDFS; returns at once. */
     void prefetch(List<PrefetchCommandProto> commands);
+
+    /** Per described job running on the slave, the prediction its split started from. */
+    List<JobSpacePredictionProto> predictionsInUse();
+
+    /** The master's predictions for jobs that started; applied at once, without blocking. */
+    void predictions(List<JobSpacePredictionProto> answers);
   }
 
   private final InetSocketAddress masterAddress;
@@ -96,6 +107,7 @@ public final class MasterLink extends AbstractService {
   private final Queue<BlockKey> removed = new ConcurrentLinkedQueue<>();
   private final Queue<BlockAccessProto> hits = new ConcurrentLinkedQueue<>();
   private final Queue<JobSpaceUsageProto> finishedJobs = new ConcurrentLinkedQueue<>();
+  private final Queue<JobSpaceQueryProto> startedJobs = new ConcurrentLinkedQueue<>();
   private final Object wake = new Object();
   private volatile SlaveMasterProtocolPB proxy;
   private volatile boolean registered;
@@ -201,9 +213,20 @@ public final class MasterLink extends AbstractService {
   /**
    * Queues a finished job's localized space for the next heartbeat (kept across re-registration).
    */
-  public void reportFinishedJob(String jobType, long inputBytes, long localizedBytes) {
-    finishedJobs.add(JobSpaceUsageProto.newBuilder().setJobType(jobType).setInputBytes(inputBytes)
-        .setLocalizedBytes(localizedBytes).build());
+  @Override
+  public void jobFinished(LocalizedJob job, long peakBytes) {
+    finishedJobs.add(JobSpaceUsageProto.newBuilder().setJobType(job.jobType())
+        .setInputBytes(job.inputBytes()).setLocalizedBytes(peakBytes).build());
+  }
+
+  /**
+   * Queues a question for the job's predicted localized need for the next heartbeat, whose answer
+   * goes to {@link SlaveState#predictions} (kept across re-registration).
+   */
+  @Override
+  public void jobStarted(LocalizedJob job) {
+    startedJobs.add(JobSpaceQueryProto.newBuilder().setJobType(job.jobType())
+        .setInputBytes(job.inputBytes()).build());
   }
 
   private void poke() {
@@ -450,17 +473,21 @@ public final class MasterLink extends AbstractService {
   private void heartbeat() throws IOException {
     SlaveState s = state.get();
     List<JobSpaceUsageProto> jobs = drain(finishedJobs);
+    List<JobSpaceQueryProto> started = drain(startedJobs);
     HeartbeatResponseProto r;
     try {
       r = RpcSupport.call(() -> proxy.heartbeat(null,
           HeartbeatRequestProto.newBuilder().setSlaveId(s.info().getSlaveId())
-              .setSpace(s.space()).setCounters(s.counters()).addAllFinishedJobs(jobs).build()));
+              .setSpace(s.space()).setCounters(s.counters()).addAllFinishedJobs(jobs)
+              .addAllStartedJobs(started).addAllPredictionsInUse(s.predictionsInUse()).build()));
     } catch (IOException | RuntimeException e) {
       finishedJobs.addAll(jobs);
+      startedJobs.addAll(started);
       throw e;
     }
     if (r.getReregister()) {
       finishedJobs.addAll(jobs);
+      startedJobs.addAll(started);
       LOG.info("The master does not know this slave; registering again");
       registered = false;
       return;
@@ -470,6 +497,9 @@ public final class MasterLink extends AbstractService {
     }
     if (r.getPrefetchCount() > 0) {
       s.prefetch(r.getPrefetchList());
+    }
+    if (r.getPredictionsCount() > 0) {
+      s.predictions(r.getPredictionsList());
     }
   }
 }

@@ -76,6 +76,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("LocalizedBytesDenied",
             "Localized bytes tasks asked for and were sent to the HDDs"),
             slave.getLocalizedCache().bytesDenied())
+        .addCounter(Interns.info("SpacePredictionsApplied",
+            "Jobs whose split started from the Dynamic Space Manager's prediction from history"),
+            slave.getLocalizedCache().predictionsApplied())
         .addCounter(Interns.info("Hits", "Block lookups found cached"), c.getHits())
         .addCounter(Interns.info("Misses", "Block lookups not found"), c.getMisses())
         .addCounter(Interns.info("BytesFromSsd", "Bytes served from the SSD"),

@@ -26,6 +26,14 @@ import org.mpcache.common.BlockKey;
  * blocks fit without them. A new reservation goes to the directory with the most room for it (the
  * first such directory on a tie), so a node's directories fill evenly.
  *
+ * <p>Holds (the Dynamic Space Manager's loop: its history by job type and input size, paper Section 2): when a job starts with a predicted
+ * localized need, {@link #holdForLocalized} lends free pool units to the Localized Cache up front,
+ * so the Input Cache cannot take the room the job is expected to need. A hold takes free units only:
+ * it never reclaims units lent to the Input Cache and never excludes cached input, because the
+ * prediction is a guess, while the paper excludes input only for localized data actually written
+ * (that still happens, through {@link #shortfall}). While a hold lasts, the guard rule returns
+ * lent units only down to the held ones; once it is released, the guard rule applies as before.
+ *
  * <p>Pure and deterministic: no I/O, no threads, no clock. Not thread-safe: the slave calls it under
  * its own lock, and the {@link InputExcluder} runs under that lock too.
  */
@@ -38,6 +46,8 @@ public final class DynamicSpaceTuner {
   private final Map<String, Volume> byDir;
   private final Map<BlockKey, InputEntry> inputs = new HashMap<>();
   private final double guard;
+  /** The localized bytes each holder claimed when its hold began. */
+  private final Map<String, Long> claims = new HashMap<>();
 
   /**
    * @param layout the node's SSD directories, at least one, with distinct directories
@@ -246,11 +256,75 @@ public final class DynamicSpaceTuner {
           + ": it holds " + v.localizedUsed);
     }
     v.localizedUsed -= bytes;
-    long ownAndLent = v.layout.localizedCacheCapacity()
-        + v.lentToLocalized * v.layout.unitBytes();
-    if (v.lentToLocalized > 0 && v.localizedUsed < guard * ownAndLent) {
-      v.lendToLocalized(v.unitsFor(v.localizedUsed - v.layout.localizedCacheCapacity()));
+    v.applyGuard(guard);
+  }
+
+  /**
+   * Lends free pool units to the Localized Cache up front so that it has room for {@code bytes} more
+   * localized data of one job ({@code holder}, e.g. an application id) besides the bytes other
+   * holders claimed, and keeps them lent until {@link #releaseHold}. Units go one by one to the
+   * directory with the most free units. The estimate errs high: the bytes other holders claimed
+   * count in full, also once their data is written and counts as used.
+   *
+   * @return the bytes of the units the hold keeps lent; less than asked when the pool has too few
+   *     free units, zero when the Localized Cache already has the room
+   * @throws IllegalStateException if the holder already holds room
+   */
+  public long holdForLocalized(String holder, long bytes) {
+    Objects.requireNonNull(holder, "holder");
+    if (bytes < 0) {
+      throw new IllegalArgumentException("The held localized size must not be negative: " + bytes);
     }
+    if (claims.containsKey(holder)) {
+      throw new IllegalStateException(holder + " already holds localized room");
+    }
+    long room = 0;
+    for (Volume v : volumes) {
+      room += v.localizedRoom();
+    }
+    for (long claimed : claims.values()) {
+      room -= claimed;
+    }
+    claims.put(holder, bytes);
+    long lent = 0;
+    while (room < bytes) {
+      Volume most = null;
+      for (Volume v : volumes) {
+        if (v.freeUnits() > 0 && (most == null || v.freeUnits() > most.freeUnits())) {
+          most = v;
+        }
+      }
+      if (most == null) {
+        break;
+      }
+      most.holds.merge(holder, 1, Integer::sum);
+      most.lendToLocalized(most.lentToLocalized + 1);
+      room += most.layout.unitBytes();
+      lent += most.layout.unitBytes();
+    }
+    return lent;
+  }
+
+  /**
+   * Ends a hold: its units stop being kept, and the guard rule returns those the Localized Cache's
+   * used ratio no longer justifies. Does nothing for a holder without a hold.
+   */
+  public void releaseHold(String holder) {
+    claims.remove(holder);
+    for (Volume v : volumes) {
+      if (v.holds.remove(holder) != null) {
+        v.applyGuard(guard);
+      }
+    }
+  }
+
+  /** The bytes of pool units a holder's hold keeps lent to the Localized Cache. */
+  public long heldBytes(String holder) {
+    long bytes = 0;
+    for (Volume v : volumes) {
+      bytes += (long) v.holds.getOrDefault(holder, 0) * v.layout.unitBytes();
+    }
+    return bytes;
   }
 
   /**
@@ -310,9 +384,37 @@ public final class DynamicSpaceTuner {
     int lentToInput;
     int lentToLocalized;
     long unitMoves;
+    /** Units kept lent to the Localized Cache, by holder. */
+    final Map<String, Integer> holds = new HashMap<>();
 
     Volume(SsdVolume layout) {
       this.layout = layout;
+    }
+
+    int held() {
+      int units = 0;
+      for (int u : holds.values()) {
+        units += u;
+      }
+      return units;
+    }
+
+    /**
+     * The guard rule: when the Localized Cache's used ratio (used over own capacity plus lent
+     * units) is below the guard value, the lent units that hold no localized data and that no hold
+     * keeps return to the pool.
+     */
+    void applyGuard(double guard) {
+      long ownAndLent = layout.localizedCacheCapacity() + lentToLocalized * layout.unitBytes();
+      if (lentToLocalized > 0 && localizedUsed < guard * ownAndLent) {
+        lendToLocalized(Math.min(lentToLocalized,
+            Math.max(unitsFor(localizedUsed - layout.localizedCacheCapacity()), held())));
+      }
+    }
+
+    long localizedRoom() {
+      return layout.localizedCacheCapacity() + lentToLocalized * layout.unitBytes()
+          - localizedUsed;
     }
 
     /** Sets the units lent to the Input Cache, counting each unit lent or returned. */

@@ -35,6 +35,19 @@ class LocalizedCacheServiceTest {
   private final Object lock = new Object();
   private final List<BlockKey> deleted = new ArrayList<>();
   private final List<String> finished = new ArrayList<>();
+  private final List<LocalizedJob> started = new ArrayList<>();
+  /** Records what the cache tells the Dynamic Space Manager. */
+  private final SpaceManagerLink link = new SpaceManagerLink() {
+    @Override
+    public void jobStarted(LocalizedJob job) {
+      started.add(job);
+    }
+
+    @Override
+    public void jobFinished(LocalizedJob job, long peakBytes) {
+      finished.add(job + "=" + peakBytes);
+    }
+  };
   private DynamicSpaceTuner tuner;
   private LocalizedCache cache;
   private LocalizedCacheService service;
@@ -46,7 +59,7 @@ class LocalizedCacheServiceTest {
     tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
     cache = new LocalizedCache(tuner, lock,
         (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll,
-        (job, bytes) -> finished.add(job + "=" + bytes));
+        link);
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     service = new LocalizedCacheService(cache, null);
@@ -139,7 +152,7 @@ class LocalizedCacheServiceTest {
         Thread.currentThread().interrupt();
       }
       return new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1)));
-    }, deleted::addAll, (job, bytes) -> { });
+    }, deleted::addAll, link);
     synchronized (lock) {
       tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
       tuner.inputFilled(new BlockKey("BP-1", 1, 1));
@@ -208,6 +221,56 @@ class LocalizedCacheServiceTest {
     e = assertThrows(IOException.class,
         () -> client.reportRetained(APP, "c1", "a1", "/ssd", 10));
     assertTrue(e.getMessage().contains("holds no grant"), e.getMessage());
+  }
+
+  @Test
+  void predictionArrived_fromHistory_runningJobStartsWithItsPredictedNeedLent() throws IOException {
+    LocalizedJob sort = new LocalizedJob("sort", 5_000_000);
+    assertTrue(client.requestSpace(APP, "c1", "m0", 50, sort).isGranted());
+    assertEquals(List.of(sort), started, "the master is asked once the job is seen");
+    assertTrue(client.requestSpace(APP, "c1", "m1", 50, sort).isGranted());
+    assertEquals(1, started.size(), "asked once per job start");
+    assertEquals(0, cache.snapshot().poolLentToLocalized());
+
+    cache.predictionArrived(new SpacePrediction(sort, 500, true));
+    // 500 predicted, 100 held already: 400 more, of which the own 100 left is room: 3 units.
+    assertEquals(300, cache.snapshot().poolLentToLocalized());
+    assertEquals(1, cache.predictionsApplied());
+    assertEquals(List.of(new SpacePrediction(sort, 500, true)), cache.predictionsInUse());
+    assertFalse(tuner.reserveInput(new BlockKey("BP-1", 9, 1), 600).reserved(),
+        "the Input Cache cannot take the job's predicted room");
+
+    client.applicationFinished(APP);
+    assertEquals(0, cache.snapshot().poolLentToLocalized(), "the guard rule returns the units");
+    assertEquals(List.of(), cache.predictionsInUse());
+  }
+
+  @Test
+  void requestSpace_predictionReceivedBefore_appliesAtTheJobsFirstRequest() throws IOException {
+    LocalizedJob sort = new LocalizedJob("sort", 5_000_000);
+    cache.predictionArrived(new SpacePrediction(sort, 350, true));
+    assertEquals(0, cache.predictionsApplied(), "no job of that kind runs yet");
+    assertTrue(client.requestSpace(APP, "c1", "m0", 50, sort).isGranted());
+    assertEquals(200, cache.snapshot().poolLentToLocalized());
+    assertEquals(1, cache.predictionsApplied());
+    assertEquals(List.of(sort), started, "a fresher prediction is asked for all the same");
+
+    cache.predictionArrived(new SpacePrediction(sort, 1000, true));
+    assertEquals(200, cache.snapshot().poolLentToLocalized(), "one prediction per application");
+    assertEquals(1, cache.predictionsApplied());
+  }
+
+  @Test
+  void predictionArrived_coldStartOrOtherJob_keepsTheFixedSplit() throws IOException {
+    LocalizedJob grep = new LocalizedJob("grep", 5_000_000);
+    assertTrue(client.requestSpace(APP, "c1", "m0", 50, grep).isGranted());
+    cache.predictionArrived(new SpacePrediction(grep, 250, false));
+    cache.predictionArrived(new SpacePrediction(new LocalizedJob("sort", 5_000_000), 900, true));
+    cache.predictionArrived(new SpacePrediction(new LocalizedJob("grep", 1), 900, true));
+    assertEquals(0, cache.snapshot().poolLentToLocalized());
+    assertEquals(0, cache.predictionsApplied());
+    assertEquals(List.of(new SpacePrediction(grep, 200, false)), cache.predictionsInUse(),
+        "the cold-start default: the Localized Cache's own capacity");
   }
 
   @Test

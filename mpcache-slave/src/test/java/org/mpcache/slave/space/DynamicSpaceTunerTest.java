@@ -224,6 +224,82 @@ class DynamicSpaceTunerTest {
   }
 
   @Test
+  void holdForLocalized_predictedNeed_lendsFreeUnitsUpFront_inputCannotTakeThem() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    // 450 predicted: the own 200 bytes plus three units.
+    assertEquals(300, t.holdForLocalized("app-1", 450));
+    assertEquals(300, t.snapshot().poolLentToLocalized());
+    assertEquals(300, t.heldBytes("app-1"));
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertTrue(t.reserveInput(block(2), 100).reserved(), "the one free unit");
+    assertFalse(t.reserveInput(block(3), 100).reserved(), "held units are not the Input Cache's");
+    assertTrue(t.reserveLocalized(450).reserved(), "the job's predicted need fits");
+    assertEquals(300, t.snapshot().poolLentToLocalized(), "its data went into the held units");
+  }
+
+  @Test
+  void holdForLocalized_needWithinOwnRoom_lendsNothing() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertEquals(0, t.holdForLocalized("app-1", 200));
+    assertEquals(0, t.snapshot().poolLentToLocalized());
+    assertEquals(0, t.poolMoves());
+  }
+
+  @Test
+  void holdForLocalized_takesOnlyFreeUnits_neverInputsOrTheirUnits() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertTrue(t.reserveInput(block(2), 300).reserved());
+    assertEquals(100, t.holdForLocalized("app-1", 1000), "one free unit is all there is");
+    assertEquals(300, t.snapshot().poolLentToInput());
+    assertEquals(700, t.snapshot().inputCacheUsed());
+    assertThrows(IllegalStateException.class, () -> t.holdForLocalized("app-1", 100));
+  }
+
+  @Test
+  void holdForLocalized_twoHolders_eachGetsItsOwnUnits() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertEquals(100, t.holdForLocalized("app-1", 300));
+    assertEquals(200, t.holdForLocalized("app-2", 200), "app-1's unit is not app-2's room");
+    assertEquals(300, t.snapshot().poolLentToLocalized());
+  }
+
+  @Test
+  void releaseHold_guardReturnsHeldUnitsOnlyOnceTheHoldEnds() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.holdForLocalized("app-1", 400);
+    assertEquals(200, t.snapshot().poolLentToLocalized());
+    Reservation r = t.reserveLocalized(350);
+    t.releaseLocalized(r.dir(), 300);
+    // 50 used of 400: below the guard, but the hold keeps its two units.
+    assertEquals(200, t.snapshot().poolLentToLocalized());
+    t.releaseHold("app-1");
+    assertEquals(0, t.snapshot().poolLentToLocalized(), "the guard rule returned them");
+    assertEquals(0, t.heldBytes("app-1"));
+  }
+
+  @Test
+  void releaseHold_usedAboveGuard_unitsStayUntilUsageDrops() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    t.holdForLocalized("app-1", 400);
+    Reservation r = t.reserveLocalized(250);
+    t.releaseHold("app-1");
+    // 250 of 400 used: not below the guard, so the units stay lent as the paper has it.
+    assertEquals(200, t.snapshot().poolLentToLocalized());
+    t.releaseLocalized(r.dir(), 100);
+    assertEquals(0, t.snapshot().poolLentToLocalized());
+  }
+
+  @Test
+  void holdForLocalized_severalDirs_spreadsOverTheFreestDirs() {
+    DynamicSpaceTuner t = tuner("/a", "/b");
+    assertTrue(t.reserveInput(block(1), 600).reserved(), "/a lends two units to input");
+    assertEquals(400, t.holdForLocalized("app-1", 800));
+    assertEquals(100, t.snapshot("/a").poolLentToLocalized());
+    assertEquals(300, t.snapshot("/b").poolLentToLocalized());
+  }
+
+  @Test
   void releaseLocalized_customGuard_isHonoured() {
     DynamicSpaceTuner t = new DynamicSpaceTuner(List.of(volume("/ssd")), 0.9);
     reserve(t, 500, InputExcluder.NEVER);
