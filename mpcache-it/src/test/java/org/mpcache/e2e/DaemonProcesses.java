@@ -64,7 +64,7 @@ final class DaemonProcesses implements AutoCloseable {
     return ports;
   }
 
-  /** Starts daemon {@code name} ({@code main} is its main class) with configuration {@code conf}. */
+  /** Starts daemon {@code name} from main class {@code main} with configuration {@code conf}. */
   void start(String name, Class<?> main, Configuration conf) throws IOException {
     File confDir = new File(dir, name + "-conf");
     if (!confDir.isDirectory() && !confDir.mkdirs()) {

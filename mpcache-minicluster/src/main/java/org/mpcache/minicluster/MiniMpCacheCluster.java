@@ -468,7 +468,9 @@ public final class MiniMpCacheCluster implements Closeable {
     return ssdDir(i).getAbsoluteFile();
   }
 
-  /** The master's configuration (with {@link Builder#externalDaemons}: the one to start it with). */
+  /**
+   * The master's configuration (with {@link Builder#externalDaemons}: the one to start it with).
+   */
   public Configuration masterConf() {
     return new Configuration(masterConf);
   }
