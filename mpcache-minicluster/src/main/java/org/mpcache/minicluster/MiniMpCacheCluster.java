@@ -82,6 +82,9 @@ public final class MiniMpCacheCluster implements Closeable {
     private int nodeManagerMemoryMb;
     private String host = "127.0.0.1";
     private BiFunction<Integer, BlockStorage, BlockStorage> slaveStorage;
+    private int externalMasterPort = -1;
+    private int[] externalClientPorts;
+    private int[] externalLocalizedPorts;
     private final Configuration conf = new Configuration();
 
     public Builder(File baseDir) {
@@ -188,6 +191,21 @@ public final class MiniMpCacheCluster implements Closeable {
       return this;
     }
 
+    /**
+     * Leaves the master and the slaves to the caller, who runs them elsewhere (e.g. as processes
+     * it can kill) from {@link #masterConf()} and {@link #slaveConf(int)}: the master on
+     * {@code masterPort}, slave {@code i} serving clients on {@code clientPorts[i]} and its
+     * NodeManager on {@code localizedPorts[i]}. Fixed ports let a restarted daemon keep its
+     * address. The cluster starts HDFS and YARN and does not wait for the daemons;
+     * {@link #master()} is then null and {@link #slaves()} empty.
+     */
+    public Builder externalDaemons(int masterPort, int[] clientPorts, int[] localizedPorts) {
+      this.externalMasterPort = masterPort;
+      this.externalClientPorts = clientPorts.clone();
+      this.externalLocalizedPorts = localizedPorts.clone();
+      return this;
+    }
+
     /** Sets a configuration value for every daemon and client of the cluster. */
     public Builder set(String key, String value) {
       conf.set(key, value);
@@ -198,6 +216,11 @@ public final class MiniMpCacheCluster implements Closeable {
       if (nodeManagerLocalDir != null && nodeManagerHddDir != null) {
         throw new IllegalArgumentException("Set either nodeManagerLocalDir (one dir, no Localized "
             + "Cache) or nodeManagerHddDir (an HDD dir beside the slave's SSD dir), not both");
+      }
+      if (externalClientPorts != null && (externalClientPorts.length != dataNodes
+          || externalLocalizedPorts.length != dataNodes)) {
+        throw new IllegalArgumentException("externalDaemons needs one client port and one "
+            + "localized port per DataNode (" + dataNodes + ")");
       }
       MiniMpCacheCluster c = new MiniMpCacheCluster(this);
       try {
@@ -253,11 +276,32 @@ public final class MiniMpCacheCluster implements Closeable {
     dfs.waitActive();
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getURI().toString());
 
+    boolean external = spec.externalClientPorts != null;
     masterConf = new Configuration(conf);
-    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":0");
+    masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        spec.host + ":" + (external ? spec.externalMasterPort : 0));
     masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
     masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
+    if (external) {
+      conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+          masterConf.get(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY));
+      for (int i = 0; i < spec.dataNodes; i++) {
+        localizedPorts.add(spec.externalLocalizedPorts[i]);
+        slaveConfs.add(slaveConf(i, spec.externalClientPorts[i], localizedPorts.get(i)));
+      }
+    } else {
+      startDaemons();
+    }
+    conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
+    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
+    conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
+    if (spec.yarn) {
+      startYarn();
+    }
+  }
+
+  private void startDaemons() throws IOException {
     master = new MpCacheMaster();
     master.init(masterConf);
     master.start();
@@ -268,12 +312,6 @@ public final class MiniMpCacheCluster implements Closeable {
       startSlave(i);
     }
     awaitSlaves();
-    conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
-    conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-    conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
-    if (spec.yarn) {
-      startYarn();
-    }
   }
 
   /** Slave {@code i}'s SSD dir; the builder's function is called once per node. */
@@ -299,23 +337,9 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /** Starts slave {@code i} serving clients on {@code port}, 0 for any. */
   private void startSlave(int i, int port) throws IOException {
-    DataNode dn = dfs.getDataNodes().get(i);
-    Configuration sc = new Configuration(conf);
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":" + port);
-    sc.set(SlaveConfigKeys.HOSTNAME_KEY, spec.host);
-    sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
-    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
-    long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
-    long total = spec.slaveCapacity + localized;
-    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);
-    sc.setIfUnset(LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
-    sc.setIfUnset(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
-        Double.toString((double) localized / total));
-    sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
-        Double.toString(spec.slaveCapacity / 2.0 / total));
     // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
     int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
-    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
+    Configuration sc = slaveConf(i, port, localizedPort);
     MpCacheSlave s = spec.slaveStorage == null ? new MpCacheSlave() : new MpCacheSlave() {
       @Override
       protected BlockStorage createBlockStorage(Configuration c) {
@@ -339,6 +363,29 @@ public final class MiniMpCacheCluster implements Closeable {
     }
   }
 
+  /**
+   * The configuration of slave {@code i}: beside DataNode {@code i}, on its SSD dir, serving
+   * clients on {@code clientPort} and its NodeManager on {@code localizedPort} (0 for any).
+   */
+  private Configuration slaveConf(int i, int clientPort, int localizedPort) {
+    DataNode dn = dfs.getDataNodes().get(i);
+    Configuration sc = new Configuration(conf);
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":" + clientPort);
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, spec.host);
+    sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
+    sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
+    long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
+    long total = spec.slaveCapacity + localized;
+    sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);
+    sc.setIfUnset(LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
+    sc.setIfUnset(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
+        Double.toString((double) localized / total));
+    sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
+        Double.toString(spec.slaveCapacity / 2.0 / total));
+    sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
+    return sc;
+  }
+
   private void startYarn() throws IOException {
     FileSystem fs = dfs.getFileSystem();
     Path staging = new Path("/apps_staging_dir");
@@ -351,7 +398,7 @@ public final class MiniMpCacheCluster implements Closeable {
     boolean localizedWired = spec.nodeManagerLocalDir == null;
     if (localizedWired) {
       List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
-      for (int i = 0; i < slaves.size(); i++) {
+      for (int i = 0; i < localizedPorts.size(); i++) {
         slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
             spec.host + ":" + localizedPorts.get(i), hddDir(i)));
       }
@@ -420,6 +467,21 @@ public final class MiniMpCacheCluster implements Closeable {
   /** The SSD directory of slave {@code i}, which is also NodeManager {@code i}'s local dir. */
   public File slaveSsdDir(int i) {
     return ssdDir(i).getAbsoluteFile();
+  }
+
+  /**
+   * The master's configuration (with {@link Builder#externalDaemons}: the one to start it with).
+   */
+  public Configuration masterConf() {
+    return new Configuration(masterConf);
+  }
+
+  /**
+   * Slave {@code i}'s configuration as it last started (with {@link Builder#externalDaemons}: the
+   * one to start it with).
+   */
+  public Configuration slaveConf(int i) {
+    return new Configuration(slaveConfs.get(i));
   }
 
   /** The MiniMRYarnCluster, or {@code null} when YARN was not started. */

@@ -1,0 +1,185 @@
+package org.mpcache.e2e;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
+import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
+import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.common.protocolPB.RpcSupport;
+
+/**
+ * mpCache daemons as child processes, the way {@code bin/mpcache} runs them (java from
+ * {@code java.home}, the daemon's main class, a conf dir holding {@code mpcache-site.xml} first on
+ * the classpath, the rest of the classpath this JVM's), so that a test can kill one with SIGKILL
+ * or freeze it with SIGSTOP as an operating system would. Each daemon's output goes to
+ * {@code <dir>/<name>.log}, appended across restarts; a restart reuses the daemon's configuration,
+ * so its ports. {@link #report} asks the master for its admin report.
+ *
+ * <p>Not thread-safe: one test drives it.
+ */
+final class DaemonProcesses implements AutoCloseable {
+  /** Small heaps, the client compiler only: daemons of a test on a crowded two-core machine. */
+  private static final List<String> JVM_OPTS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
+      "-XX:+UseSerialGC");
+
+  private final File dir;
+  private final Map<String, Daemon> daemons = new HashMap<>();
+
+  private record Daemon(Class<?> main, File confDir, File log, Process process) {
+  }
+
+  DaemonProcesses(File dir) {
+    this.dir = dir.getAbsoluteFile();
+  }
+
+  /** Free loopback ports, chosen up front so that a daemon restarts on the same ones. */
+  static int[] freePorts(int n) throws IOException {
+    int[] ports = new int[n];
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0);
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
+    return ports;
+  }
+
+  /** Starts daemon {@code name} from main class {@code main} with configuration {@code conf}. */
+  void start(String name, Class<?> main, Configuration conf) throws IOException {
+    File confDir = new File(dir, name + "-conf");
+    if (!confDir.isDirectory() && !confDir.mkdirs()) {
+      throw new IOException("Cannot create " + confDir);
+    }
+    try (OutputStream out = Files.newOutputStream(new File(confDir, "mpcache-site.xml").toPath())) {
+      conf.writeXml(out);
+    }
+    Files.writeString(new File(confDir, "log4j.properties").toPath(),
+        "log4j.rootLogger=INFO,console\n"
+            + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
+            + "log4j.appender.console.target=System.out\n"
+            + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
+            + "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n\n",
+        StandardCharsets.UTF_8);
+    launch(name, new Daemon(main, confDir, new File(dir, name + ".log"), null));
+  }
+
+  private void launch(String name, Daemon d) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(new File(System.getProperty("java.home"), "bin/java").getPath());
+    command.addAll(JVM_OPTS);
+    // The module opens Hadoop needs on JDK 17, as this JVM got them from surefire.
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("--add-opens") || arg.startsWith("--enable-native-access")) {
+        command.add(arg);
+      }
+    }
+    command.add("-cp");
+    command.add(d.confDir() + File.pathSeparator + System.getProperty("java.class.path"));
+    command.add(d.main().getName());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(d.log())).start();
+    daemons.put(name, new Daemon(d.main(), d.confDir(), d.log(), p));
+  }
+
+  private Daemon daemon(String name) {
+    Daemon d = daemons.get(name);
+    if (d == null) {
+      throw new IllegalArgumentException("No daemon " + name + " was started");
+    }
+    return d;
+  }
+
+  /** Kills daemon {@code name} with SIGKILL and waits until it is gone. */
+  void kill(String name) throws IOException {
+    Process p = daemon(name).process();
+    p.destroyForcibly(); // SIGKILL on Unix
+    try {
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IOException(name + " (pid " + p.pid() + ") survived SIGKILL for 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted killing " + name);
+    }
+  }
+
+  /** Starts daemon {@code name} again, as it was first started (same configuration, same ports). */
+  void restart(String name) throws IOException {
+    Daemon d = daemon(name);
+    if (d.process().isAlive()) {
+      throw new IllegalStateException(name + " is still running");
+    }
+    launch(name, d);
+  }
+
+  /** Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to daemon {@code name}. */
+  void signal(String name, String signal) throws IOException {
+    long pid = daemon(name).process().pid();
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+        .redirectErrorStream(true).start();
+    try {
+      String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IOException("kill -" + signal + " " + pid + " failed: " + out);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted signalling " + name);
+    }
+  }
+
+  /** The lines of daemon {@code name}'s log (all its runs) that contain {@code text}. */
+  long logLines(String name, String text) throws IOException {
+    try (var lines = Files.lines(daemon(name).log().toPath(), StandardCharsets.UTF_8)) {
+      return lines.filter(l -> l.contains(text)).count();
+    }
+  }
+
+  /** The admin report of the master at {@code conf}'s address; fails when it does not answer. */
+  static ReportResponseProto report(Configuration conf) throws IOException {
+    InetSocketAddress a = conf.getSocketAddr(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT, 0);
+    AdminProtocolPB proxy = RpcSupport.proxy(AdminProtocolPB.class, a, conf, 5_000);
+    try {
+      return RpcSupport.call(() -> proxy.report(null, ReportRequestProto.getDefaultInstance()));
+    } finally {
+      RpcSupport.close(proxy);
+    }
+  }
+
+  /** Kills every daemon still running. */
+  @Override
+  public void close() {
+    for (Daemon d : daemons.values()) {
+      d.process().destroyForcibly();
+    }
+    for (Daemon d : daemons.values()) {
+      try {
+        d.process().waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}
