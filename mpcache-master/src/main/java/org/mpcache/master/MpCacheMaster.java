@@ -35,6 +35,8 @@ import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.service.SecureLogin;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.master.adoption.AdoptionChecker;
+import org.mpcache.master.adoption.NameNodeGenerationStamps;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
@@ -64,8 +66,10 @@ import org.slf4j.LoggerFactory;
  * admin RPC protocols, the Dynamic Space Manager's history of localized space per job type (kept in
  * {@code mpcache.master.space.history.file}), and the monitor that expires silent slaves.
  *
- * <p>Services, in start order: the RPC server (so slaves can register as soon as the master is
- * up), the slave monitor (which only acts on registered slaves), then the web UI (it only reads).
+ * <p>Services, in start order: the check of adopted blocks against HDFS (it only works on what
+ * registrations queue, so it is ready before the first one), the RPC server (so slaves can
+ * register as soon as the master is up), the slave monitor (which only acts on registered slaves),
+ * then the web UI (it only reads).
  */
 public class MpCacheMaster extends CompositeService {
   private static final Logger LOG = LoggerFactory.getLogger(MpCacheMaster.class);
@@ -77,6 +81,8 @@ public class MpCacheMaster extends CompositeService {
   private RpcServerService rpcServer;
   private MasterHttpServer httpServer;
   private MasterStatus status;
+  private NameNodeGenerationStamps generationStamps;
+  private AdoptionChecker adoptionChecker;
   private MasterRefresher refresher;
   private MasterMetrics metrics;
   /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
@@ -128,6 +134,14 @@ public class MpCacheMaster extends CompositeService {
             MasterConfigKeys.PREFETCH_MAX_FILES_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY,
             MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT, 1));
+    generationStamps = new NameNodeGenerationStamps(conf);
+    adoptionChecker = new AdoptionChecker(generationStamps, (slaveId, stale) ->
+        registry.staleDropped(slaveId, arbitrator.dropStale(slaveId, stale)),
+        ConfigChecks.intAtLeast(conf, MasterConfigKeys.ADOPTION_CHECK_BATCH_BLOCKS_KEY,
+            MasterConfigKeys.ADOPTION_CHECK_BATCH_BLOCKS_DEFAULT, 1),
+        ConfigChecks.longAtLeast(conf, MasterConfigKeys.ADOPTION_CHECK_RETRY_MS_KEY,
+            MasterConfigKeys.ADOPTION_CHECK_RETRY_MS_DEFAULT, 0), monotonic);
+    registry.readChecksPendingFrom(adoptionChecker::pending);
     httpServer = new MasterHttpServer(status, adminAcls);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class, AccessControlException.class)
@@ -137,13 +151,14 @@ public class MpCacheMaster extends CompositeService {
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry,
                     new SlaveGate(registry, createSlaveAdmission(conf), slaveRefusals), arbitrator,
-                    prefetch, spaceManager, heartbeatMs, Time::now))))
+                    prefetch, adoptionChecker, spaceManager, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
             timed(AdminProtocolPB.class,
                 new AdminHandler(status, registry, arbitrator, prefetch, refresher,
                     adminAcls))));
+    addService(adoptionChecker);
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
@@ -275,6 +290,9 @@ public class MpCacheMaster extends CompositeService {
       metrics.unregister();
     }
     super.serviceStop();
+    if (generationStamps != null) {
+      generationStamps.close();
+    }
   }
 
   /** The master's metrics source (null before start). */
@@ -320,6 +338,11 @@ public class MpCacheMaster extends CompositeService {
 
   public SlaveRegistry getSlaveRegistry() {
     return registry;
+  }
+
+  /** The background check of adopted blocks against HDFS, for tests and diagnostics. */
+  public AdoptionChecker getAdoptionChecker() {
+    return adoptionChecker;
   }
 
   /** The Replace Arbitrator, for tests and diagnostics. */

@@ -489,8 +489,17 @@ public final class MiniMpCacheCluster implements Closeable {
    * so its stop stands for a crash: what it knew comes back from the slaves' registrations.
    */
   public void restartMaster() throws IOException {
+    restartMaster(() -> { });
+  }
+
+  /**
+   * As {@link #restartMaster()}, running {@code whileDown} (e.g. changing files in HDFS) after the
+   * master stopped and before the new one starts.
+   */
+  public void restartMaster(WhileDown whileDown) throws IOException {
     int port = master.getRpcAddress().getPort();
     master.stop();
+    whileDown.run();
     Configuration mc = new Configuration(masterConf);
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":" + port);
     master = new MpCacheMaster();
@@ -509,6 +518,12 @@ public final class MiniMpCacheCluster implements Closeable {
     stopSlave(i);
     startSlave(i, port);
     awaitSlaves();
+  }
+
+  /** What a test does while a daemon is down. */
+  @FunctionalInterface
+  public interface WhileDown {
+    void run() throws IOException;
   }
 
   /** Waits until the master's live slaves are exactly the running ones. */

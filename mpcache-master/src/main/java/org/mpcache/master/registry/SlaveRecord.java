@@ -7,8 +7,8 @@ import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
  * What the master knows of one registered slave: its addresses, who registered it, its latest
- * space and counter figures, and when it last heartbeated (which blocks it holds is the placement
- * index's record).
+ * space and counter figures, when it last heartbeated, and what became of the blocks it held when
+ * it registered (which blocks it holds is the placement index's record).
  *
  * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
  */
@@ -18,6 +18,12 @@ final class SlaveRecord {
   long lastHeartbeat;
   SpaceReportProto space;
   SlaveCountersProto counters;
+  /** Of the blocks it held at registration: kept (adopted or known), then found stale. */
+  int adopted;
+  int stale;
+  /** Of the blocks it held at registration: handed back, and why. */
+  int unknownDataset;
+  int overCapacity;
 
   SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;

@@ -3,6 +3,7 @@ package org.mpcache.master.tools;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.util.List;
+import org.mpcache.common.proto.AdminProtos.AdoptionProto;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
@@ -32,7 +33,11 @@ final class ReportCommand extends AdminCommand {
     return "  The cluster and each slave: address, state, last heartbeat, SSD capacity, Input\n"
         + "  Cache / Dynamic Pool / Localized Cache use and what the pool lends, cached blocks,\n"
         + "  hits and misses with their bytes, and fallbacks to HDFS. Live slaves first, then\n"
-        + "  slaves that stopped heartbeating (with their last figures).";
+        + "  slaves that stopped heartbeating (with their last figures). Then, per slave, what\n"
+        + "  became of the blocks it held when it last registered: adopted (of which some may\n"
+        + "  still wait for their check against HDFS), ordered out as stale (HDFS no longer has\n"
+        + "  their file or generation stamp), handed back (unknown dataset, over capacity), and\n"
+        + "  the blocks its background verification found corrupt and dropped.";
   }
 
   @Override
@@ -86,5 +91,17 @@ final class ReportCommand extends AdminCommand {
           sc.getFallbacks());
     }
     t.print(out);
+    out.println();
+    out.println("Blocks held at registration (dropped since: stale by the HDFS check, failed by the "
+        + "slave's verification):");
+    Table a = new Table("SLAVE", ">ADOPTED", ">CHECKS PENDING", ">STALE", ">UNKNOWN DATASET",
+        ">OVER CAPACITY", ">FAILED VERIFICATION");
+    for (SlaveReportProto sl : r.getSlavesList()) {
+      AdoptionProto ad = sl.getAdoption();
+      a.row(sl.getSlave().getSlaveId(), ad.getAdopted(), ad.getChecksPending(), ad.getStale(),
+          ad.getUnknownDataset(), ad.getOverCapacity(),
+          sl.getCounters().getBlocksFailedVerification());
+    }
+    a.print(out);
   }
 }

@@ -54,7 +54,7 @@ class ReplaceArbitratorRegisterTest {
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
         .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), IDENTITY,
         registry.holder(SLAVE));
-    return arbitrator.onRegister(SLAVE, held, CAPACITY);
+    return arbitrator.onRegister(SLAVE, held, CAPACITY).evict();
   }
 
   private DatasetStatusProto dataset(String id) {
