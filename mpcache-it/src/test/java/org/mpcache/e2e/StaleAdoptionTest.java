@@ -14,6 +14,7 @@ import static org.mpcache.e2e.ClusterFiles.write;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -34,7 +35,8 @@ import org.mpcache.slave.MpCacheSlave;
  * Blocks cached before the master went down, whose files changed in HDFS while it was down: at
  * re-registration the master adopts every block, checks them against the NameNode, and orders out
  * the copies HDFS no longer has (an appended block's old generation stamp, a replaced file's old
- * blocks), keeping the rest; {@code mpcache admin report} shows the outcome per slave.
+ * blocks), keeping the rest; {@code mpcache admin report} shows the outcome per slave, and the
+ * blocks a restarted slave's background verification dropped.
  */
 class StaleAdoptionTest {
   private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
@@ -54,15 +56,23 @@ class StaleAdoptionTest {
     }
   }
 
-  /** Writes a file and reads it once through the cache, which caches every block. */
+  /**
+   * Writes a file and reads it through the cache until every block is cached: after a restart in
+   * another test, this JVM's first call over a pooled connection to the restarted daemon fails
+   * and the read falls back to HDFS, as a new process's would not.
+   */
   private static List<BlockKey> cached(Path p, long seed, int length) throws Exception {
     byte[] content = data(seed, length);
     write(cluster, p, content);
-    assertArrayEquals(content, readAll(cluster, p));
     List<BlockKey> keys = blocks(cluster, p);
-    for (BlockKey k : keys) {
-      waitFor(() -> copies(k) > 0, "block " + k + " cached by the first read");
-    }
+    waitFor(() -> {
+      try {
+        assertArrayEquals(content, readAll(cluster, p));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+      return keys.stream().allMatch(k -> copies(k) > 0);
+    }, "every block of " + p + " cached by reading it");
     return keys;
   }
 
@@ -158,5 +168,44 @@ class StaleAdoptionTest {
     AdminCliRun human = AdminCliRun.run(cluster.conf(), "report");
     assertEquals(0, human.code, human::toString);
     assertThat(human.out).contains("ADOPTED").contains("STALE").contains("FAILED VERIFICATION");
+  }
+
+  @Test
+  void report_blockChangedWhileSlaveDown_showsTheFailedVerification() throws Exception {
+    Path p = new Path("/verify/f");
+    BlockKey key = cached(p, 21, 2 * BLOCK).get(0);
+    MpCacheSlave slave = ClusterFiles.holder(cluster, key);
+    int i = cluster.slaves().indexOf(slave);
+    java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
+    cluster.stopSlave(i);
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(BLOCK / 2);
+      int b = raf.read();
+      raf.seek(BLOCK / 2);
+      raf.write(b ^ 0x10); // the same size: only the verification can tell
+    }
+    cluster.crashAndRestartSlave(i);
+    MpCacheSlave again = cluster.slaves().get(i);
+    String id = again.info().getSlaveId();
+    waitFor(() -> again.getStartupVerifier().isDone(), "the background verification");
+    // The count reaches the master with the slave's next heartbeat.
+    waitFor(() -> failedVerification(id) == 1, "the report shows the dropped block");
+    AdminCliRun human = AdminCliRun.run(cluster.conf(), "report");
+    String row = human.out.lines().filter(l -> l.startsWith(id + " ")).reduce((a, b) -> b)
+        .orElseThrow();
+    assertThat(row.trim()).endsWith(" 1");
+  }
+
+  private static long failedVerification(String slaveId) {
+    try {
+      for (JsonNode s : AdminCliRun.run(cluster.conf(), "report", "-json").json().get("slaves")) {
+        if (s.get("slave").get("slaveId").asText().equals(slaveId)) {
+          return s.get("counters").get("blocksFailedVerification").asLong();
+        }
+      }
+      return -1;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
