@@ -9,7 +9,7 @@ import org.mpcache.common.BlockKey;
  * Tells which cached copies HDFS no longer has: a copy names its block by pool, id and generation
  * stamp, and a file deleted or replaced, or a block appended to (a new generation stamp), while
  * the copy sat on a slave's SSD leaves it naming a block HDFS does not serve. Implementations ask
- * the NameNode a dataset at a time, never a block at a time.
+ * the NameNode a dataset at a time, never a block at a time, and are thread-safe.
  */
 public interface GenerationStamps {
 
