@@ -187,6 +187,18 @@ public final class MasterConfigKeys {
       "mpcache.master.prefetch.queue.max-blocks";
   public static final int PREFETCH_QUEUE_MAX_BLOCKS_DEFAULT = 100_000;
 
+  /**
+   * The most blocks adopted at slaves' registrations that one pass checks against the NameNode
+   * (one listing of each dataset's paths per pass).
+   */
+  public static final String ADOPTION_CHECK_BATCH_BLOCKS_KEY =
+      "mpcache.master.adoption.check.batch-blocks";
+  public static final int ADOPTION_CHECK_BATCH_BLOCKS_DEFAULT = 10_000;
+
+  /** How long adopted blocks wait to be checked again when the NameNode could not answer. */
+  public static final String ADOPTION_CHECK_RETRY_MS_KEY = "mpcache.master.adoption.check.retry.ms";
+  public static final long ADOPTION_CHECK_RETRY_MS_DEFAULT = 60_000;
+
   private MasterConfigKeys() {
   }
 }

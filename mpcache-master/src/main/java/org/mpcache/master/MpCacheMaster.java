@@ -36,6 +36,8 @@ import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.service.SecureLogin;
 import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.master.adoption.AdoptionChecker;
+import org.mpcache.master.adoption.NameNodeGenerationStamps;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
@@ -70,8 +72,9 @@ import org.slf4j.LoggerFactory;
  * expires silent slaves.
  *
  * <p>Services, in start order: the state checkpointer (it restores the last checkpoint before any
- * slave can register, and, stopped last, checkpoints what the others leave), the RPC server (so
- * slaves can register as soon as the master is up), the slave monitor (which only acts on
+ * slave can register, and, stopped last, checkpoints what the others leave), the check of adopted
+ * blocks against HDFS (it only works on what registrations queue, so it is ready before the first
+ * one), the RPC server (so slaves can register as soon as the master is up), the slave monitor (which only acts on
  * registered slaves), then the web UI (it only reads).
  */
 public class MpCacheMaster extends CompositeService {
@@ -86,6 +89,8 @@ public class MpCacheMaster extends CompositeService {
   private RpcServerService rpcServer;
   private MasterHttpServer httpServer;
   private MasterStatus status;
+  private NameNodeGenerationStamps generationStamps;
+  private AdoptionChecker adoptionChecker;
   private MasterRefresher refresher;
   private MasterMetrics metrics;
   private MasterStateCheckpointer checkpointer;
@@ -145,6 +150,14 @@ public class MpCacheMaster extends CompositeService {
             MasterConfigKeys.STATE_CHECKPOINT_INTERVAL_MS_DEFAULT, 1),
         arbitrator, registry, prefetch, Time::now);
     status = new MasterStatus(registry, arbitrator, checkpointer::status, monotonic, Time::now);
+    generationStamps = new NameNodeGenerationStamps(conf);
+    adoptionChecker = new AdoptionChecker(generationStamps, (slaveId, stale) ->
+        registry.staleDropped(slaveId, arbitrator.dropStale(slaveId, stale)),
+        ConfigChecks.intAtLeast(conf, MasterConfigKeys.ADOPTION_CHECK_BATCH_BLOCKS_KEY,
+            MasterConfigKeys.ADOPTION_CHECK_BATCH_BLOCKS_DEFAULT, 1),
+        ConfigChecks.longAtLeast(conf, MasterConfigKeys.ADOPTION_CHECK_RETRY_MS_KEY,
+            MasterConfigKeys.ADOPTION_CHECK_RETRY_MS_DEFAULT, 0), monotonic);
+    registry.readChecksPendingFrom(adoptionChecker::pending);
     httpServer = new MasterHttpServer(status, adminAcls);
     rpcServer = new RpcServerService("MasterRpcServer", bind, handlers)
         .terse(RequestRefusedException.class, AccessControlException.class)
@@ -154,7 +167,7 @@ public class MpCacheMaster extends CompositeService {
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry,
                     new SlaveGate(registry, createSlaveAdmission(conf), slaveRefusals), arbitrator,
-                    prefetch, spaceManager, heartbeatMs, Time::now))))
+                    prefetch, adoptionChecker, spaceManager, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
@@ -164,6 +177,7 @@ public class MpCacheMaster extends CompositeService {
     // First to start, last to stop: restored before slaves can register, checkpointed after
     // the RPC server has stopped changing the state.
     addService(checkpointer);
+    addService(adoptionChecker);
     addService(rpcServer);
     addService(new SlaveMonitor(registry, expiryMs, id -> {
       arbitrator.onSlaveLost(id);
@@ -310,6 +324,9 @@ public class MpCacheMaster extends CompositeService {
       metrics.unregister();
     }
     super.serviceStop();
+    if (generationStamps != null) {
+      generationStamps.close();
+    }
   }
 
   /** The master's metrics source (null before start). */
@@ -360,6 +377,11 @@ public class MpCacheMaster extends CompositeService {
 
   public SlaveRegistry getSlaveRegistry() {
     return registry;
+  }
+
+  /** The background check of adopted blocks against HDFS, for tests and diagnostics. */
+  public AdoptionChecker getAdoptionChecker() {
+    return adoptionChecker;
   }
 
   /** The Replace Arbitrator, for tests and diagnostics. */

@@ -554,7 +554,7 @@ public final class MiniMpCacheCluster implements Closeable {
    * does, and the new master restores it.
    */
   public void restartMaster() throws IOException {
-    restartMaster(c -> { });
+    restartMaster(c -> { }, () -> { });
   }
 
   /**
@@ -562,8 +562,22 @@ public final class MiniMpCacheCluster implements Closeable {
    * (this restart only; the next one starts from the cluster's configuration again).
    */
   public void restartMaster(Consumer<Configuration> change) throws IOException {
+    restartMaster(change, () -> { });
+  }
+
+  /**
+   * As {@link #restartMaster()}, running {@code whileDown} (e.g. changing files in HDFS) after the
+   * master stopped and before the new one starts.
+   */
+  public void restartMaster(WhileDown whileDown) throws IOException {
+    restartMaster(c -> { }, whileDown);
+  }
+
+  private void restartMaster(Consumer<Configuration> change, WhileDown whileDown)
+      throws IOException {
     int port = master.getRpcAddress().getPort();
     master.stop();
+    whileDown.run();
     Configuration mc = new Configuration(masterConf);
     change.accept(mc);
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, spec.host + ":" + port);
@@ -583,6 +597,12 @@ public final class MiniMpCacheCluster implements Closeable {
     stopSlave(i);
     startSlave(i, port);
     awaitSlaves();
+  }
+
+  /** What a test does while a daemon is down. */
+  @FunctionalInterface
+  public interface WhileDown {
+    void run() throws IOException;
   }
 
   /** Waits until the master's live slaves are exactly the running ones. */

@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -122,12 +123,14 @@ public final class ReplaceArbitrator {
    * reported cached. The other blocks are adopted into the dataset the slave recorded for them
    * ({@link CachePolicy#adopt}), as cached, without counting an access. Evicted are only the
    * blocks that cannot be placed: no usable dataset identity, or more bytes than the slave's Input
-   * Cache capacity (blocks in the order reported).
+   * Cache capacity (blocks in the order reported). Whether HDFS still has the adopted blocks is
+   * not known here: the caller has them checked, and {@link #dropStale} orders out those it no
+   * longer has.
    *
    * @param inputCacheCapacity the slave's Input Cache capacity as it registered
-   * @return the blocks the slave must evict
+   * @return the blocks the slave must evict, and the blocks adopted
    */
-  public List<BlockKey> onRegister(String slaveId, List<HeldBlock> held,
+  public Registration onRegister(String slaveId, List<HeldBlock> held,
       long inputCacheCapacity) {
     synchronized (lock) {
       long now = wallClock.getAsLong();
@@ -143,27 +146,59 @@ public final class ReplaceArbitrator {
       }
       boolean draining = registry.isDecommissioning(slaveId);
       List<BlockKey> evict = new ArrayList<>();
+      List<HeldBlock> adopted = new ArrayList<>();
       long placed = 0;
-      int adopted = 0;
+      int known = 0;
+      int unknownDataset = 0;
       for (HeldBlock h : held) {
         BlockKey b = h.block();
         if (placement.isStored(slaveId, b)) {
           placed += h.bytes();
+          known++;
         } else if (placement.holders(b).contains(slaveId)) {
           policy.onCached(slaveId, b);
           catalog.cached(slaveId, b, draining, now);
           placed += h.bytes();
-        } else if (h.hasDataset() && placed + h.bytes() <= inputCacheCapacity) {
+          known++;
+        } else if (!h.hasDataset()) {
+          evict.add(b);
+          unknownDataset++;
+        } else if (placed + h.bytes() <= inputCacheCapacity) {
           policy.adopt(slaveId, b, h.bytes(), h.datasetId(), h.datasetBlocks());
           catalog.adopted(slaveId, b, h.datasetId(), h.datasetBlocks(), draining, now);
           placed += h.bytes();
-          adopted++;
+          adopted.add(h);
         } else {
           evict.add(b);
         }
       }
-      catalog.stats().registered(adopted, evict.size());
-      return evict;
+      catalog.stats().registered(adopted.size(), evict.size());
+      return new Registration(evict, adopted, known, unknownDataset,
+          evict.size() - unknownDataset);
+    }
+  }
+
+  /**
+   * Orders out the copies on {@code slaveId} of blocks HDFS no longer has (found by checking
+   * adopted blocks against the NameNode, after the registration that adopted them). A block the
+   * slave no longer holds is skipped: it left meanwhile.
+   *
+   * @return how many copies were ordered out
+   */
+  public int dropStale(String slaveId, Collection<BlockKey> stale) {
+    synchronized (lock) {
+      long now = wallClock.getAsLong();
+      int n = 0;
+      for (BlockKey b : stale) {
+        if (placement.isStored(slaveId, b)) {
+          catalog.stale(slaveId, b, now);
+          n++;
+        }
+      }
+      if (n > 0) {
+        LOG.info("Ordered {} block(s) out of slave {}: HDFS no longer has them", n, slaveId);
+      }
+      return n;
     }
   }
 

@@ -9,8 +9,8 @@ import org.mpcache.common.protocolPB.SlaveFigures;
 
 /**
  * What the master knows of one registered slave: its addresses, who registered it, its latest
- * space and counter figures and predictions in use, and when it last heartbeated (which blocks it holds is the placement
- * index's record).
+ * space and counter figures, the predictions in use, when it last heartbeated, and what became
+ * of the blocks it held when it registered (which blocks it holds is the placement index's record).
  *
  * <p>Not thread-safe: owned by {@link SlaveRegistry}, which guards every access with its lock.
  */
@@ -22,6 +22,12 @@ final class SlaveRecord {
   SlaveCountersProto counters;
   /** Per described job running on the slave, the predicted localized need its split started from. */
   List<JobSpacePredictionProto> predictions = List.of();
+  /** Of the blocks it held at registration: kept (adopted or known), then found stale. */
+  int adopted;
+  int stale;
+  /** Of the blocks it held at registration: handed back, and why. */
+  int unknownDataset;
+  int overCapacity;
 
   SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;

@@ -10,8 +10,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.AdoptionProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
@@ -25,8 +27,9 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
  * the arbitrator's business.
  *
  * <p>Thread-safe: every method but {@link #blocksOf} and {@link #report} takes this object's
- * monitor; those two read the holdings view without it (the arbitrator's lock comes first in the
- * master's lock order). Time comes from the injected monotonic clock.
+ * monitor; those two read the holdings view (and the report the pending HDFS checks) without it
+ * (the arbitrator's lock comes first in the master's lock order, the check queue's never meets
+ * this monitor). Time comes from the injected monotonic clock.
  */
 public final class SlaveRegistry {
   private final LongSupplier clock;
@@ -48,6 +51,8 @@ public final class SlaveRegistry {
   @GuardedBy("this")
   private Set<String> excluded = Set.of();
   private volatile SlaveHoldings holdings = SlaveHoldings.NONE;
+  /** How many blocks adopted at each slave's registration still wait for their HDFS check. */
+  private volatile ToIntFunction<String> checksPending = slaveId -> 0;
 
   /**
    * @param clock a monotonic clock in milliseconds
@@ -61,6 +66,39 @@ public final class SlaveRegistry {
   /** Where the registry reads what each slave holds from; set once, when the master is wired. */
   public void readHoldingsFrom(SlaveHoldings view) {
     this.holdings = view;
+  }
+
+  /** Where the report reads how many adopted blocks of a slave wait for their HDFS check. */
+  public void readChecksPendingFrom(ToIntFunction<String> view) {
+    this.checksPending = view;
+  }
+
+  /**
+   * Records what became of the blocks a slave held when it registered: kept, or handed back for
+   * an unusable dataset record or for passing its Input Cache capacity. No-op for an unknown slave.
+   */
+  public synchronized void adoption(String slaveId, int kept, int unknownDataset,
+      int overCapacity) {
+    SlaveRecord r = slaves.get(slaveId);
+    if (r != null) {
+      r.adopted = kept;
+      r.stale = 0;
+      r.unknownDataset = unknownDataset;
+      r.overCapacity = overCapacity;
+    }
+  }
+
+  /**
+   * Records that {@code n} blocks kept at a slave's registration were ordered out since, HDFS no
+   * longer having them. No-op for an unknown slave.
+   */
+  public synchronized void staleDropped(String slaveId, int n) {
+    SlaveRecord r = slaves.get(slaveId);
+    if (r != null) {
+      int moved = Math.min(n, r.adopted);
+      r.adopted -= moved;
+      r.stale += moved;
+    }
   }
 
   /**
@@ -259,8 +297,12 @@ public final class SlaveRegistry {
       addReports(out, dead.values(), false, now);
     }
     SlaveHoldings view = holdings;
+    ToIntFunction<String> pending = checksPending;
     out.replaceAll(r -> r.getLive() ? r.toBuilder()
-        .setCachedBlocks(view.storedCount(r.getSlave().getSlaveId())).build() : r);
+        .setCachedBlocks(view.storedCount(r.getSlave().getSlaveId()))
+        .setAdoption(r.getAdoption().toBuilder()
+            .setChecksPending(pending.applyAsInt(r.getSlave().getSlaveId())))
+        .build() : r);
     return out;
   }
 
@@ -271,6 +313,9 @@ public final class SlaveRegistry {
       out.add(SlaveReportProto.newBuilder().setSlave(r.info).setLive(live)
           .setLastHeartbeatAgeMs(Math.max(0, now - r.lastHeartbeat)).setSpace(r.space)
           .setCounters(r.counters).setCachedBlocks(0) // a live slave's is set by report()
+          .setAdoption(AdoptionProto.newBuilder().setAdopted(r.adopted).setStale(r.stale)
+              .setUnknownDataset(r.unknownDataset).setOverCapacity(r.overCapacity)
+              .setChecksPending(0)) // a live slave's is set by report()
           .setDecommissioning(live && isDecommissioning(r.info.getSlaveId()))
           .addAllPredictions(live ? r.predictions : List.of()).build());
     }

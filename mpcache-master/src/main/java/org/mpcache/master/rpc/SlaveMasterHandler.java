@@ -36,9 +36,11 @@ import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.master.adoption.AdoptionChecker;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.HeldBlock;
+import org.mpcache.master.arbitrator.Registration;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
@@ -77,17 +79,19 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private final SlaveGate gate;
   private final ReplaceArbitrator arbitrator;
   private final PrefetchPlanner prefetch;
+  private final AdoptionChecker adoptionChecker;
   private final DynamicSpaceManager spaceManager;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
 
   public SlaveMasterHandler(SlaveRegistry registry, SlaveGate gate, ReplaceArbitrator arbitrator,
-      PrefetchPlanner prefetch, DynamicSpaceManager spaceManager, long heartbeatIntervalMs,
-      LongSupplier wallClock) {
+      PrefetchPlanner prefetch, AdoptionChecker adoptionChecker, DynamicSpaceManager spaceManager,
+      long heartbeatIntervalMs, LongSupplier wallClock) {
     this.registry = registry;
     this.gate = gate;
     this.arbitrator = arbitrator;
     this.prefetch = prefetch;
+    this.adoptionChecker = adoptionChecker;
     this.spaceManager = spaceManager;
     this.heartbeatIntervalMs = heartbeatIntervalMs;
     this.wallClock = wallClock;
@@ -133,14 +137,17 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private RegisterSlaveResponseProto registered(SlaveInfoProto info, SpaceReportProto space,
       List<HeldBlock> held, int unusable) {
     String id = info.getSlaveId();
-    List<BlockKey> evict = arbitrator.onRegister(id, held,
-        space.getInputCacheCapacity());
+    Registration r = arbitrator.onRegister(id, held, space.getInputCacheCapacity());
+    registry.adoption(id, r.kept(), r.unknownDataset(), r.overCapacity());
+    adoptionChecker.enqueue(id, r.adopted());
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD; of {} blocks held, "
-        + "{} handed back, {} with an unusable dataset record)", id, info.getHost(),
+        + "{} kept ({} adopted, to be checked against HDFS), {} handed back: {} with an unusable "
+        + "dataset record ({} malformed), {} past its capacity)", id, info.getHost(),
         info.getClientPort(), info.getDatanodeAddress(), space.getCapacity(), held.size(),
-        evict.size(), unusable);
+        r.kept(), r.adopted().size(), r.evict().size(), r.unknownDataset(), unusable,
+        r.overCapacity());
     return RegisterSlaveResponseProto.newBuilder().setHeartbeatIntervalMs(heartbeatIntervalMs)
-        .addAllEvict(ProtoConverters.toProtos(evict)).build();
+        .addAllEvict(ProtoConverters.toProtos(r.evict())).build();
   }
 
   @Override

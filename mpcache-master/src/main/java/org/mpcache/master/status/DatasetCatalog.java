@@ -285,6 +285,14 @@ public final class DatasetCatalog {
     return n;
   }
 
+  /**
+   * A block the slave holds is one HDFS no longer has (its file or its generation stamp is gone):
+   * it is ordered out.
+   */
+  public void stale(String slaveId, BlockKey key, long now) {
+    order(slaveId, key, EvictionCause.STALE, "HDFS no longer has this block of its dataset", now);
+  }
+
   /** A slave starts decommissioning: every block it holds is ordered out. */
   public int drainSlave(String slaveId, Collection<BlockKey> held, long now) {
     int n = 0;

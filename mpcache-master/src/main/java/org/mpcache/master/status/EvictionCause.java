@@ -11,5 +11,10 @@ public enum EvictionCause {
   /** The slave holding the blocks expired or registered anew; its blocks were forgotten. */
   SLAVE_LOST,
   /** The slave dropped the blocks on its own: found corrupt, failed to fill, or lost its SSD. */
-  SLAVE_DROPPED
+  SLAVE_DROPPED,
+  /**
+   * A registering slave held a copy of a block HDFS no longer has: its file was deleted or
+   * replaced, or the block's generation stamp changed (an append) while the copy sat on the SSD.
+   */
+  STALE
 }

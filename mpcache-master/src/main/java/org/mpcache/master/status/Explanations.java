@@ -131,6 +131,8 @@ final class Explanations {
         return "its slave expired or restarted";
       case SLAVE_DROPPED:
         return "the slave dropped it: corrupt, failed or its SSD lost";
+      case STALE:
+        return "HDFS no longer has the cached copy's file or generation stamp";
       default:
         return c.name();
     }

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
 import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
+import org.mpcache.common.proto.AdminProtos.AdoptionProto;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
@@ -35,10 +36,14 @@ final class ReportCommand extends AdminCommand {
     return "  The cluster and each slave: address, state, last heartbeat, SSD capacity, Input\n"
         + "  Cache / Dynamic Pool / Localized Cache use and what the pool lends, cached blocks,\n"
         + "  hits and misses with their bytes, and fallbacks to HDFS. Live slaves first, then\n"
-        + "  slaves that stopped heartbeating (with their last figures). Then, per live slave\n"
-        + "  and running job, the predicted localized bytes its split started from: from the\n"
-        + "  Dynamic Space Manager's history, or the cold-start default (the fixed split). Also\n"
-        + "  when the master last checkpointed its state directory, or that none is set.";
+        + "  slaves that stopped heartbeating (with their last figures). Then, per slave, what\n"
+        + "  became of the blocks it held when it last registered: adopted (of which some may\n"
+        + "  still wait for their check against HDFS), ordered out as stale (HDFS no longer has\n"
+        + "  their file or generation stamp), handed back (unknown dataset, over capacity), and\n"
+        + "  the blocks its background verification found corrupt and dropped. Then, per live\n"
+        + "  slave and running job, the predicted localized bytes its split started from: from\n"
+        + "  the Dynamic Space Manager's history, or the cold-start default (the fixed split).\n"
+        + "  Also when the master last checkpointed its state directory, or that none is set.";
   }
 
   @Override
@@ -106,6 +111,18 @@ final class ReportCommand extends AdminCommand {
           sc.getFallbacks());
     }
     t.print(out);
+    out.println();
+    out.println("Blocks held at registration (dropped since: stale by the HDFS check, failed by the "
+        + "slave's verification):");
+    Table a = new Table("SLAVE", ">ADOPTED", ">CHECKS PENDING", ">STALE", ">UNKNOWN DATASET",
+        ">OVER CAPACITY", ">FAILED VERIFICATION");
+    for (SlaveReportProto sl : r.getSlavesList()) {
+      AdoptionProto ad = sl.getAdoption();
+      a.row(sl.getSlave().getSlaveId(), ad.getAdopted(), ad.getChecksPending(), ad.getStale(),
+          ad.getUnknownDataset(), ad.getOverCapacity(),
+          sl.getCounters().getBlocksFailedVerification());
+    }
+    a.print(out);
     printPredictions(r);
   }
 

@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.AdoptionProto;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.master.registry.SlaveIdentity;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
+import org.mpcache.master.status.EvictionCause;
 
 /**
  * A slave registering with blocks already on its SSD (after a restart of the slave or of the
@@ -54,7 +56,7 @@ class ReplaceArbitratorRegisterTest {
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
         .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), IDENTITY,
         registry.holder(SLAVE));
-    return arbitrator.onRegister(SLAVE, held, CAPACITY);
+    return arbitrator.onRegister(SLAVE, held, CAPACITY).evict();
   }
 
   private DatasetStatusProto dataset(String id) {
@@ -156,5 +158,56 @@ class ReplaceArbitratorRegisterTest {
     register(List.of());
     assertEquals(0, dataset("/a").getFillingBlocks());
     assertEquals(Set.of(), arbitrator.holders(key(1)));
+  }
+
+  @Test
+  void onRegister_mixedBlocks_countsEachOutcomeAndListsTheAdopted() {
+    start(CachePolicies.MPCACHE);
+    register(List.of(held(1, "/a", 3)));
+    List<HeldBlock> held = new ArrayList<>();
+    held.add(held(1, "/a", 3));
+    held.add(new HeldBlock(key(100), 0, null, 0));
+    for (long id = 2; id <= 11; id++) {
+      held.add(held(id, "/a", 11));
+    }
+    registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE).setHost("host1")
+        .setClientPort(50121).build(), registry.space(SLAVE).orElseThrow(), IDENTITY,
+        registry.holder(SLAVE));
+    Registration r = arbitrator.onRegister(SLAVE, held, CAPACITY);
+    assertEquals(1, r.known(), "block 1 was known from the first registration");
+    assertEquals(9, r.adopted().size());
+    assertEquals(held.subList(2, 11), r.adopted());
+    assertEquals(1, r.unknownDataset());
+    assertEquals(1, r.overCapacity());
+    assertEquals(List.of(key(100), key(11)), r.evict());
+    assertEquals(10, r.kept());
+  }
+
+  @Test
+  void dropStale_adoptedBlocks_orderedOutWithTheNextHeartbeat() {
+    start(CachePolicies.MPCACHE);
+    register(List.of(held(1, "/a", 2), held(2, "/a", 2)));
+    assertEquals(1, arbitrator.dropStale(SLAVE, List.of(key(2), key(9))),
+        "block 9 is not on the slave");
+    assertEquals(List.of(key(2)), arbitrator.takeEvictions(SLAVE));
+    assertEquals(1, arbitrator.stats().evictions(EvictionCause.STALE));
+    assertEquals("STALE", dataset("/a").getLastEviction().getCause());
+    arbitrator.onBlockReport(SLAVE, List.of(), List.of(key(2)));
+    assertEquals(List.of(key(1)), registry.blocksOf(SLAVE));
+  }
+
+  @Test
+  void report_afterAdoptionAndStaleDrop_showsTheSlavesFigures() {
+    start(CachePolicies.MPCACHE);
+    register(List.of(held(1, "/a", 2), held(2, "/a", 2), new HeldBlock(key(3), 0, null, 0)));
+    registry.adoption(SLAVE, 2, 1, 0);
+    registry.readChecksPendingFrom(id -> 5);
+    registry.staleDropped(SLAVE, arbitrator.dropStale(SLAVE, List.of(key(2))));
+    AdoptionProto a = registry.report().get(0).getAdoption();
+    assertEquals(1, a.getAdopted());
+    assertEquals(1, a.getStale());
+    assertEquals(1, a.getUnknownDataset());
+    assertEquals(0, a.getOverCapacity());
+    assertEquals(5, a.getChecksPending());
   }
 }

@@ -34,6 +34,8 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.protocolPB.SlaveFigures;
 import org.mpcache.master.admin.PrefetchPlanner;
+import org.mpcache.master.adoption.AdoptionChecker;
+import org.mpcache.master.adoption.GenerationStamps;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.PolicyParameters;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
@@ -87,6 +89,7 @@ class SlaveMasterHandlerTest {
         host -> host.equals("host1") ? List.of(HOST1) : List.of());
     handler = new SlaveMasterHandler(registry, gate, arbitrator,
         new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
+        new AdoptionChecker(GenerationStamps.NONE, (slaveId, stale) -> { }, 1, 0, () -> 0L),
         DynamicSpaceManager.inMemory(0.5),
         1_000, () -> 1_000L);
     handler.registerSlave(null, registration().build());
