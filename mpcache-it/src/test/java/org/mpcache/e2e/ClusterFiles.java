@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -97,5 +98,19 @@ public final class ClusterFiles {
       }
     }
     return null;
+  }
+
+  /**
+   * Changes one byte in the middle of a block file on the SSD, keeping its size: only the block's
+   * checksums can tell.
+   */
+  public static void changeMiddleByte(File file) throws IOException {
+    try (RandomAccessFile raf = new RandomAccessFile(file, "rw")) {
+      long at = raf.length() / 2;
+      raf.seek(at);
+      int b = raf.read();
+      raf.seek(at);
+      raf.write(b ^ 0x21);
+    }
   }
 }

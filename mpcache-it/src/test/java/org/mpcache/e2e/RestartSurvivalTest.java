@@ -13,7 +13,6 @@ import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -114,12 +113,7 @@ class RestartSurvivalTest {
     int i = cluster.slaves().indexOf(slave);
     java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
     cluster.stopSlave(i);
-    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-      raf.seek(BLOCK / 2);
-      int b = raf.read();
-      raf.seek(BLOCK / 2);
-      raf.write(b ^ 0x21); // the same size: only its checksums can tell
-    }
+    ClusterFiles.changeMiddleByte(file.toFile());
     cluster.crashAndRestartSlave(i);
     MpCacheSlave again = cluster.slaves().get(i);
     waitFor(() -> again.getStartupVerifier().isDone(), "the background verification");

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.RandomAccessFile;
 import java.util.function.Predicate;
 import org.apache.commons.io.FileUtils;
 import org.apache.hadoop.conf.Configuration;
@@ -233,12 +232,7 @@ class SigkillRestartTest {
     int blocksBefore = slaveReport(i).getCachedBlocks();
     daemons.kill(slave(i));
     File file = new BlockFile(ssd.toPath(), changed, BlockFile.Kind.DATA).path().toFile();
-    try (RandomAccessFile raf = new RandomAccessFile(file, "rw")) {
-      raf.seek(raf.length() / 2);
-      int b = raf.read();
-      raf.seek(raf.length() / 2);
-      raf.write(b ^ 0x21); // the same size: only its checksums can tell
-    }
+    ClusterFiles.changeMiddleByte(file);
     long registrations = daemons.logLines(slave(i), REGISTERED);
     daemons.restart(slave(i));
     waitUntil(() -> daemons.logLines(slave(i), REGISTERED) > registrations,

@@ -14,7 +14,6 @@ import static org.mpcache.e2e.ClusterFiles.write;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -178,12 +177,7 @@ class StaleAdoptionTest {
     int i = cluster.slaves().indexOf(slave);
     java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
     cluster.stopSlave(i);
-    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-      raf.seek(BLOCK / 2);
-      int b = raf.read();
-      raf.seek(BLOCK / 2);
-      raf.write(b ^ 0x10); // the same size: only the verification can tell
-    }
+    ClusterFiles.changeMiddleByte(file.toFile());
     cluster.crashAndRestartSlave(i);
     MpCacheSlave again = cluster.slaves().get(i);
     String id = again.info().getSlaveId();
