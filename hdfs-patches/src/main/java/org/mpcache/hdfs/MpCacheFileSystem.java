@@ -29,7 +29,6 @@ import org.mpcache.common.MpCacheConfigKeys;
 public class MpCacheFileSystem extends DistributedFileSystem {
   private boolean enabled;
   private boolean fillEnabled;
-  private long fillMinBytes;
   private int fillWriteBytes;
   private long fillQueueBytes;
   private int readBytes;
@@ -49,16 +48,14 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           ClientConfigKeys.MAX_CALL_BYTES);
       readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
           ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
-      fillMinBytes = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.FILL_MIN_BYTES_KEY,
-          ClientConfigKeys.FILL_MIN_BYTES_DEFAULT, 0);
       fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
           ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
-      if (fillQueueBytes < Math.max(fillWriteBytes, fillMinBytes)) {
+      if (fillQueueBytes < fillWriteBytes) {
         throw new IllegalArgumentException("Invalid size " + fillQueueBytes + " for "
             + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ": it must be at least "
-            + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + ") and "
-            + ClientConfigKeys.FILL_MIN_BYTES_KEY + " (" + fillMinBytes + "), or no fill could"
-            + " start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ".");
+            + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + "), or no"
+            + " write-through could start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY
+            + ".");
       }
       fillThreads = ConfigChecks.intAtLeast(conf, ClientConfigKeys.FILL_THREADS_KEY,
           ClientConfigKeys.FILL_THREADS_DEFAULT, 1);
@@ -120,9 +117,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     }
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
-        getConf().get("mapreduce.job.id", ""), fillEnabled, fillMinBytes, fillWriteBytes,
-        fillQueueBytes, readBytes, deadlineMs, statistics);
-    return new FSDataInputStream(new CachingInputStream(dfsIn, blocks, cacheable, ctx));
+        getConf().get("mapreduce.job.id", ""), fillEnabled, fillWriteBytes, fillQueueBytes,
+        readBytes, deadlineMs, statistics);
+    return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
+        blocks, cacheable, ctx));
   }
 
   /**

@@ -70,7 +70,7 @@ class ReplacedPathTest {
   @BeforeAll
   static void start() throws IOException {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/replaced-path"))
-        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144").build();
+        .blockSize(BLOCK).build();
   }
 
   @AfterAll
