@@ -165,8 +165,16 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throws ServiceException {
     BlockAccessProto access = req.getAccess();
     BlockKey key;
+    PrefetchCommandProto completion = null;
     try {
       key = RequestChecks.access(access);
+      long blockOffset = RequestChecks.uint64("blockOffset", req.getBlockOffset(), 0,
+          Long.MAX_VALUE);
+      if (req.hasPath()) {
+        completion = PrefetchCommandProto.newBuilder().setAccess(access).setOffset(blockOffset)
+            .setPath(RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS))
+            .build();
+      }
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
@@ -179,18 +187,6 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
           .setLength(length).build();
     }
     counters.misses.incrementAndGet();
-    PrefetchCommandProto completion = null;
-    if (req.hasPath()) {
-      try {
-        completion = PrefetchCommandProto.newBuilder().setAccess(access)
-            .setPath(RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS))
-            .setOffset(RequestChecks.uint64("blockOffset", req.getBlockOffset(), 0,
-                Long.MAX_VALUE))
-            .build();
-      } catch (RequestRefusedException e) {
-        throw new ServiceException(e);
-      }
-    }
     if (!req.getOfferFill() && completion == null) {
       return miss("not cached");
     }
