@@ -30,9 +30,9 @@ import org.mpcache.slave.MpCacheSlave;
 
 /**
  * A master restarted in process with a state directory resumes what slaves cannot tell it: a
- * dataset's frequency and standing (as {@code mpcache admin datasets} shows them), a slave's
- * decommissioning, and a queued prefetch; restarted without one, it relearns (the frequency
- * starts over), which is what shows the assertions can fail.
+ * dataset's frequency, standing, last access and last job (as {@code mpcache admin datasets}
+ * shows them), a slave's decommissioning, and a queued prefetch; restarted without one, it
+ * relearns (the frequency starts over), which is what shows the assertions can fail.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MasterStateRestartTest {
@@ -146,6 +146,9 @@ class MasterStateRestartTest {
         "priority");
     assertEquals(before.get("full"), after.get("full"));
     assertEquals(before.get("inAuxiliaryCache"), after.get("inAuxiliaryCache"));
+    assertTrue(before.path("lastAccessMs").asLong() > 0, before::toString);
+    assertEquals(before.get("lastAccessMs"), after.get("lastAccessMs"), "lastAccessMs");
+    assertEquals(before.get("lastJob"), after.get("lastJob"), "lastJob");
     String table = ok("datasets", "-path", p.toString()).out;
     assertThat(table).contains(String.format(java.util.Locale.ROOT, "%.4g",
         before.get("frequency").asDouble()));

@@ -108,6 +108,8 @@ class SigkillRestartTest {
     plainOutput = WordCountJobs.output(cluster, finish(submit(local, "plain")));
 
     long cold = runFromCache("cold");
+    System.out.println("Restart figure: the job's first run read " + cold + " of " + inputBytes
+        + " input bytes from the cache");
     assertTrue(cold < 0.1 * inputBytes, "a cold cache served " + cold + " of " + inputBytes
         + " bytes: the share the tests assert would say nothing");
     awaitReport(r -> r.getCachedBlocks() >= inputBlocks, "the input cached by the first run");
@@ -348,6 +350,8 @@ class SigkillRestartTest {
   }
 
   private static void assertMostlyFromCache(long fromCache) {
+    System.out.println("Restart figure: " + fromCache + " of " + inputBytes
+        + " input bytes from the cache");
     assertTrue(fromCache >= 0.9 * inputBytes, fromCache + " of " + inputBytes
         + " input bytes from the cache");
   }

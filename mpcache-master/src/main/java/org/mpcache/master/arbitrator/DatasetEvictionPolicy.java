@@ -2,8 +2,7 @@ package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,35 +20,37 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  * order, until their blocks on the requesting slave free enough. Victims are chosen before
  * anything is evicted, so a request that cannot be satisfied evicts nothing, and a dataset is
  * never evicted to make room for itself. What differs between policies is in the hooks: the
- * admission test, the victim order, and what each does with its {@link DatasetState} records on
- * an access, a request, an eviction.
+ * admission test, the victim order, and what each does with the terms of its {@link DatasetRecord}s
+ * (the index's {@link DatasetRecords}) on an access, a request, an eviction.
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
  */
 abstract class DatasetEvictionPolicy extends IndexedPolicy {
 
-  final Map<String, DatasetState> datasets = new HashMap<>();
+  /** The index's records; the policy's terms are in those it tracks. */
+  final DatasetRecords datasets;
   /** Dataset accesses so far, cluster-wide. */
   long accessSeq;
 
   DatasetEvictionPolicy(PlacementIndex placement) {
     super(placement);
+    this.datasets = placement.records();
   }
 
   /** The order victims are taken in, most evictable first; ties end by dataset id. */
-  abstract Comparator<DatasetState> victimOrder();
+  abstract Comparator<DatasetRecord> victimOrder();
 
   /**
    * The datasets holding blocks, other than {@code keep}, in victim order. This default sorts
    * them; a policy that keeps them ordered returns its own order.
    */
-  Iterable<DatasetState> victimCandidates(DatasetState keep) {
-    List<DatasetState> candidates = new ArrayList<>();
-    for (DatasetState v : datasets.values()) {
+  Iterable<DatasetRecord> victimCandidates(DatasetRecord keep) {
+    List<DatasetRecord> candidates = new ArrayList<>();
+    datasets.forEachTracked(v -> {
       if (v != keep && placement.holds(v.id)) {
         candidates.add(v);
       }
-    }
+    });
     candidates.sort(victimOrder().thenComparing(v -> v.id));
     return candidates;
   }
@@ -61,7 +62,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    *
    * @param force an operator's prefetch asks to skip the test
    */
-  CacheDecision.Reason admission(DatasetState d, BlockAccess a, boolean force) {
+  CacheDecision.Reason admission(DatasetRecord d, BlockAccess a, boolean force) {
     return CacheDecision.Reason.ADMITTED_BY_REPLACEMENT;
   }
 
@@ -70,7 +71,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /** A new dataset access was counted (after {@code accesses} and the stamps were updated). */
-  void afterAccess(DatasetState d) {
+  void afterAccess(DatasetRecord d) {
   }
 
   /**
@@ -78,32 +79,32 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    * caused); a request rejected for lack of room ends here too. By default a rejected dataset
    * with no blocks is forgotten unless {@link #remembers} it.
    */
-  void afterRequest(DatasetState d, boolean admitted) {
+  void afterRequest(DatasetRecord d, boolean admitted) {
     if (!admitted) {
       forgetIfIdle(d.id);
     }
   }
 
   /** A victim was evicted (its blocks queued in To_Del); by default it is forgotten if idle. */
-  void afterEvict(DatasetState d) {
+  void afterEvict(DatasetRecord d) {
     forgetIfIdle(d.id);
   }
 
   /** Whether a dataset with no cached blocks is still worth remembering (its history counts). */
-  boolean remembers(DatasetState d) {
+  boolean remembers(DatasetRecord d) {
     return false;
   }
 
   /** Whether every block of a dataset is cached on some slave. */
-  final boolean complete(DatasetState d) {
+  final boolean complete(DatasetRecord d) {
     return placement.cachedBlocks(d.id) >= d.size;
   }
 
   /** Forgets a dataset that holds no blocks and is not worth remembering. */
   final void forgetIfIdle(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     if (d != null && !placement.holds(datasetId) && !remembers(d)) {
-      datasets.remove(datasetId);
+      datasets.untrack(d);
     }
   }
 
@@ -112,30 +113,24 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    * the dataset whose request is being handled: it may be about to get its first block, and a
    * dataset with blocks must stay tracked for as long as it has them.
    */
-  final void forgetIdle(DatasetState current) {
-    Iterator<DatasetState> it = datasets.values().iterator();
-    while (it.hasNext()) {
-      DatasetState d = it.next();
-      if (d != current && !placement.holds(d.id) && !remembers(d)) {
-        it.remove();
-      }
-    }
+  final void forgetIdle(DatasetRecord current) {
+    datasets.untrackIf(d -> d != current && !placement.holds(d.id) && !remembers(d));
   }
 
   /** Whether the policy tracks a dataset (for tests). */
   boolean tracks(String datasetId) {
-    return datasets.containsKey(datasetId);
+    return datasets.tracked(datasetId) != null;
   }
 
   /** The access count of a dataset, 0 when unknown (for tests). */
   long accessesOf(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     return d == null ? 0 : d.accesses;
   }
 
-  /** The record of a dataset, created when new; its size grows to the largest estimate. */
-  final DatasetState dataset(String id, int size) {
-    DatasetState d = datasets.computeIfAbsent(id, k -> new DatasetState(k, size));
+  /** The record of a dataset, tracked from now if new; its size grows to the largest estimate. */
+  final DatasetRecord dataset(String id, int size) {
+    DatasetRecord d = datasets.track(id, size);
     if (size > d.size) {
       d.size = size;
       sizeGrew(d);
@@ -144,20 +139,19 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /** A dataset's size grew. */
-  void sizeGrew(DatasetState d) {
+  void sizeGrew(DatasetRecord d) {
   }
 
   /** Counts a dataset access when this request starts one, and stamps it. */
-  final void noteAccess(DatasetState d, BlockAccess a) {
-    if (!a.jobId().isEmpty() && a.jobId().equals(d.lastJob)) {
+  final void noteAccess(DatasetRecord d, BlockAccess a) {
+    if (!a.jobId().isEmpty() && a.jobId().equals(d.countedJob)) {
       return;
     }
     accessSeq++;
     d.accesses++;
     d.delta = d.lastAccessSeq == 0 ? accessSeq : accessSeq - d.lastAccessSeq;
     d.lastAccessSeq = accessSeq;
-    d.lastAccessTime = a.timeMillis();
-    d.lastJob = a.jobId();
+    d.countedJob = a.jobId();
     afterAccess(d);
   }
 
@@ -168,7 +162,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     if (id == null) {
       return;
     }
-    DatasetState d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
+    DatasetRecord d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
     noteAccess(d, a);
     afterRequest(d, true);
   }
@@ -181,7 +175,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   /** Algorithm 1 lines 6-32. */
   @Override
   public final CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
-    DatasetState d = dataset(a.datasetId(), a.datasetBlocks());
+    DatasetRecord d = dataset(a.datasetId(), a.datasetBlocks());
     noteAccess(d, a);
     String slave = a.slaveId();
     long free = Math.max(0, slaveFreeBytes);
@@ -199,7 +193,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     }
     long pending = placement.pendingBytes(slave);
     if (pending < need) {
-      List<DatasetState> victims = chooseVictims(slave, need - pending, d);
+      List<DatasetRecord> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
         afterRequest(d, false);
         return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
@@ -214,7 +208,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /** Lines 8 and 25-31: the block joins its dataset and fills on the slave. */
-  private void admit(DatasetState d, BlockAccess a) {
+  private void admit(DatasetRecord d, BlockAccess a) {
     placement.fill(d.id, a.block(), a.blockBytes(), a.slaveId());
     afterRequest(d, true);
   }
@@ -223,13 +217,13 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    * The first datasets in victim order (not {@code keep}) whose blocks cached on {@code slave} free
    * at least {@code bytes} there; null when all of them would not.
    */
-  final List<DatasetState> chooseVictims(String slave, long bytes, DatasetState keep) {
+  final List<DatasetRecord> chooseVictims(String slave, long bytes, DatasetRecord keep) {
     return PlacementIndex.covering(victimCandidates(keep), keep, bytes,
         v -> placement.bytesOn(v.id, slave));
   }
 
   /** Lines 15-21: every block of the victim is queued for deletion on its slaves. */
-  final void evict(DatasetState v) {
+  final void evict(DatasetRecord v) {
     placement.evict(v.id);
     afterEvict(v);
   }
@@ -253,15 +247,19 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     lost.forEach(this::forgetIfIdle);
   }
 
-  /** Every dataset record, ordered by id, with the access count and the subclass's terms. */
+  /**
+   * Every tracked dataset record, ordered by id, with the access count and the subclass's terms
+   * (and each record's last read, for operators).
+   */
   @Override
   public final PolicyStateProto exportState() {
     PolicyStateProto.Builder b = PolicyStateProto.newBuilder().setPolicy(name())
         .setAccessSeq(accessSeq);
-    List<String> ids = new ArrayList<>(datasets.keySet());
-    ids.sort(null);
-    for (String id : ids) {
-      b.addDatasets(datasets.get(id).toProto());
+    List<DatasetRecord> tracked = new ArrayList<>();
+    datasets.forEachTracked(tracked::add);
+    tracked.sort(Comparator.comparing(d -> d.id));
+    for (DatasetRecord d : tracked) {
+      b.addDatasets(d.toProto());
     }
     exportTerms(b);
     return b.build();
@@ -273,21 +271,21 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    */
   @Override
   public final void restoreState(PolicyStateProto state) {
-    if (!datasets.isEmpty() || accessSeq != 0) {
+    if (!datasets.noneTracked() || accessSeq != 0) {
       throw new IllegalStateException("a policy's state is restored before any event");
     }
     if (state.getAccessSeq() < 0 || !Double.isFinite(state.getClock())) {
       throw new IllegalArgumentException("field accessSeq or clock out of range: "
           + state.getAccessSeq() + ", " + state.getClock());
     }
-    Map<String, DatasetState> restored = new HashMap<>();
+    Map<String, DatasetRecord> restored = new LinkedHashMap<>();
     for (DatasetStateProto p : state.getDatasetsList()) {
-      DatasetState d = DatasetState.fromProto(p);
+      DatasetRecord d = DatasetRecord.fromProto(p);
       if (restored.put(d.id, d) != null) {
         throw new IllegalArgumentException("dataset " + d.id + " is recorded twice");
       }
     }
-    datasets.putAll(restored);
+    datasets.restore(new ArrayList<>(restored.values()));
     accessSeq = state.getAccessSeq();
     restoreTerms(state);
   }

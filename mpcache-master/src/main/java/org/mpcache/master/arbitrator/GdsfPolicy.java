@@ -32,7 +32,7 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
 
   /** The priority of a tracked dataset, NaN when unknown (for tests). */
   double priorityOf(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     return d == null ? Double.NaN : d.priority;
   }
 
@@ -48,19 +48,19 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  Comparator<DatasetState> victimOrder() {
-    return Comparator.comparingDouble((DatasetState d) -> d.priority)
+  Comparator<DatasetRecord> victimOrder() {
+    return Comparator.comparingDouble((DatasetRecord d) -> d.priority)
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 
   @Override
-  void afterRequest(DatasetState d, boolean admitted) {
+  void afterRequest(DatasetRecord d, boolean admitted) {
     d.priority = inflation + d.accesses / (double) d.size;
     super.afterRequest(d, admitted);
   }
 
   @Override
-  void afterEvict(DatasetState d) {
+  void afterEvict(DatasetRecord d) {
     inflation = Math.max(inflation, d.priority);
     super.afterEvict(d);
   }

@@ -25,24 +25,22 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  Comparator<DatasetState> victimOrder() {
+  Comparator<DatasetRecord> victimOrder() {
     return Comparator.comparing(this::complete)
         .thenComparingLong(d -> d.accesses)
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 
   @Override
-  void afterAccess(DatasetState d) {
+  void afterAccess(DatasetRecord d) {
     if (accessSeq % AGING_PERIOD == 0) {
-      for (DatasetState each : datasets.values()) {
-        each.accesses /= 2;
-      }
+      datasets.forEachTracked(each -> each.accesses /= 2);
       forgetIdle(d);
     }
   }
 
   @Override
-  boolean remembers(DatasetState d) {
+  boolean remembers(DatasetRecord d) {
     return d.accesses > 0;
   }
 }

@@ -24,9 +24,9 @@ final class LifePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  Comparator<DatasetState> victimOrder() {
+  Comparator<DatasetRecord> victimOrder() {
     return Comparator.comparing(this::complete)
-        .thenComparing(Comparator.comparingInt((DatasetState d) -> d.size).reversed())
+        .thenComparing(Comparator.comparingInt((DatasetRecord d) -> d.size).reversed())
         .thenComparingLong(d -> d.lastAccessSeq);
   }
 }

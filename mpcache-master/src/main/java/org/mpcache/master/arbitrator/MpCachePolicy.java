@@ -45,7 +45,7 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 final class MpCachePolicy extends DatasetEvictionPolicy {
 
   private final PolicyParameters params;
-  private final TreeSet<DatasetState> queue = new TreeSet<>(DatasetState.BY_PRIORITY);
+  private final TreeSet<DatasetRecord> queue = new TreeSet<>(DatasetRecord.BY_PRIORITY);
   /** The auxiliary cache: dataset ids in LRU order (eldest first). */
   private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
@@ -71,13 +71,13 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   /** The priority of a dataset in the main cache, or NaN when it is not there. */
   double priorityOf(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     return d != null && queue.contains(d) ? d.priority : Double.NaN;
   }
 
   /** Whether a dataset's blocks are all cached (its Full bonus applies). */
   boolean isFull(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     return d != null && d.full;
   }
 
@@ -87,7 +87,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  void sizeGrew(DatasetState d) {
+  void sizeGrew(DatasetRecord d) {
     reprioritize(d, false);
   }
 
@@ -97,7 +97,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * blocks.
    */
   @Override
-  void afterAccess(DatasetState d) {
+  void afterAccess(DatasetRecord d) {
     d.wasInAuxiliary = auxiliary.containsKey(d.id);
     auxiliary.put(d.id, Boolean.TRUE);
     if (auxiliary.size() > params.auxiliaryCapacity()) {
@@ -109,18 +109,18 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  boolean remembers(DatasetState d) {
+  boolean remembers(DatasetRecord d) {
     return auxiliary.containsKey(d.id);
   }
 
   @Override
-  Comparator<DatasetState> victimOrder() {
-    return DatasetState.BY_PRIORITY;
+  Comparator<DatasetRecord> victimOrder() {
+    return DatasetRecord.BY_PRIORITY;
   }
 
   /** The main cache's queue: the datasets holding blocks, lowest priority first. */
   @Override
-  Iterable<DatasetState> victimCandidates(DatasetState keep) {
+  Iterable<DatasetRecord> victimCandidates(DatasetRecord keep) {
     return queue;
   }
 
@@ -131,7 +131,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * @param newClockBase whether the priority takes the current Clock (an access) or keeps the
    *     Clock of its last access (a change of size or of the Full flag)
    */
-  private void reprioritize(DatasetState d, boolean newClockBase) {
+  private void reprioritize(DatasetRecord d, boolean newClockBase) {
     boolean queued = queue.remove(d);
     if (newClockBase) {
       d.clockBase = clock;
@@ -150,7 +150,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (id == null) {
       return;
     }
-    DatasetState d = datasets.get(id);
+    DatasetRecord d = datasets.tracked(id);
     noteAccess(d, a);
     d.blocksAccess++;
     reprioritize(d, true);
@@ -161,7 +161,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * with blocks in the main cache is admitted as such.
    */
   @Override
-  CacheDecision.Reason admission(DatasetState d, BlockAccess a, boolean force) {
+  CacheDecision.Reason admission(DatasetRecord d, BlockAccess a, boolean force) {
     if (queue.contains(d)) {
       return CacheDecision.Reason.ADMITTED_DATASET_CACHED;
     }
@@ -189,7 +189,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    *
    * @return null to admit, else why not
    */
-  private CacheDecision.Reason verdict(DatasetState d, BlockAccess a) {
+  private CacheDecision.Reason verdict(DatasetRecord d, BlockAccess a) {
     if (d.verdictSeq != d.lastAccessSeq) {
       d.verdictSeq = d.lastAccessSeq;
       d.verdict = judge(d, a.blockBytes());
@@ -197,7 +197,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     return d.verdict;
   }
 
-  private CacheDecision.Reason judge(DatasetState d, long blockBytes) {
+  private CacheDecision.Reason judge(DatasetRecord d, long blockBytes) {
     long missing = (long) (d.size - placement.cachedBlocks(d.id)) * blockBytes;
     long deficit = missing - (reportedFree + placement.pendingBytes());
     if (deficit <= 0) {
@@ -206,7 +206,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (!d.wasInAuxiliary) {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
-    List<DatasetState> victims =
+    List<DatasetRecord> victims =
         PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
     if (victims == null) {
       return CacheDecision.Reason.REJECTED_TOO_LARGE;
@@ -223,7 +223,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   public List<BlockKey> onReclaim(String slaveId, long bytes) {
     long pending = placement.pendingBytes(slaveId);
     if (pending < bytes) {
-      List<DatasetState> victims = chooseVictims(slaveId, bytes - pending, null);
+      List<DatasetRecord> victims = chooseVictims(slaveId, bytes - pending, null);
       if (victims == null) {
         return List.of();
       }
@@ -237,9 +237,9 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * previous access, beats the sum over the victims, whose Delta is the accesses since their last
    * access up to now.
    */
-  private boolean profitable(DatasetState d, List<DatasetState> victims) {
+  private boolean profitable(DatasetRecord d, List<DatasetRecord> victims) {
     double lost = 0;
-    for (DatasetState v : victims) {
+    for (DatasetRecord v : victims) {
       lost += 1.0 / ((double) v.size * Math.max(1, accessSeq - v.lastAccessSeq));
     }
     return 1.0 / ((double) d.size * d.delta) > lost;
@@ -247,7 +247,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
   @Override
-  void afterEvict(DatasetState v) {
+  void afterEvict(DatasetRecord v) {
     queue.remove(v);
     clock = v.priority;
     v.blocksAccess = 0;
@@ -257,7 +257,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   /** Lines 8 and 25-31: Blocks_Access grows and Pr is recomputed; a rejection changes nothing. */
   @Override
-  void afterRequest(DatasetState d, boolean admitted) {
+  void afterRequest(DatasetRecord d, boolean admitted) {
     if (admitted) {
       d.blocksAccess++;
       reprioritize(d, true);
@@ -273,19 +273,19 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   @Override
   void afterAdopted(String slaveId, BlockKey block, long blockBytes, String datasetId,
       int datasetBlocks) {
-    boolean known = datasets.containsKey(datasetId);
+    boolean known = datasets.tracked(datasetId) != null;
     reprioritize(dataset(datasetId, datasetBlocks), !known);
   }
 
   @Override
   void afterStored(String slaveId, BlockKey block, String datasetId) {
-    reprioritize(datasets.get(datasetId), false);
+    reprioritize(datasets.tracked(datasetId), false);
   }
 
   @Override
   void afterRemoved(String slaveId, BlockKey block, String datasetId) {
     if (datasetId != null) {
-      afterRemoval(datasets.get(datasetId));
+      afterRemoval(datasets.tracked(datasetId));
     }
   }
 
@@ -294,12 +294,12 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     long[] free = freeBySlave.remove(slaveId);
     reportedFree -= free == null ? 0 : free[0];
     for (String id : lost) {
-      afterRemoval(datasets.get(id));
+      afterRemoval(datasets.tracked(id));
     }
   }
 
   /** A dataset lost blocks: Full and Pr are recomputed; an emptied one leaves the main cache. */
-  private void afterRemoval(DatasetState d) {
+  private void afterRemoval(DatasetRecord d) {
     reprioritize(d, false);
     if (!placement.holds(d.id)) {
       queue.remove(d);
@@ -329,7 +329,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   @Override
   public DatasetStanding standing(String datasetId) {
-    DatasetState d = datasets.get(datasetId);
+    DatasetRecord d = datasets.tracked(datasetId);
     if (d == null) {
       return null;
     }

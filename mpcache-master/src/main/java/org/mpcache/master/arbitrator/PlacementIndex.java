@@ -16,8 +16,9 @@ import org.mpcache.common.BlockKey;
  * The master's one record of where cached blocks are: per block copy (one block on one slave) its
  * dataset, size and state; per dataset how many of its blocks are cached somewhere, how many bytes
  * it holds in all and on each slave; per slave how many copies it stores, and the blocks of evicted
- * datasets it has not been told to drop yet (Algorithm 1's To_Del) with their bytes. The Replace
- * Arbitrator owns it; the cache policy plans against it and changes it through the package's
+ * datasets it has not been told to drop yet (Algorithm 1's To_Del) with their bytes. Beside it
+ * are the master's {@link DatasetRecords}, one record per dataset for the policy and operators.
+ * The Replace Arbitrator owns it; the cache policy plans against it and changes it through the package's
  * narrow methods as it handles the events the arbitrator passes on; the slave registry and the
  * status catalog read its public views.
  *
@@ -165,6 +166,7 @@ public final class PlacementIndex {
   private Copy[] table = new Copy[1 << 10];
   private int copies;
   private final Map<String, Held> datasets = new HashMap<>();
+  private final DatasetRecords records = new DatasetRecords(this);
   private final Map<String, Integer> slaveIndex = new HashMap<>();
   private final List<String> slaveNames = new ArrayList<>();
   /** Stored copies (live, doomed or stray) per slave number. */
@@ -342,6 +344,11 @@ public final class PlacementIndex {
   String datasetOf(BlockKey block) {
     Copy c = liveCopy(block);
     return c == null ? null : c.dataset.id;
+  }
+
+  /** The master's one record per dataset, kept beside where its blocks are. */
+  public DatasetRecords records() {
+    return records;
   }
 
   /** Whether any block of the dataset is cached or being filled (and not doomed). */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,27 +12,28 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.AdminProtos.AdmissionVerdictProto;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
-import org.mpcache.common.proto.AdminProtos.EvictionRecordProto;
 import org.mpcache.common.proto.AdminProtos.SlaveBlocksProto;
-import org.mpcache.common.proto.AdminProtos.VerdictCountProto;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.DatasetRecord;
+import org.mpcache.master.arbitrator.DatasetRecords;
 import org.mpcache.master.arbitrator.DatasetStanding;
 import org.mpcache.master.arbitrator.PlacementIndex;
 
 /**
- * What the master remembers about datasets for its operators, beside (not inside) the cache
- * policy: the last admission verdict and the last eviction with its cause ({@code mpcache admin
- * datasets} and {@code explain}), and the evictions the master orders itself rather than the
- * policy (an operator's {@code evict}, a slave's decommissioning). Where each dataset's blocks are
- * it reads from the Replace Arbitrator's {@link PlacementIndex}; the rest it learns from the events
- * the arbitrator passes through, so it works with every policy.
+ * The operators' view of the master's datasets ({@code mpcache admin datasets} and
+ * {@code explain}), and the evictions the master orders itself rather than the policy (an
+ * operator's {@code evict}, a slave's decommissioning). It keeps no dataset record of its own: it
+ * reads and updates the {@linkplain DatasetRecord.History history} part of the records in the
+ * Replace Arbitrator's {@link PlacementIndex} (the last read, the last admission verdict, the last
+ * eviction with its cause), and reads from the index where each dataset's blocks are; the rest it
+ * learns from the events the arbitrator passes through, so it works with every policy.
  *
- * <p>Bounded: at most {@code maxDatasets} records of datasets with no block in the cache are kept
- * (least recently accessed dropped first); a record's size does not depend on its history. Its
- * other state is bounded by the evictions ordered and not yet carried out.
+ * <p>Bounded: the records keep at most {@code maxDatasets} datasets that have no block in the
+ * cache and that the policy does not track (least recently read dropped first,
+ * {@link DatasetRecords}); a record's size does not depend on its history. The catalog's own
+ * state is bounded by the evictions ordered and not yet carried out.
  *
  * <p>Not thread-safe: the Replace Arbitrator calls it under its lock, which guards the index too.
  * Where a block report is handled, the catalog hears of a removal before the policy updates the
@@ -43,71 +43,51 @@ public final class DatasetCatalog {
 
   private final ArbitratorStats stats;
   private final PlacementIndex placement;
-  /** Dataset records, least recently accessed first (an access moves a record to the end). */
-  private final LinkedHashMap<String, DatasetRecord> datasets = new LinkedHashMap<>();
+  /** The index's dataset records, whose history the catalog keeps. */
+  private final DatasetRecords datasets;
   /** Evictions the master ordered itself, per slave, not yet handed out, with their cause. */
   private final Map<String, LinkedHashMap<BlockKey, EvictionCause>> queued = new HashMap<>();
   /** Block replicas handed out for eviction and not yet reported removed, per slave. */
   private final Map<String, Set<BlockKey>> orderedOut = new HashMap<>();
   /** Blocks an operator evicted while they were filling: each is ordered out once cached. */
   private final Set<BlockKey> doomed = new HashSet<>();
-  private int maxDatasets;
 
   /**
    * @param maxDatasets how many records of datasets with nothing cached to keep, at least 1
    * @param placement the index of block copies it reports from (read only)
    */
   public DatasetCatalog(int maxDatasets, ArbitratorStats stats, PlacementIndex placement) {
-    setMaxDatasets(maxDatasets);
     this.stats = stats;
     this.placement = placement;
+    this.datasets = placement.records();
+    setMaxDatasets(maxDatasets);
   }
 
   /** Changes the bound (a reloadable setting); extra records go at the next access. */
   public void setMaxDatasets(int maxDatasets) {
-    if (maxDatasets < 1) {
-      throw new IllegalArgumentException("maxDatasets must be at least 1: " + maxDatasets);
-    }
-    this.maxDatasets = maxDatasets;
+    datasets.setMaxDatasets(maxDatasets);
   }
 
   public ArbitratorStats stats() {
     return stats;
   }
 
-  /** Datasets the catalog holds a record of. */
+  /** Datasets the master holds a record of. */
   public int size() {
     return datasets.size();
   }
 
-  /** The record of the dataset a block was admitted for, or null. */
-  private DatasetRecord ownerOf(BlockKey key) {
+  /** The history of the dataset a block was admitted for, or null. */
+  private DatasetRecord.History ownerOf(BlockKey key) {
     String id = placement.ownerOf(key);
-    return id == null ? null : datasets.get(id);
+    DatasetRecord d = id == null ? null : datasets.get(id);
+    return d == null ? null : d.history();
   }
 
   /** A read (hit or miss) of a dataset's block. */
   public void access(BlockAccess a) {
-    DatasetRecord d = datasets.remove(a.datasetId());
-    if (d == null) {
-      d = new DatasetRecord(a.datasetId(), a.datasetBlocks());
-    }
-    datasets.put(d.id, d);
-    trim();
-    d.size = Math.max(d.size, a.datasetBlocks());
-    d.lastAccessMs = Math.max(d.lastAccessMs, a.timeMillis());
-    if (!a.jobId().isEmpty()) {
-      d.lastJob = a.jobId();
-    }
-  }
-
-  private void trim() {
-    Iterator<DatasetRecord> it = datasets.values().iterator();
-    while (datasets.size() > maxDatasets && it.hasNext()) {
-      if (!placement.holds(it.next().id)) {
-        it.remove();
-      }
-    }
+    DatasetRecord.History h = datasets.read(a.datasetId()).history(a.datasetBlocks());
+    h.access(a);
   }
 
   /**
@@ -116,7 +96,7 @@ public final class DatasetCatalog {
    */
   public void verdict(BlockAccess a, CacheDecision d) {
     access(a);
-    datasets.get(a.datasetId()).verdict(d, a.slaveId(), a.jobId(), a.timeMillis());
+    datasets.get(a.datasetId()).history().verdict(d, a.slaveId(), a.jobId(), a.timeMillis());
     stats.verdict(d);
     handedOut(a.slaveId(), d.evict(), "to admit " + a.datasetId() + " on " + a.slaveId(),
         a.timeMillis());
@@ -132,17 +112,17 @@ public final class DatasetCatalog {
       return;
     }
     orderedOut.computeIfAbsent(slaveId, s -> new HashSet<>()).addAll(keys);
-    Map<DatasetRecord, Integer> byDataset = new LinkedHashMap<>();
+    Map<DatasetRecord.History, Integer> byDataset = new LinkedHashMap<>();
     for (BlockKey k : keys) {
-      DatasetRecord owner = ownerOf(k);
+      DatasetRecord.History owner = ownerOf(k);
       if (owner != null) {
         byDataset.merge(owner, 1, Integer::sum);
       }
     }
-    for (Map.Entry<DatasetRecord, Integer> e : byDataset.entrySet()) {
-      DatasetRecord v = e.getKey();
+    for (Map.Entry<DatasetRecord.History, Integer> e : byDataset.entrySet()) {
+      DatasetRecord.History v = e.getKey();
       String why = detail != null ? detail
-          : v.lastEvictionCause == EvictionCause.REPLACEMENT ? v.lastEvictionDetail : null;
+          : v.lastEvictionCause() == EvictionCause.REPLACEMENT ? v.lastEvictionDetail() : null;
       v.evicted(EvictionCause.REPLACEMENT, why, e.getValue(), now);
     }
     stats.evicted(EvictionCause.REPLACEMENT, keys.size());
@@ -164,7 +144,7 @@ public final class DatasetCatalog {
       return;
     }
     stats.evicted(cause, 1);
-    DatasetRecord owner = ownerOf(key);
+    DatasetRecord.History owner = ownerOf(key);
     if (owner != null) {
       owner.evicted(cause, detail, 1, now);
     }
@@ -200,13 +180,7 @@ public final class DatasetCatalog {
     String owner = placement.ownerOf(key);
     if (owner != null) {
       int size = owner.equals(datasetId) ? datasetBlocks : 1;
-      DatasetRecord d = datasets.get(owner);
-      if (d == null) {
-        d = new DatasetRecord(owner, size);
-        datasets.put(owner, d);
-        trim();
-      }
-      d.size = Math.max(d.size, size);
+      datasets.getOrCreate(owner).history(size).grow(size);
     }
     cached(slaveId, key, draining, now);
   }
@@ -225,7 +199,7 @@ public final class DatasetCatalog {
     if (!doomed.isEmpty() && placement.holders(key).size() <= 1) {
       doomed.remove(key);
     }
-    DatasetRecord owner = ownerOf(key);
+    DatasetRecord.History owner = ownerOf(key);
     if (owner != null && !wasOrdered && placement.isStored(slaveId, key)) {
       owner.evicted(EvictionCause.SLAVE_DROPPED, "dropped by " + slaveId, 1, now);
       stats.evicted(EvictionCause.SLAVE_DROPPED, 1);
@@ -239,15 +213,15 @@ public final class DatasetCatalog {
   public void slaveLost(String slaveId, long now) {
     queued.remove(slaveId);
     orderedOut.remove(slaveId);
-    Map<DatasetRecord, Integer> lost = new LinkedHashMap<>();
+    Map<DatasetRecord.History, Integer> lost = new LinkedHashMap<>();
     for (BlockKey k : placement.storedOn(slaveId)) {
-      DatasetRecord owner = ownerOf(k);
+      DatasetRecord.History owner = ownerOf(k);
       if (owner != null) {
         lost.merge(owner, 1, Integer::sum);
       }
     }
     int total = 0;
-    for (Map.Entry<DatasetRecord, Integer> e : lost.entrySet()) {
+    for (Map.Entry<DatasetRecord.History, Integer> e : lost.entrySet()) {
       e.getKey().evicted(EvictionCause.SLAVE_LOST, "slave " + slaveId + " lost", e.getValue(),
           now);
       total += e.getValue();
@@ -262,7 +236,7 @@ public final class DatasetCatalog {
    * @return the replicas ordered out now
    */
   public int evictDataset(String datasetId, long now) {
-    DatasetRecord d = datasets.get(datasetId);
+    DatasetRecord.History d = history(datasetId);
     if (d == null) {
       return 0;
     }
@@ -304,16 +278,15 @@ public final class DatasetCatalog {
     return n;
   }
 
-  /** Every dataset the catalog knows whose id {@code filter} accepts, ordered by id. */
+  /** Every dataset operators have seen whose id {@code filter} accepts, ordered by id. */
   public List<String> datasetIds(Predicate<String> filter) {
-    List<String> out = new ArrayList<>();
-    for (String id : datasets.keySet()) {
-      if (filter.test(id)) {
-        out.add(id);
-      }
-    }
-    out.sort(null);
-    return out;
+    return datasets.seenIds(filter);
+  }
+
+  /** The operators' history of a dataset, null when there is none. */
+  private DatasetRecord.History history(String datasetId) {
+    DatasetRecord d = datasets.get(datasetId);
+    return d == null ? null : d.history();
   }
 
   /**
@@ -321,7 +294,7 @@ public final class DatasetCatalog {
    * record of it.
    */
   public DatasetStatusProto status(String datasetId, Function<String, DatasetStanding> policy) {
-    DatasetRecord d = datasets.get(datasetId);
+    DatasetRecord.History d = history(datasetId);
     if (d == null) {
       return null;
     }
@@ -349,35 +322,18 @@ public final class DatasetCatalog {
       }
     }
     DatasetStanding st = policy.apply(datasetId);
-    DatasetStatusProto.Builder p = DatasetStatusProto.newBuilder().setDatasetId(d.id)
-        .setSizeBlocks(d.size).setCachedBlocks(cached).setCachedBytes(bytes)
-        .setFillingBlocks(filling).setFull(cached > 0 && cached >= d.size)
-        .setFrequency(st == null ? 0 : st.frequency()).setLastAccessMs(d.lastAccessMs)
-        .setInAuxiliaryCache(st != null && st.inAuxiliaryCache()).setLastJob(d.lastJob);
+    DatasetStatusProto.Builder p = DatasetStatusProto.newBuilder().setDatasetId(datasetId)
+        .setCachedBlocks(cached).setCachedBytes(bytes).setFillingBlocks(filling)
+        .setFull(cached > 0 && cached >= d.size())
+        .setFrequency(st == null ? 0 : st.frequency())
+        .setInAuxiliaryCache(st != null && st.inAuxiliaryCache());
+    d.describe(p);
     if (st != null && !Double.isNaN(st.priority())) {
       p.setPriority(st.priority());
     }
     for (Map.Entry<String, long[]> e : perSlave.entrySet()) {
       p.addSlaves(SlaveBlocksProto.newBuilder().setSlaveId(e.getKey())
           .setBlocks((int) e.getValue()[0]).setBytes(e.getValue()[1]));
-    }
-    if (d.lastReason != null) {
-      p.setLastVerdict(AdmissionVerdictProto.newBuilder().setReason(d.lastReason.name())
-          .setAdmitted(d.lastAdmitted).setTimeMs(d.lastVerdictMs).setSlaveId(d.lastVerdictSlave)
-          .setJobId(d.lastVerdictJob));
-    }
-    for (Map.Entry<CacheDecision.Reason, Long> e : d.verdicts.entrySet()) {
-      p.addVerdicts(VerdictCountProto.newBuilder().setReason(e.getKey().name())
-          .setCount(e.getValue()));
-    }
-    if (d.lastEvictionCause != null) {
-      EvictionRecordProto.Builder e = EvictionRecordProto.newBuilder()
-          .setCause(d.lastEvictionCause.name()).setTimeMs(d.lastEvictionMs)
-          .setBlocks(d.lastEvictionBlocks);
-      if (d.lastEvictionDetail != null) {
-        e.setDetail(d.lastEvictionDetail);
-      }
-      p.setLastEviction(e);
     }
     return p.build();
   }

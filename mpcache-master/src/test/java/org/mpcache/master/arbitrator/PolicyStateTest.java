@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.MasterStateProtos.DatasetStateProto;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
@@ -128,6 +129,24 @@ class PolicyStateTest {
     assertEquals(1.5, after.standing("A").frequency(), 0, "3 block accesses over 2 blocks");
     assertTrue(after.isFull("A"));
     assertTrue(after.inAuxiliaryCache("E"));
+  }
+
+  @Test
+  void restoreState_operatorsHistory_keepsLastReadAndJob() {
+    PlacementIndex placement = new PlacementIndex();
+    CachePolicy before = workload(CachePolicies.MPCACHE, placement);
+    placement.records().read("A").history(2)
+        .access(new BlockAccess("s1", block(1), 100, "A", 2, "j9", 1234));
+
+    PlacementIndex restored = new PlacementIndex();
+    CachePolicies.create(CachePolicies.MPCACHE, new PolicyParameters(1.0, 16), restored)
+        .restoreState(before.exportState());
+
+    DatasetStatusProto.Builder a = DatasetStatusProto.newBuilder().setDatasetId("A");
+    restored.records().get("A").history().describe(a);
+    assertEquals(1234, a.getLastAccessMs());
+    assertEquals("j9", a.getLastJob());
+    assertEquals(List.of("A"), restored.records().seenIds("A"::equals));
   }
 
   @Test
