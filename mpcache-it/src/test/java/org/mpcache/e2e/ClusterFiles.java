@@ -113,4 +113,19 @@ public final class ClusterFiles {
       raf.write(b ^ 0x21);
     }
   }
+
+  /**
+   * Stops the slave caching {@code key}, changes its block file's middle byte while it is down,
+   * and starts it again on the same directory; returns the restarted slave.
+   */
+  public static MpCacheSlave changeWhileDownAndRestart(MiniMpCacheCluster cluster, BlockKey key)
+      throws IOException {
+    MpCacheSlave slave = holder(cluster, key);
+    int i = cluster.slaves().indexOf(slave);
+    java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
+    cluster.stopSlave(i);
+    changeMiddleByte(file.toFile());
+    cluster.crashAndRestartSlave(i);
+    return cluster.slaves().get(i);
+  }
 }

@@ -109,13 +109,7 @@ class RestartSurvivalTest {
     Path p = new Path("/restart/altered");
     byte[] content = cachedFile(p, 33);
     BlockKey key = blocks(cluster, p).get(1);
-    MpCacheSlave slave = holder(cluster, key);
-    int i = cluster.slaves().indexOf(slave);
-    java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
-    cluster.stopSlave(i);
-    ClusterFiles.changeMiddleByte(file.toFile());
-    cluster.crashAndRestartSlave(i);
-    MpCacheSlave again = cluster.slaves().get(i);
+    MpCacheSlave again = ClusterFiles.changeWhileDownAndRestart(cluster, key);
     waitFor(() -> again.getStartupVerifier().isDone(), "the background verification");
     assertEquals(1, again.getStartupVerifier().failed());
     assertEquals(1, again.getCounters().snapshot().getBlocksFailedVerification());

@@ -173,13 +173,7 @@ class StaleAdoptionTest {
   void report_blockChangedWhileSlaveDown_showsTheFailedVerification() throws Exception {
     Path p = new Path("/verify/f");
     BlockKey key = cached(p, 21, 2 * BLOCK).get(0);
-    MpCacheSlave slave = ClusterFiles.holder(cluster, key);
-    int i = cluster.slaves().indexOf(slave);
-    java.nio.file.Path file = slave.getStore().blockFile(key).orElseThrow();
-    cluster.stopSlave(i);
-    ClusterFiles.changeMiddleByte(file.toFile());
-    cluster.crashAndRestartSlave(i);
-    MpCacheSlave again = cluster.slaves().get(i);
+    MpCacheSlave again = ClusterFiles.changeWhileDownAndRestart(cluster, key);
     String id = again.info().getSlaveId();
     waitFor(() -> again.getStartupVerifier().isDone(), "the background verification");
     // The count reaches the master with the slave's next heartbeat.
