@@ -38,12 +38,17 @@ import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * An HDFS input stream that reads each block from the SSD cache of the slave chosen for it when
- * the block is cached there, and from HDFS otherwise, writing what it reads from HDFS through to
- * the slave (see {@link WriteThrough}). Bytes from a slave are checked against the checksums the
- * slave stored when the block was filled; any cache-side fault (slave down, block gone, short
- * read, checksum mismatch) moves the rest of that block to HDFS, is counted and logged once, and a
- * checksum mismatch is reported so the slave drops the block. The stream's behaviour (positions,
- * EOF, exceptions, positional and ByteBuffer reads, unbuffer) is that of the HDFS stream it wraps.
+ * the block is cached there, and from HDFS otherwise. However a reader enters a missed block, the
+ * block is cached once: its one lookup of the block (one RPC before the reader goes to HDFS) names
+ * the block's file and offset, and a sequential reader entering the block at its start also offers
+ * to write what it reads through to the slave ({@link WriteThrough}: no second HDD read); any other
+ * reader (sequential from elsewhere, positional, ByteBuffer or vectored) leaves the slave to read
+ * the block from HDFS itself in the background, and so does an abandoned write-through. Bytes from
+ * a slave are checked against the checksums the slave stored when the block was filled; any
+ * cache-side fault (slave down, block gone, short read, checksum mismatch) moves the rest of that
+ * block to HDFS, is counted and logged once, and a checksum mismatch is reported so the slave
+ * drops the block. The stream's behaviour (positions, EOF, exceptions, positional and ByteBuffer
+ * reads, unbuffer) is that of the HDFS stream it wraps.
  *
  * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
  * stream's monitor; positional reads take no stream-wide lock and may run beside them and each
@@ -63,7 +68,6 @@ final class CachingInputStream extends FSInputStream
     final Dataset dataset;
     final String jobId;
     final boolean fillEnabled;
-    final long fillMinBytes;
     final int fillWriteBytes;
     final long fillQueueBytes;
     final int readBytes;
@@ -71,14 +75,13 @@ final class CachingInputStream extends FSInputStream
     final FileSystem.Statistics statistics;
 
     Context(SlaveDirectory directory, FillSenders senders, Dataset dataset, String jobId,
-        boolean fillEnabled, long fillMinBytes, int fillWriteBytes, long fillQueueBytes,
-        int readBytes, int deadlineMs, FileSystem.Statistics statistics) {
+        boolean fillEnabled, int fillWriteBytes, long fillQueueBytes, int readBytes,
+        int deadlineMs, FileSystem.Statistics statistics) {
       this.directory = directory;
       this.senders = senders;
       this.dataset = dataset;
       this.jobId = jobId;
       this.fillEnabled = fillEnabled;
-      this.fillMinBytes = fillMinBytes;
       this.fillWriteBytes = fillWriteBytes;
       this.fillQueueBytes = fillQueueBytes;
       this.readBytes = readBytes;
@@ -128,6 +131,8 @@ final class CachingInputStream extends FSInputStream
   }
 
   private final DFSInputStream hdfs;
+  /** The file, a qualified URI, for the slave to fill missed blocks from. */
+  private final String path;
   private final List<LocatedBlock> blocks;
   private final int cacheableBlocks;
   private final long fileLength;
@@ -137,6 +142,8 @@ final class CachingInputStream extends FSInputStream
   private final Map<Integer, Long> preadHdfsBytes = new ConcurrentHashMap<>();
   /** Blocks whose positional reads go to HDFS: no slave has them, or the cache faulted. */
   private final Set<Integer> preadMisses = ConcurrentHashMap.newKeySet();
+  /** Blocks positional reads found cached at their lookup, and read from the slave since. */
+  private final Set<Integer> preadHits = ConcurrentHashMap.newKeySet();
   @GuardedBy("this")
   private long pos;
   @GuardedBy("this")
@@ -144,12 +151,14 @@ final class CachingInputStream extends FSInputStream
   private volatile boolean closed;
 
   /**
+   * @param path the file, a qualified URI
    * @param cacheableBlocks how many leading blocks may be cached: all of them, or all but the
    *     last for a file still being written
    */
-  CachingInputStream(DFSInputStream hdfs, List<LocatedBlock> blocks, int cacheableBlocks,
-      Context ctx) {
+  CachingInputStream(DFSInputStream hdfs, String path, List<LocatedBlock> blocks,
+      int cacheableBlocks, Context ctx) {
     this.hdfs = hdfs;
+    this.path = path;
     this.blocks = blocks;
     this.cacheableBlocks = cacheableBlocks;
     this.fileLength = hdfs.getFileLength();
@@ -283,17 +292,18 @@ final class CachingInputStream extends FSInputStream
       return c;
     }
     c.slave = slave.get();
+    // A reader entering at the block's start writes it through; elsewhere the slave fills it.
+    boolean offer = ctx.fillEnabled && p == c.start;
     try {
-      LookupResponseProto r = timed(c, () -> RpcSupport.call(() -> c.slave.proxy.lookup(null,
-          LookupRequestProto.newBuilder().setAccess(c.access).setBlockToken(c.token).build())));
+      LookupResponseProto r = timed(c, () -> lookup(c, offer));
       if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
         counters.hit();
         c.fromCache = true;
       } else {
         counters.miss();
-        if (ctx.fillEnabled && p == c.start) {
-          c.fill = new WriteThrough(ctx, c.slave, c.key, c.access, c.token,
-              replicaAddresses(c.located), c.length);
+        if (offer && r.hasFillId()) {
+          c.fill = new WriteThrough(ctx, c.slave, c.key, c.token, replicaAddresses(c.located),
+              c.length, r.getFillId());
         }
       }
     } catch (IOException e) {
@@ -301,6 +311,20 @@ final class CachingInputStream extends FSInputStream
           : "slave-unreachable", e);
     }
     return c;
+  }
+
+  /**
+   * The block's one lookup: with fills on it names the block's file and offset, so that the
+   * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
+   * reader's bytes for it.
+   */
+  private LookupResponseProto lookup(Cursor c, boolean offerWriteThrough) throws IOException {
+    LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(c.access)
+        .setBlockToken(c.token);
+    if (ctx.fillEnabled) {
+      req.setPath(path).setBlockOffset(c.start).setOfferFill(offerWriteThrough);
+    }
+    return RpcSupport.call(() -> c.slave.proxy.lookup(null, req.build()));
   }
 
   private int blockIndex(long p) {
@@ -548,7 +572,8 @@ final class CachingInputStream extends FSInputStream
 
   /**
    * A positional read from the cache; 0 when no slave has the block or the cache faulted, after
-   * which this stream reads the block's positional ranges from HDFS.
+   * which this stream reads the block's positional ranges from HDFS. The stream's first positional
+   * read of a block looks it up, which has a missed block filled by the slave.
    */
   private int preadCached(int index, long position, byte[] b, int off, int len) {
     Cursor c = new Cursor(index);
@@ -561,6 +586,17 @@ final class CachingInputStream extends FSInputStream
     long blockOff = position - c.start;
     int want = (int) Math.min(Math.min(len, ctx.readBytes), c.length - blockOff);
     try {
+      if (!preadHits.contains(index)) {
+        LookupResponseProto found = lookup(c, false);
+        if (found.getStatus() != LookupResponseProto.Status.HIT
+            || found.getLength() != c.length) {
+          counters.miss();
+          preadMisses.add(index);
+          return 0;
+        }
+        counters.hit();
+        preadHits.add(index);
+      }
       ReadResponseProto r = readFromSlave(c, blockOff, want);
       byte[] data = verified(c, r, blockOff);
       int from = (int) (blockOff - r.getOffset());
@@ -573,6 +609,7 @@ final class CachingInputStream extends FSInputStream
       return n;
     } catch (IOException e) {
       preadMisses.add(index);
+      preadHits.remove(index);
       String cause = causeOf(c, e);
       if (unresponsive(cause)) {
         ctx.directory.markFaulty(c.slave.id);

@@ -14,17 +14,12 @@ public final class ClientConfigKeys {
   public static final String ENABLED_KEY = "mpcache.client.enabled";
   public static final boolean ENABLED_DEFAULT = true;
 
-  /** Whether the bytes a client reads from HDFS are written through to a slave to cache them. */
+  /**
+   * Whether the blocks a client misses get cached: written through when the client enters a block
+   * at its start, read from HDFS by the slave itself otherwise.
+   */
   public static final String FILL_ENABLED_KEY = "mpcache.client.fill.enabled";
   public static final boolean FILL_ENABLED_DEFAULT = true;
-
-  /**
-   * How many bytes of a block a client must read in order from its start before it offers them
-   * to a slave. Readers that only peek into a block (a record reader finishing a line past its
-   * split) then never start a fill that another reader would have completed.
-   */
-  public static final String FILL_MIN_BYTES_KEY = "mpcache.client.fill.min-bytes";
-  public static final long FILL_MIN_BYTES_DEFAULT = 1024 * 1024;
 
   /**
    * The most bytes {@link #FILL_WRITE_BYTES_KEY} and {@link #READ_BYTES_KEY} may be: one RPC's
@@ -38,8 +33,7 @@ public final class ClientConfigKeys {
 
   /**
    * The most bytes a stream holds for its fill (read from HDFS, not yet written to the slave),
-   * 4 KiB to {@link #MAX_FILL_QUEUE_BYTES} and at least {@link #FILL_WRITE_BYTES_KEY} and
-   * {@link #FILL_MIN_BYTES_KEY}. A reader that gets this far ahead of the slave abandons the fill,
+   * 4 KiB to {@link #MAX_FILL_QUEUE_BYTES} and at least {@link #FILL_WRITE_BYTES_KEY}. A reader that gets this far ahead of the slave abandons the fill,
    * never the read.
    */
   public static final String FILL_QUEUE_BYTES_KEY = "mpcache.client.fill.queue.bytes";

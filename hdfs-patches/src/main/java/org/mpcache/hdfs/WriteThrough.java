@@ -11,21 +11,19 @@ import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
-import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * Writes the bytes a client reads of one block from HDFS through to a slave, so the block is
  * cached without the slave reading it from the HDDs a second time, and without the reader ever
- * waiting for the slave. The reader hands each read's bytes over ({@link #offer}: a copy into a
- * write-behind queue of at most {@code mpcache.client.fill.queue.bytes}); a sender thread
- * ({@link FillSenders}) offers the fill to the slave once the reader has read {@code minBytes} in
- * order from the block's start, writes the queued bytes in order, {@code writeBytes} per call with
- * their per-chunk checksums, and commits after the block's last byte.
+ * waiting for the slave. The slave granted the fill in the reader's one lookup of the block (the
+ * reader entered the block at its start). The reader hands each read's bytes over
+ * ({@link #offer}: a copy into a write-behind queue of at most
+ * {@code mpcache.client.fill.queue.bytes}); a sender thread ({@link FillSenders}) writes the
+ * queued bytes in order, {@code writeBytes} per call with their per-chunk checksums, and commits
+ * after the block's last byte.
  *
  * <p>The fill is abandoned, never the read, when the queue is full (the slave or the sender threads
  * fall behind the reader: fallback cause {@code fill-queue-full}); when a call to the slave has
@@ -35,32 +33,31 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * reader read the block's last byte ({@code fill-too-slow}); and when the reader leaves the order
  * or the block early or HDFS switches blocks under it (the stream calls {@link #abandon}). An
  * abandoned fill is aborted at the slave from the sender thread, best effort, unless the slave is
- * marked faulty: then nothing more goes to it, and the slave reaps the fill.
+ * marked faulty: then nothing more goes to it, and the slave reaps the fill. Either way the slave
+ * then reads the block from HDFS itself, so the block is still cached once.
  *
- * <p>States: PENDING (queueing, not offered yet), STARTING (offered, or about to be), ACTIVE (the
- * slave accepted; writing), DONE (committed), OFF (declined, abandoned or failed).
+ * <p>States: ACTIVE (granted; writing), DONE (committed), OFF (abandoned or failed).
  *
  * <p>Thread-safe: the reader's thread and at most one sender task at a time use it; the monitor
  * guards the state and the queue and is never held across a call to the slave.
  */
 final class WriteThrough {
-  private enum State { PENDING, STARTING, ACTIVE, DONE, OFF }
+  private enum State { ACTIVE, DONE, OFF }
 
   /** The sender's next call. */
-  private enum Step { OFFER, WRITE, COMMIT, ABORT, REPORT, TOO_SLOW, IDLE }
+  private enum Step { WRITE, COMMIT, ABORT, REPORT, TOO_SLOW, IDLE }
 
   private final CachingInputStream.Context ctx;
   private final SlaveDirectory.Slave slave;
   private final BlockKey key;
-  private final BlockAccessProto access;
   private final String blockToken;
   private final List<String> replicas;
   private final long blockLength;
-  private final long minBytes;
+  private final long fillId;
   private final ClientCounters counters = ClientCounters.get();
 
   @GuardedBy("this")
-  private State state = State.PENDING;
+  private State state = State.ACTIVE;
   /** Whole pieces read and not yet written; the head may be being written. */
   @GuardedBy("this")
   private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
@@ -78,10 +75,6 @@ final class WriteThrough {
   /** Bytes the slave accepted. */
   @GuardedBy("this")
   private long written;
-  @GuardedBy("this")
-  private long fillId;
-  @GuardedBy("this")
-  private boolean hasFillId;
   /** The slave holds a fill that was abandoned: the sender aborts it. */
   @GuardedBy("this")
   private boolean abortDue;
@@ -102,17 +95,17 @@ final class WriteThrough {
    * @param blockToken the block's access token, URL-safe; empty when HDFS issued none
    * @param replicas the data transfer addresses of the block's DataNodes, sent at commit so
    *     that the slave can ask one of them to vouch for the bytes
+   * @param fillId the fill the slave granted in the block's lookup
    */
   WriteThrough(CachingInputStream.Context ctx, SlaveDirectory.Slave slave, BlockKey key,
-      BlockAccessProto access, String blockToken, List<String> replicas, long blockLength) {
+      String blockToken, List<String> replicas, long blockLength, long fillId) {
     this.ctx = ctx;
     this.slave = slave;
     this.key = key;
-    this.access = access;
     this.blockToken = blockToken;
     this.replicas = List.copyOf(replicas);
     this.blockLength = blockLength;
-    this.minBytes = Math.min(ctx.fillMinBytes, blockLength);
+    this.fillId = fillId;
   }
 
   /**
@@ -139,9 +132,6 @@ final class WriteThrough {
         append(b, off, len);
         if (expected == blockLength) {
           lastByteRead = now;
-        }
-        if (state == State.PENDING && expected >= minBytes) {
-          state = State.STARTING;
         }
       }
       start = needsSender();
@@ -212,7 +202,7 @@ final class WriteThrough {
   private void off(boolean abort) {
     if (state != State.OFF && state != State.DONE) {
       state = State.OFF;
-      abortDue = abort && hasFillId;
+      abortDue = abort;
     }
     ready.clear();
     piece = null;
@@ -222,7 +212,7 @@ final class WriteThrough {
   /** Whether there is work for the sender and none is under way; if so, it now is. */
   @GuardedBy("this")
   private boolean needsSender() {
-    boolean work = abortDue || report != null || state == State.STARTING
+    boolean work = abortDue || report != null
         || state == State.ACTIVE && (!ready.isEmpty() || written == blockLength);
     if (!work || sending) {
       return false;
@@ -259,9 +249,6 @@ final class WriteThrough {
         && System.nanoTime() - lastByteRead > ctx.deadlineNanos) {
       return Step.TOO_SLOW;
     }
-    if (state == State.STARTING) {
-      return Step.OFFER;
-    }
     if (state == State.ACTIVE && !ready.isEmpty()) {
       return Step.WRITE;
     }
@@ -280,7 +267,6 @@ final class WriteThrough {
       Step step;
       byte[] data = null;
       long at;
-      long id;
       Runnable toReport = null;
       boolean faulty = ctx.directory.isFaulty(slave.id);
       synchronized (this) {
@@ -297,32 +283,26 @@ final class WriteThrough {
           report = null;
         }
         at = written;
-        id = fillId;
         callStart = System.nanoTime() | 1;
       }
       long started = System.nanoTime();
       try {
         switch (step) {
-          case OFFER:
-            offered(RpcSupport.call(() -> slave.proxy.lookup(null, LookupRequestProto
-                .newBuilder().setAccess(access).setOfferFill(true).setBlockToken(blockToken)
-                .build())));
-            break;
           case WRITE:
             // A queued piece is complete and never changed again.
             ByteString bytes = UnsafeByteOperations.unsafeWrap(data);
             wrote(data.length, RpcSupport.call(() -> slave.proxy.write(null,
-                FillChecksums.withData(WriteRequestProto.newBuilder().setFillId(id)
+                FillChecksums.withData(WriteRequestProto.newBuilder().setFillId(fillId)
                     .setOffset(at).setBlockToken(blockToken), bytes).build())).getAccepted());
             break;
           case COMMIT:
             committed(RpcSupport.call(() -> slave.proxy.commit(null, CommitRequestProto
-                .newBuilder().setFillId(id).setLength(blockLength).setBlockToken(blockToken)
+                .newBuilder().setFillId(fillId).setLength(blockLength).setBlockToken(blockToken)
                 .addAllReplicas(replicas).build())).getCached());
             break;
           case ABORT:
             RpcSupport.call(() -> slave.proxy.abort(null, AbortRequestProto.newBuilder()
-                .setFillId(id).setBlockToken(blockToken).build()));
+                .setFillId(fillId).setBlockToken(blockToken).build()));
             break;
           case REPORT:
             toReport.run();
@@ -343,21 +323,6 @@ final class WriteThrough {
           callStart = 0;
         }
       }
-    }
-  }
-
-  private synchronized void offered(LookupResponseProto r) {
-    if (r.getStatus() == LookupResponseProto.Status.MISS && r.hasFillId()) {
-      fillId = r.getFillId();
-      hasFillId = true;
-      if (state == State.STARTING) {
-        state = State.ACTIVE;
-      } else {
-        // Abandoned while the offer was under way.
-        abortDue = state == State.OFF;
-      }
-    } else {
-      off(false);
     }
   }
 

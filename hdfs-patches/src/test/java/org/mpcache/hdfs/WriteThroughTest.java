@@ -29,13 +29,10 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
-import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.FillChecksums;
-import org.mpcache.common.protocolPB.ProtoConverters;
 
 /**
  * The write-behind of one block's fill against a mocked slave: the reader's {@link
@@ -60,8 +57,6 @@ class WriteThroughTest {
 
   WriteThroughTest() throws Exception {
     new Random(3).nextBytes(block);
-    when(proxy.lookup(any(), any())).thenReturn(LookupResponseProto.newBuilder()
-        .setStatus(LookupResponseProto.Status.MISS).setFillId(7).build());
     when(proxy.commit(any(), any()))
         .thenReturn(CommitResponseProto.newBuilder().setCached(true).build());
     when(proxy.abort(any(), any())).thenReturn(AbortResponseProto.getDefaultInstance());
@@ -78,11 +73,8 @@ class WriteThroughTest {
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        new Dataset("/d", 1), "", true, 256 * 1024, PIECE, queueBytes, BLOCK, deadlineMs, null);
-    BlockAccessProto access = BlockAccessProto.newBuilder()
-        .setBlock(ProtoConverters.toProto(KEY)).setBlockBytes(BLOCK).setDatasetId("/d")
-        .setDatasetBlocks(1).build();
-    return new WriteThrough(ctx, slave, KEY, access, "", List.of("127.0.0.1:9866"), BLOCK);
+        new Dataset("/d", 1), "", true, PIECE, queueBytes, BLOCK, deadlineMs, null);
+    return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 
   /** Offers {@code [from, to)} of the block in 10 000-byte reads; returns the time it took. */
@@ -123,6 +115,7 @@ class WriteThroughTest {
     assertArrayEquals(block, sent.toByteArray());
     Waits.waitFor(() -> ClientCounters.get().fills() == fills + 1, "the fill to be counted");
     verify(proxy, never()).abort(any(), any());
+    verify(proxy, never()).lookup(any(), any());
   }
 
   @Test

@@ -58,7 +58,7 @@ class AdminCliTest {
     Files.writeString(EXCLUDES.toPath(), "# no slave excluded\n");
     writeSite(100);
     cluster = new MiniMpCacheCluster.Builder(BASE).blockSize(BLOCK).slaveCapacity(4L * BLOCK)
-        .addResource(SITE).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .addResource(SITE)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
   }
 

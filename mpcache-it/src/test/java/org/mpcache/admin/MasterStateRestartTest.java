@@ -46,7 +46,6 @@ class MasterStateRestartTest {
   static void start() throws IOException {
     FileUtil.fullyDelete(BASE); // no checkpoint or cached block of an earlier run
     cluster = new MiniMpCacheCluster.Builder(BASE).blockSize(BLOCK)
-        .set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
         .set(MasterConfigKeys.STATE_DIR_KEY, new File(BASE, "state").getAbsolutePath())
         // Long enough for slaves stopped on purpose to stay registered while a prefetch plans.

@@ -37,8 +37,7 @@ class MetricsJmxTest {
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/metrics-jmx")).blockSize(BLOCK)
-        .set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144").build();
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/metrics-jmx")).blockSize(BLOCK).build();
   }
 
   @AfterAll

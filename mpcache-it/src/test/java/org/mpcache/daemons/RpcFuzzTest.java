@@ -497,6 +497,8 @@ class RpcFuzzTest {
     Map<String, Kind> lookup = new LinkedHashMap<>(blockAccess("access"));
     lookup.put("offerFill", bool());
     lookup.put("blockToken", anyText());
+    lookup.put("path", text(true));
+    lookup.put("blockOffset", number(0, Long.MAX_VALUE, false));
     all.add(new MethodCases("ClientSlave", "lookup", () -> LookupRequestProto.newBuilder()
         .setAccess(access(fresh(), SMALL)), lookup));
 

@@ -24,7 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
@@ -32,8 +35,9 @@ import org.mpcache.slave.MpCacheSlave;
 
 /**
  * With HDFS block access tokens on, a slave serves a cached block only to a client holding a
- * valid token for that very block, as a DataNode would; readers through the FileSystem, which
- * hold the NameNode's tokens, still read from the cache.
+ * valid token for that very block, as a DataNode would, and fills a block from HDFS for no one
+ * else either; readers through the FileSystem, which hold the NameNode's tokens, still read from
+ * the cache.
  */
 class BlockTokenTest {
   private static final int BLOCK = 1 << 20;
@@ -90,6 +94,53 @@ class BlockTokenTest {
             () -> RpcSupport.call(() -> client.read(null, read(first, bad))));
         assertTrue(e.getClassName().endsWith("AccessControlException"), e.getClassName());
       }
+    } finally {
+      RpcSupport.close(client);
+    }
+  }
+
+  private static LookupRequestProto fillingLookup(LocatedBlock b, Path p, String token)
+      throws IOException {
+    ExtendedBlock e = b.getBlock();
+    LookupRequestProto.Builder r = LookupRequestProto.newBuilder().setAccess(
+        BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(new BlockKey(
+            e.getBlockPoolId(), e.getBlockId(), e.getGenerationStamp())))
+            .setBlockBytes(b.getBlockSize()).setDatasetId(p.toString()).setDatasetBlocks(2))
+        .setPath(cluster.plainFileSystem().makeQualified(p).toString())
+        .setBlockOffset(b.getStartOffset());
+    if (token != null) {
+      r.setBlockToken(token);
+    }
+    return r.build();
+  }
+
+  @Test
+  void lookup_askingAFillWithoutAValidToken_isRefusedAndFillsNothing() throws Exception {
+    Path p = new Path("/secure/unread");
+    write(cluster, p, data(4, 2 * BLOCK));
+    List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
+    BlockKey first = ClusterFiles.blocks(cluster, p).get(0);
+    MpCacheSlave slave = cluster.slaves().get(0);
+    ClientSlaveProtocolPB client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), cluster.conf(), 5000);
+    try {
+      long fills = cluster.totals().getFillsBySlave();
+      String other = blocks.get(1).getBlockToken().encodeToUrlString();
+      for (String bad : new String[] {null, "", other, "not-a-token"}) {
+        LookupRequestProto refused = fillingLookup(blocks.get(0), p, bad);
+        RemoteException e = assertThrows(RemoteException.class,
+            () -> RpcSupport.call(() -> client.lookup(null, refused)));
+        assertTrue(e.getClassName().endsWith("AccessControlException"), e.getClassName());
+      }
+      Thread.sleep(500);
+      assertEquals(fills, cluster.totals().getFillsBySlave(), "a refused reader fills nothing");
+      assertTrue(slave.getStore().state(first).isEmpty(), "nothing of the block is on the SSD");
+
+      LookupRequestProto valid = fillingLookup(blocks.get(0), p,
+          blocks.get(0).getBlockToken().encodeToUrlString());
+      assertTrue(RpcSupport.call(() -> client.lookup(null, valid)).getSlaveFills(),
+          "the block's own token has it filled");
+      Waits.waitFor(() -> slave.getStore().cachedLength(first) == BLOCK, "the fill");
     } finally {
       RpcSupport.close(client);
     }

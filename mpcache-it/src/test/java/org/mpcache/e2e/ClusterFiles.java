@@ -33,12 +33,12 @@ public final class ClusterFiles {
   public static final int SMALL_BLOCK = 1 << 20;
 
   /**
-   * An embedded cluster in {@code target/e2e/<name>} with {@link #SMALL_BLOCK} blocks, fills
-   * offered after 256 KiB, and faulty slaves tried again at once.
+   * An embedded cluster in {@code target/e2e/<name>} with {@link #SMALL_BLOCK} blocks and faulty
+   * slaves tried again at once.
    */
   public static MiniMpCacheCluster smallBlockCluster(String name) throws IOException {
     return new MiniMpCacheCluster.Builder(new File("target/e2e/" + name))
-        .blockSize(SMALL_BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .blockSize(SMALL_BLOCK)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0").build();
   }
 

@@ -13,20 +13,27 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.benchmarks.datagen.DataGenerators;
+import org.mpcache.benchmarks.datagen.DatasetKind;
+import org.mpcache.benchmarks.puma.TeraSort;
 import org.mpcache.benchmarks.puma.WikiLine;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 
 /**
- * Unmodified MapReduce jobs (PUMA word-count over Wikipedia-like text) on MiniDFSCluster +
- * MiniMRYarnCluster with mpCache: the second run of
+ * Unmodified MapReduce jobs (PUMA word-count over Wikipedia-like text, PUMA tera-sort) on
+ * MiniDFSCluster + MiniMRYarnCluster with mpCache: the second run of
  * a job reads its input from the slaves' SSD caches, outputs are byte-identical to plain HDFS's,
  * an overwritten input is never served stale, and a slave dying mid-job fails nothing.
  */
@@ -117,6 +124,43 @@ class MapReduceCachingTest {
     assertArrayEquals(plain, output(new Path("/wc/first")));
     assertArrayEquals(plain, output(new Path("/wc/second")));
     assertEquals(expectedCounts(in), parse(plain));
+  }
+
+  /** Runs tera-sort with one reduce (no sampling pass over the input) to its end. */
+  private static void teraSort(Path in, Path out) throws Exception {
+    Configuration c = conf(true);
+    c.setInt(MRJobConfig.NUM_REDUCES, 1);
+    assertTrue(new TeraSort().run(c, in, out).success(), "tera-sort into " + out + " failed");
+  }
+
+  /**
+   * tera-sort's record reader enters every block after the first at the first whole 100-byte
+   * record, 4-99 bytes in (the block size is not a multiple of 100): those blocks are cached all
+   * the same, so the second run reads its input from the cache.
+   */
+  @Test
+  void teraSort_secondRunReadsInputFromCache() throws Exception {
+    FileSystem fs = cluster.plainFileSystem();
+    Path dir = new Path("/tera/input");
+    fs.delete(dir, true);
+    DataGenerators.generate(DatasetKind.TERA_RECORDS, fs, dir, 5 * BLOCK, 5);
+    Path in = new Path(dir, DataGenerators.DATA_FILE);
+    long inputBytes = fs.getFileStatus(in).getLen();
+
+    teraSort(dir, new Path("/tera/first"));
+    for (BlockKey b : ClusterFiles.blocks(cluster, in)) {
+      Waits.waitFor(() -> ClusterFiles.holder(cluster, b) != null, b + " to be cached");
+    }
+    SlaveCountersProto before = cluster.totals();
+    teraSort(dir, new Path("/tera/second"));
+    SlaveCountersProto after = cluster.totals();
+
+    long fromCache = after.getBytesFromCache() - before.getBytesFromCache();
+    long fromHdfs = after.getBytesFromHdfs() - before.getBytesFromHdfs();
+    assertTrue(fromCache >= inputBytes * 0.9 && fromCache >= fromHdfs * 9, "second run read "
+        + fromCache + " bytes from the cache and " + fromHdfs + " from HDFS, of " + inputBytes
+        + " input bytes");
+    assertArrayEquals(output(new Path("/tera/first")), output(new Path("/tera/second")));
   }
 
   @Test

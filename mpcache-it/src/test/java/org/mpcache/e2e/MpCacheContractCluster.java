@@ -52,7 +52,7 @@ final class MpCacheContractCluster implements BeforeAllCallback, AfterAllCallbac
     // One directory per test class: classes run in parallel forks.
     cluster = new MiniMpCacheCluster.Builder(
             new File("target/e2e/contract", context.getRequiredTestClass().getSimpleName()))
-        .blockSize(64 * 1024).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "0")
+        .blockSize(64 * 1024)
         .set("dfs.namenode.fs-limits.min-block-size", "1024").build();
   }
 

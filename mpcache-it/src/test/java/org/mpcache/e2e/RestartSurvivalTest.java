@@ -39,7 +39,7 @@ class RestartSurvivalTest {
   @BeforeAll
   static void start() throws IOException {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/restart-survival"))
-        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .blockSize(BLOCK)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
         .set(SlaveConfigKeys.VERIFY_BYTES_PER_SEC_KEY, Long.toString(1L << 30)).build();
   }

@@ -41,7 +41,7 @@ class HungSlaveTest {
   @BeforeAll
   static void start() throws IOException {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/hung-slave"))
-        .blockSize(BLOCK).set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "262144")
+        .blockSize(BLOCK)
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
         .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "5000").build();
   }

@@ -105,7 +105,6 @@ class SoakTest {
     Logger.getLogger(Server.class).setLevel(Level.WARN);
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/soak"))
         .blockSize(BLOCK).slaveCapacity(SLAVE_INPUT).localizedCapacity(LOCALIZED)
-        .set(ClientConfigKeys.FILL_MIN_BYTES_KEY, String.valueOf(BLOCK / 4))
         .set(SlaveConfigKeys.FILL_TIMEOUT_MS_KEY, String.valueOf(FILL_TIMEOUT_MS))
         .set("dfs.namenode.fs-limits.min-block-size", String.valueOf(BLOCK))
         // A failed HDFS read (the old blocks of a replaced file) gives up in about a second.

@@ -153,18 +153,23 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           SlaveConfigKeys.FILL_VERIFY_KEY);
     }
     BlockAccessChecker access = createAccessChecker(conf);
-    cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier, fillTimeout,
-        readMax);
+    // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
+    cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier,
+        fill -> prefetcher.fillForReader(fill), fillTimeout, readMax);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
         // A block evicted between a reader's lookup and its read is an expected answer, not a
         // fault: one log line, not a stack trace per read.
         .terse(RequestRefusedException.class, BlockNotCachedException.class)
+        // A read's response carries up to readMax bytes of data and the message around them.
+        .expectResponsesUpTo(readMax + 64 * 1024)
         .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
-            SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1));
+            SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
+        ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
+            SlaveConfigKeys.SLAVE_FILL_QUEUE_DEFAULT, 1));
     // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,

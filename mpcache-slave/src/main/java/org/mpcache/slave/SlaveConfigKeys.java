@@ -70,6 +70,14 @@ public final class SlaveConfigKeys {
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;
 
   /**
+   * How many fills of missed blocks a slave queues to read from HDFS itself for readers (blocks
+   * entered anywhere but at their start, read by positional reads, or whose write-through was
+   * abandoned); more are dropped and counted as failed until the queue drains.
+   */
+  public static final String SLAVE_FILL_QUEUE_KEY = "mpcache.slave.fill.queue";
+  public static final int SLAVE_FILL_QUEUE_DEFAULT = 1_000;
+
+  /**
    * The keytab the slave logs in from as {@code mpcache.slave.kerberos.principal} when
    * {@code hadoop.security.authentication} is {@code kerberos}. No default.
    */

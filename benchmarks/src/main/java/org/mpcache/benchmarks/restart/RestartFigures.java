@@ -87,7 +87,6 @@ public final class RestartFigures {
         .set(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, "0")
         // Many small blocks: ask for the next block soon after the last one was written.
         .set(HdfsClientConfigKeys.BlockWrite.LOCATEFOLLOWINGBLOCK_INITIAL_DELAY_MS_KEY, "10")
-        .set(ClientConfigKeys.FILL_MIN_BYTES_KEY, "1")
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
         .set(SlaveConfigKeys.VERIFY_BYTES_PER_SEC_KEY, Long.toString(verifyBytesPerSec))
         .slaveCapacity(Math.max(1L << 30, 4L * blocks * blockBytes)).build();

@@ -42,6 +42,13 @@ public final class RequestChecks {
    */
   public static final int MAX_DATASET_ID_CHARS = 32 * 1024;
 
+  /**
+   * The longest file path a lookup may name for the slave to fill the block from: a qualified
+   * HDFS URI, whose path HDFS itself bounds to 8,000 characters by default
+   * ({@code dfs.namenode.fs-limits.max-component-length} and depth).
+   */
+  public static final int MAX_PATH_CHARS = 16 * 1024;
+
   /** The most replicas a commit may name: HDFS's own ceiling ({@code dfs.replication.max}). */
   public static final int MAX_REPLICAS = 512;
 

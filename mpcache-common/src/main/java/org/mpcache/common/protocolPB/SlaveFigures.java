@@ -40,7 +40,10 @@ public final class SlaveFigures {
         .setFillsRejectedUnverifiable(
             t.getFillsRejectedUnverifiable() + c.getFillsRejectedUnverifiable())
         .setBlocksFailedVerification(
-            t.getBlocksFailedVerification() + c.getBlocksFailedVerification());
+            t.getBlocksFailedVerification() + c.getBlocksFailedVerification())
+        .setFillsWriteThrough(t.getFillsWriteThrough() + c.getFillsWriteThrough())
+        .setFillsBySlave(t.getFillsBySlave() + c.getFillsBySlave())
+        .setFillsBySlaveFailed(t.getFillsBySlaveFailed() + c.getFillsBySlaveFailed());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

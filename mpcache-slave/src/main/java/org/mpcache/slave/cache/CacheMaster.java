@@ -33,6 +33,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.FillChecksums;
@@ -68,6 +69,13 @@ import org.slf4j.LoggerFactory;
  * address) and to its block: a write, commit or abort of a fill from anyone else is refused and
  * leaves the fill alone.
  *
+ * <p>One lookup per missed block: a reader entering the block at its start offers to write it
+ * through and is given a fill at once (after the Replace Arbitrator admits it); a reader entering
+ * it anywhere else, or by positional reads, names the block's file and offset, and the slave
+ * reads the block from HDFS itself in the background ({@link SlaveFills}; admission is asked
+ * there, off the reader's path). A write-through its reader abandons is completed the same way,
+ * so any read of a missed, admitted block caches the whole block once.
+ *
  * <p>A fill becomes readable only with bytes HDFS vouches for: at commit, the {@link FillVerifier}
  * asks a DataNode holding the block for its checksum and compares it with the bytes written; a
  * mismatch, or no DataNode able to answer, aborts the fill (counted in {@code fillsRejected*},
@@ -88,6 +96,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final SlaveCounters counters;
   private final MasterLink masterLink;
   private final FillVerifier verifier;
+  private final SlaveFills slaveFills;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
   private final FillTable fills = new FillTable();
@@ -96,13 +105,15 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private ScheduledExecutorService reaper;
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
-      MasterLink masterLink, FillVerifier verifier, long fillTimeoutMs, int readMaxBytes) {
+      MasterLink masterLink, FillVerifier verifier, SlaveFills slaveFills, long fillTimeoutMs,
+      int readMaxBytes) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
     this.access = access;
     this.counters = counters;
     this.masterLink = masterLink;
     this.verifier = verifier;
+    this.slaveFills = slaveFills;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
   }
@@ -122,7 +133,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       reaper.shutdownNow();
     }
     for (FillTable.Session s : fills.removeIdleSince(Long.MAX_VALUE)) {
-      s.fill.abort();
+      synchronized (s) {
+        s.fill.abort();
+      }
     }
     super.serviceStop();
   }
@@ -130,9 +143,20 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   void reapAbandonedFills() {
     for (FillTable.Session s : fills.removeIdleSince(Time.monotonicNow() - fillTimeoutMs)) {
       LOG.info("Abandoning the fill of {}: no write for {} ms", s.fill.key(), fillTimeoutMs);
-      synchronized (s) {
-        s.fill.abort();
-      }
+      abandoned(s);
+    }
+  }
+
+  /**
+   * Aborts a write-through its client gave up (aborted it, or stopped writing) and has the slave
+   * complete the block itself: whatever part of the block the reader read, it is cached once.
+   */
+  private void abandoned(FillTable.Session s) {
+    synchronized (s) {
+      s.fill.abort();
+    }
+    if (s.completion != null) {
+      slaveFills.request(s.completion);
     }
   }
 
@@ -141,8 +165,16 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throws ServiceException {
     BlockAccessProto access = req.getAccess();
     BlockKey key;
+    PrefetchCommandProto completion = null;
     try {
       key = RequestChecks.access(access);
+      long blockOffset = RequestChecks.uint64("blockOffset", req.getBlockOffset(), 0,
+          Long.MAX_VALUE);
+      if (req.hasPath()) {
+        completion = PrefetchCommandProto.newBuilder().setAccess(access).setOffset(blockOffset)
+            .setPath(RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS))
+            .build();
+      }
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
@@ -154,21 +186,32 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.HIT)
           .setLength(length).build();
     }
-    if (!req.getOfferFill()) {
-      counters.misses.incrementAndGet();
+    counters.misses.incrementAndGet();
+    if (!req.getOfferFill() && completion == null) {
       return miss("not cached");
     }
-    return offerFill(access, key, caller());
-  }
-
-  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key,
-      String caller) {
     if (store.state(key).isPresent()) {
       return miss("being filled");
     }
-    if (accessProto.getBlockBytes() > store.space().capacityBytes()) {
+    if (access.getBlockBytes() > store.space().capacityBytes()) {
       return miss("larger than the Input Cache");
     }
+    if (!req.getOfferFill()) {
+      // The reader reads HDFS at once; admission and the read are the fill thread's.
+      return slaveFills.request(completion)
+          ? LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
+              .setSlaveFills(true).setMissReason("filled by the slave").build()
+          : miss("slave fill queue full");
+    }
+    return offerFill(access, key, caller(), completion);
+  }
+
+  /**
+   * Admits and opens a write-through fill for the caller; {@code completion}, when not null, is
+   * the slave's own fill of the block should the caller abandon it.
+   */
+  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key,
+      String caller, PrefetchCommandProto completion) {
     ReplaceResponseProto decision;
     try {
       decision = masterLink.requestReplace(accessProto, store.space().freeBytes());
@@ -185,7 +228,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }
-      long id = fills.add(fill.get(), caller, Time.monotonicNow());
+      long id = fills.add(fill.get(), caller, completion, Time.monotonicNow());
       return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
           .setFillId(id).build();
     } catch (IOException e) {
@@ -407,6 +450,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       }
     }
     counters.blocksCached.incrementAndGet();
+    counters.fillsWriteThrough.incrementAndGet();
     masterLink.reportCached(s.fill.key());
     return CommitResponseProto.newBuilder().setCached(true).build();
   }
@@ -416,9 +460,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throws ServiceException {
     FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
     if (s != null && fills.remove(req.getFillId(), s)) {
-      synchronized (s) {
-        s.fill.abort();
-      }
+      abandoned(s);
     }
     return AbortResponseProto.getDefaultInstance();
   }

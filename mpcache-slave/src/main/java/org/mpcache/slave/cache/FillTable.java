@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.concurrent.GuardedBy;
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.slave.store.BlockFill;
 
 /**
@@ -23,12 +24,15 @@ final class FillTable {
     final BlockFill fill;
     /** The caller that was offered the fill: only it may write, commit or abort it. */
     final String owner;
+    /** The slave's own fill of the block if the owner abandons it; null: none. */
+    final PrefetchCommandProto completion;
     @GuardedBy("this")
     long lastTouched;
 
-    Session(BlockFill fill, String owner, long now) {
+    Session(BlockFill fill, String owner, PrefetchCommandProto completion, long now) {
       this.fill = fill;
       this.owner = owner;
+      this.completion = completion;
       this.lastTouched = now;
     }
   }
@@ -37,8 +41,8 @@ final class FillTable {
   private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
 
   /** Registers a fill of {@code owner}'s; returns its new, random id. */
-  long add(BlockFill fill, String owner, long now) {
-    Session s = new Session(fill, owner, now);
+  long add(BlockFill fill, String owner, PrefetchCommandProto completion, long now) {
+    Session s = new Session(fill, owner, completion, now);
     while (true) {
       long id = random.nextLong();
       if (sessions.putIfAbsent(id, s) == null) {

@@ -1,6 +1,7 @@
 package org.mpcache.slave.cache;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,7 +13,9 @@ import org.mpcache.slave.verify.FillVerifier;
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
  * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
  * reads that failed on an I/O error without the block being dropped, fills refused because HDFS
- * did not vouch for their bytes (by cause), blocks found at start that failed verification.
+ * did not vouch for their bytes (by cause), fills by kind (written through by a reader, read from
+ * HDFS by the slave for a reader's miss) and the latter's failures, blocks found at start that
+ * failed verification.
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
@@ -28,6 +31,11 @@ public final class SlaveCounters {
   final AtomicLong fillsRejectedMismatch = new AtomicLong();
   final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
   final AtomicLong blocksFailedVerification = new AtomicLong();
+  final AtomicLong fillsWriteThrough = new AtomicLong();
+  private final AtomicLong fillsBySlave = new AtomicLong();
+  private final AtomicLong fillsBySlaveFailed = new AtomicLong();
+  /** The causes of failed slave fills seen so far, so that each is logged at WARN once. */
+  private final Set<String> slaveFillFailureCauses = ConcurrentHashMap.newKeySet();
   /**
    * The most distinct fallback causes counted by name; further ones are counted under
    * {@value #OTHER_CAUSE}. Clients name causes, and each becomes a metric: the bound keeps a
@@ -70,6 +78,22 @@ public final class SlaveCounters {
     blocksCached.incrementAndGet();
   }
 
+  /** Counts a block the slave read from HDFS itself for a reader's miss. */
+  public void filledBySlave() {
+    fillsBySlave.incrementAndGet();
+  }
+
+  /**
+   * Counts a fill the slave could not carry out for a reader's miss.
+   *
+   * @return whether it is the first failure of this cause (the one to log at WARN); causes past
+   *     {@value #MAX_CAUSES} count as seen
+   */
+  public boolean slaveFillFailed(String cause) {
+    fillsBySlaveFailed.incrementAndGet();
+    return slaveFillFailureCauses.size() < MAX_CAUSES && slaveFillFailureCauses.add(cause);
+  }
+
   /** Fallbacks so far, by the cause clients reported. */
   public Map<String, Long> fallbacksByCause() {
     Map<String, Long> out = new TreeMap<>();
@@ -85,6 +109,8 @@ public final class SlaveCounters {
         .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get())
         .setReadErrors(readErrors.get()).setFillsRejectedMismatch(fillsRejectedMismatch.get())
         .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get())
-        .setBlocksFailedVerification(blocksFailedVerification.get()).build();
+        .setBlocksFailedVerification(blocksFailedVerification.get())
+        .setFillsWriteThrough(fillsWriteThrough.get()).setFillsBySlave(fillsBySlave.get())
+        .setFillsBySlaveFailed(fillsBySlaveFailed.get()).build();
   }
 }

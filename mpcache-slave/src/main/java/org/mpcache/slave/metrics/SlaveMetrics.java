@@ -87,8 +87,16 @@ public final class SlaveMetrics implements MetricsSource {
             c.getBytesFromHdfs())
         .addCounter(Interns.info("Fallbacks", "Reads clients moved to HDFS after a cache fault"),
             c.getFallbacks())
-        .addCounter(Interns.info("Fills", "Blocks cached (write-through and prefetch)"),
+        .addCounter(Interns.info("Fills",
+            "Blocks cached (write-through, filled by the slave for readers, prefetch)"),
             c.getBlocksCached())
+        .addCounter(Interns.info("FillsWriteThrough", "Blocks cached by a reader's write-through"),
+            c.getFillsWriteThrough())
+        .addCounter(Interns.info("FillsBySlave",
+            "Blocks the slave read from HDFS itself for readers' misses"), c.getFillsBySlave())
+        .addCounter(Interns.info("FillsBySlaveFailed",
+            "Fills for readers' misses that failed or found the queue full"),
+            c.getFillsBySlaveFailed())
         .addCounter(Interns.info("Evictions", "Blocks evicted on the master's order"),
             c.getBlocksEvicted())
         .addCounter(Interns.info("CorruptBlocks", "Cached blocks dropped as corrupt"),

@@ -3,10 +3,13 @@ package org.mpcache.slave.prefetch;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.security.PrivilegedExceptionAction;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -22,13 +25,16 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
+import org.mpcache.slave.cache.SlaveFills;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.FileBlockStore;
@@ -36,15 +42,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries out the master's prefetch commands ({@code mpcache admin prefetch}): for each block it
- * asks the Replace Arbitrator as for any miss (skipping the admission test when the operator
- * forced it), evicts what the answer says, then reads the block from HDFS itself with its own
- * {@link DistributedFileSystem} (never through the cache) and stores it as a client's
- * write-through would, checksums included. A block whose file changed since the master planned
- * (other block id or generation stamp at that offset) is skipped.
+ * Fills blocks from HDFS by the slave itself: the master's prefetch commands
+ * ({@code mpcache admin prefetch}) and the fills readers' misses ask for ({@link SlaveFills}: a
+ * block entered anywhere but at its start, read by positional reads, or whose write-through was
+ * abandoned). For each block it asks the Replace Arbitrator as for any miss (skipping the
+ * admission test when the operator forced a prefetch), evicts what the answer says, then reads the
+ * block from HDFS itself with its own {@link DistributedFileSystem} (never through the cache) and
+ * stores it as a client's write-through would, checksums included. A block whose file changed
+ * since it was asked for (other block id or generation stamp at that offset) is skipped.
  *
- * <p>One background thread works through a bounded queue; commands beyond it are dropped with a
- * warning (the operator can prefetch again). Thread-safe.
+ * <p>Each source has one background thread and a bounded queue. Prefetch commands beyond theirs
+ * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by
+ * block (one fill however many readers miss it); beyond {@code mpcache.slave.fill.queue} they are
+ * dropped, counted as failed, and the next reader's miss asks again. A failed reader's fill is
+ * counted ({@code FillsBySlaveFailed}) and logged at WARN once per cause.
+ *
+ * <p>HDFS is read as the slave's login user, never as a caller: a reader's fill was asked for in a
+ * lookup that the block's access token authorized, and only that very block (pool, id, generation
+ * stamp, checked on the read's own handle) is cached, so the caller gets nothing it could not read
+ * from a DataNode with its token; every later read from the cache needs the token again. Encrypted
+ * files are never cached this way (their plaintext stays off the SSD).
+ *
+ * <p>Thread-safe.
  *
  * <p>Not final only for tests: {@link #checked} is a seam in the window between checking a block
  * and reading it.
@@ -58,6 +77,9 @@ public class PrefetchService extends AbstractService {
   private final MasterLink masterLink;
   private final SlaveCounters counters;
   private final int queueLimit;
+  private final int readerQueueLimit;
+  /** Readers' fills queued or under way, so that one block is filled once. */
+  private final Set<BlockKey> readerFills = ConcurrentHashMap.newKeySet();
   private final AtomicLong filled = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
@@ -65,33 +87,48 @@ public class PrefetchService extends AbstractService {
   @GuardedBy("this")
   private final Map<String, FileSystem> fileSystems = new HashMap<>();
   private ExecutorService executor;
+  private ExecutorService readerExecutor;
+  private UserGroupInformation loginUser;
 
+  /**
+   * @param queueLimit how many prefetch commands wait at most
+   * @param readerQueueLimit how many readers' fills wait at most
+   */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, int queueLimit) {
+      SlaveCounters counters, int queueLimit, int readerQueueLimit) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
     this.masterLink = masterLink;
     this.counters = counters;
     this.queueLimit = queueLimit;
+    this.readerQueueLimit = readerQueueLimit;
   }
 
   @Override
   protected void serviceStart() throws Exception {
-    executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(queueLimit), r -> {
-          Thread t = new Thread(r, "mpcache-prefetch");
+    loginUser = UserGroupInformation.getLoginUser();
+    executor = singleThread("mpcache-prefetch", queueLimit);
+    readerExecutor = singleThread("mpcache-slave-fill", readerQueueLimit);
+    super.serviceStart();
+  }
+
+  private static ExecutorService singleThread(String name, int queue) {
+    return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(queue), r -> {
+          Thread t = new Thread(r, name);
           t.setDaemon(true);
           return t;
         });
-    super.serviceStart();
   }
 
   @Override
   protected void serviceStop() throws Exception {
-    if (executor != null) {
-      executor.shutdownNow();
-      executor.awaitTermination(10, TimeUnit.SECONDS);
+    for (ExecutorService e : new ExecutorService[] {executor, readerExecutor}) {
+      if (e != null) {
+        e.shutdownNow();
+        e.awaitTermination(10, TimeUnit.SECONDS);
+      }
     }
     synchronized (this) {
       for (FileSystem fs : fileSystems.values()) {
@@ -113,6 +150,64 @@ public class PrefetchService extends AbstractService {
         skipped.addAndGet(1);
         return;
       }
+    }
+  }
+
+  /**
+   * Queues a fill a reader's miss asked for ({@link SlaveFills#request}); returns at once, on the
+   * caller's RPC handler thread.
+   */
+  public boolean fillForReader(PrefetchCommandProto c) {
+    BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
+    if (!readerFills.add(key)) {
+      return true;
+    }
+    try {
+      readerExecutor.execute(() -> {
+        try {
+          fillForReaderNow(key, c);
+        } finally {
+          readerFills.remove(key);
+        }
+      });
+      return true;
+    } catch (RejectedExecutionException e) {
+      readerFills.remove(key);
+      if (readerExecutor.isShutdown()) {
+        return false;
+      }
+      slaveFillFailed(key, "queue-full", "the queue of " + readerQueueLimit + " blocks ("
+          + SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY + ") is full");
+      return false;
+    }
+  }
+
+  /** Readers' fills queued or under way, for tests. */
+  public int readerFillsPending() {
+    return readerFills.size();
+  }
+
+  private void fillForReaderNow(BlockKey key, PrefetchCommandProto c) {
+    try {
+      // The handler thread that queued the first fill may have run as a caller: read as the
+      // slave itself, whoever created this thread.
+      if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(key, c))) {
+        counters.filledBySlave();
+      }
+    } catch (IOException | RuntimeException e) {
+      slaveFillFailed(key, e.getClass().getSimpleName(), "reading " + c.getPath() + ": " + e);
+      masterLink.reportRemoved(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void slaveFillFailed(BlockKey key, String cause, String why) {
+    if (counters.slaveFillFailed(cause)) {
+      LOG.warn("Could not fill {} from HDFS for a reader: {} (logged once per cause: {}; see"
+          + " FillsBySlaveFailed)", key, why, cause);
+    } else {
+      LOG.debug("Could not fill {} from HDFS for a reader: {}", key, why);
     }
   }
 
@@ -138,26 +233,11 @@ public class PrefetchService extends AbstractService {
 
   private void prefetch(PrefetchCommandProto c) {
     BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
-    if (store.state(key).isPresent()) {
-      skipped.incrementAndGet();
-      return;
-    }
     try {
-      ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
-          store.space().freeBytes(), c.getForce());
-      if (!d.getAdmitted()) {
-        LOG.debug("Prefetch of {} not admitted: {}", key, d.getReason());
-        skipped.incrementAndGet();
-        return;
-      }
-      cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
-      if (fill(key, c)) {
+      if (admitAndFill(key, c)) {
         filled.incrementAndGet();
-        counters.blockCached();
-        masterLink.reportCached(key);
       } else {
         skipped.incrementAndGet();
-        masterLink.reportRemoved(key);
       }
     } catch (IOException | RuntimeException e) {
       failed.incrementAndGet();
@@ -166,13 +246,39 @@ public class PrefetchService extends AbstractService {
     }
   }
 
+  /**
+   * Asks admission for the block, evicts what the arbitrator says and reads the block from HDFS
+   * into the store; false when it is cached or being filled already, not admitted, or cannot be
+   * cached as planned.
+   */
+  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c) throws IOException {
+    if (store.state(key).isPresent()) {
+      return false;
+    }
+    ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
+        store.space().freeBytes(), c.getForce());
+    if (!d.getAdmitted()) {
+      LOG.debug("Fill of {} not admitted: {}", key, d.getReason());
+      return false;
+    }
+    cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
+    if (fill(key, c)) {
+      counters.blockCached();
+      masterLink.reportCached(key);
+      return true;
+    }
+    masterLink.reportRemoved(key);
+    return false;
+  }
+
   /** Reads the block from HDFS into the store; false when it cannot be cached as planned. */
   private boolean fill(BlockKey key, PrefetchCommandProto c) throws IOException {
     long length = c.getAccess().getBlockBytes();
     Path path = new Path(c.getPath());
     DistributedFileSystem fs = fileSystem(path.toUri());
     if (fs.getFileStatus(path).isEncrypted()) {
-      LOG.info("Not prefetching {}: {} is encrypted; its plaintext stays off the SSD", key, path);
+      LOG.info("Not filling {} from HDFS: {} is encrypted; its plaintext stays off the SSD", key,
+          path);
       return false;
     }
     // The block is checked and read on one handle: checked against the stream's own block list,
@@ -180,7 +286,8 @@ public class PrefetchService extends AbstractService {
     // path replaced at any moment cannot put another file's bytes under this key.
     try (HdfsDataInputStream in = (HdfsDataInputStream) fs.open(path)) {
       if (!streamHas(in, key, c.getOffset(), length)) {
-        LOG.info("Not prefetching {}: {} changed since the master planned it", key, path);
+        LOG.info("Not filling {} from HDFS: {} changed since the fill was asked for", key,
+            path);
         return false;
       }
       checked(key, path);
@@ -198,7 +305,7 @@ public class PrefetchService extends AbstractService {
           int n = (int) Math.min(buf.length, length - done);
           in.readFully(buf, 0, n);
           if (!isKey(in.getCurrentBlock(), key)) {
-            LOG.info("Not prefetching {}: {} changed while it was read", key, path);
+            LOG.info("Not filling {} from HDFS: {} changed while it was read", key, path);
             fill.abort();
             return false;
           }
@@ -249,7 +356,7 @@ public class PrefetchService extends AbstractService {
       fileSystems.put(authority, fs);
     }
     if (!(fs instanceof DistributedFileSystem)) {
-      throw new IOException("prefetch reads HDFS only, not " + uri);
+      throw new IOException("the slave fills blocks from HDFS only, not from " + uri);
     }
     return (DistributedFileSystem) fs;
   }

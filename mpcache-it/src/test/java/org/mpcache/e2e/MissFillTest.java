@@ -1,0 +1,193 @@
+package org.mpcache.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mpcache.e2e.ClusterFiles.data;
+import static org.mpcache.e2e.ClusterFiles.holder;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IOUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+
+/**
+ * However a reader enters a missed block, the whole block ends up cached once: a reader from the
+ * block's start writes it through (the slave reads nothing from HDFS), a positional reader of its
+ * tail and a sequential reader entering it mid-block have the slave fill it from HDFS, as does a
+ * write-through its reader abandons; readers missing the same block at once cause one fill.
+ */
+class MissFillTest {
+  /** Not a multiple of the 1 MiB the cluster writes by default, nor of 100 bytes. */
+  private static final int BLOCK = 3 * 1024 * 1024 + 512;
+  private static MiniMpCacheCluster cluster;
+
+  @BeforeAll
+  static void start() throws IOException {
+    cluster = ClusterFiles.smallBlockCluster("miss-fill");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Writes {@code content} to {@code p} in {@link #BLOCK}-byte blocks. */
+  private static void write(Path p, byte[] content) throws IOException {
+    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true, 4096, (short) 1,
+        BLOCK)) {
+      out.write(content);
+    }
+  }
+
+  private static void awaitCached(BlockKey key) throws InterruptedException {
+    Waits.waitFor(() -> holder(cluster, key) != null, key + " to be cached");
+  }
+
+  /** Reads block {@code index} of {@code p} whole from a new stream; returns the counters' change. */
+  private static SlaveCountersProto readBlock(Path p, int index, byte[] content)
+      throws IOException {
+    SlaveCountersProto before = cluster.totals();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      int from = index * BLOCK;
+      int length = Math.min(BLOCK, content.length - from);
+      byte[] b = new byte[length];
+      in.seek(from);
+      IOUtils.readFully(in, b, 0, length);
+      assertArrayEquals(Arrays.copyOfRange(content, from, from + length), b);
+    }
+    return minus(cluster.totals(), before);
+  }
+
+  private static SlaveCountersProto minus(SlaveCountersProto a, SlaveCountersProto b) {
+    return SlaveCountersProto.newBuilder().setHits(a.getHits() - b.getHits())
+        .setMisses(a.getMisses() - b.getMisses())
+        .setBytesFromCache(a.getBytesFromCache() - b.getBytesFromCache())
+        .setBytesFromHdfs(a.getBytesFromHdfs() - b.getBytesFromHdfs())
+        .setFallbacks(a.getFallbacks() - b.getFallbacks())
+        .setBlocksCached(a.getBlocksCached() - b.getBlocksCached())
+        .setBlocksEvicted(a.getBlocksEvicted() - b.getBlocksEvicted())
+        .setBlocksCorrupt(a.getBlocksCorrupt() - b.getBlocksCorrupt())
+        .setFillsWriteThrough(a.getFillsWriteThrough() - b.getFillsWriteThrough())
+        .setFillsBySlave(a.getFillsBySlave() - b.getFillsBySlave())
+        .setFillsBySlaveFailed(a.getFillsBySlaveFailed() - b.getFillsBySlaveFailed()).build();
+  }
+
+  @Test
+  void pread_lastMibOnly_thenAWholeBlockReaderFindsItCached() throws Exception {
+    Path p = new Path("/miss-fill/pread");
+    byte[] content = data(41, 2 * BLOCK);
+    write(p, content);
+    SlaveCountersProto before = cluster.totals();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[64 * 1024];
+      for (int at = BLOCK - (1 << 20); at < BLOCK; at += b.length) {
+        int n = Math.min(b.length, BLOCK - at);
+        in.readFully(at, b, 0, n);
+        assertArrayEquals(Arrays.copyOfRange(content, at, at + n), Arrays.copyOf(b, n));
+      }
+    }
+    awaitCached(ClusterFiles.blocks(cluster, p).get(0));
+    SlaveCountersProto filled = minus(cluster.totals(), before);
+    assertEquals(1, filled.getFillsBySlave(), "the slave filled the block");
+    assertEquals(0, filled.getFillsWriteThrough());
+
+    SlaveCountersProto second = readBlock(p, 0, content);
+    assertEquals(BLOCK, second.getBytesFromCache(), "the whole block came from the cache");
+    assertEquals(0, second.getBytesFromHdfs());
+    assertEquals(1, second.getHits());
+    assertEquals(0, second.getMisses());
+  }
+
+  @Test
+  void read_fromTheBlocksStart_isWrittenThroughWithoutASlaveFill() throws Exception {
+    Path p = new Path("/miss-fill/start");
+    byte[] content = data(42, BLOCK);
+    write(p, content);
+    SlaveCountersProto first = readBlock(p, 0, content);
+    assertEquals(1, first.getMisses(), "one lookup for the missed block");
+    assertEquals(1, first.getFillsWriteThrough());
+    assertEquals(0, first.getFillsBySlave(), "the slave read nothing from HDFS");
+    assertEquals(BLOCK, readBlock(p, 0, content).getBytesFromCache());
+  }
+
+  @Test
+  void read_enteredMidBlock_theSlaveFillsItAndTheNextReaderHits() throws Exception {
+    Path p = new Path("/miss-fill/mid");
+    byte[] content = data(43, 2 * BLOCK);
+    write(p, content);
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      // As a record reader entering its split at the first whole 100-byte record.
+      in.seek(BLOCK + 36);
+      byte[] b = new byte[BLOCK - 36];
+      IOUtils.readFully(in, b, 0, b.length);
+    }
+    awaitCached(ClusterFiles.blocks(cluster, p).get(1));
+    assertEquals(BLOCK, readBlock(p, 1, content).getBytesFromCache());
+  }
+
+  @Test
+  void read_writeThroughAbandonedAfterAPeek_theSlaveCompletesTheBlock() throws Exception {
+    Path p = new Path("/miss-fill/peek");
+    byte[] content = data(44, BLOCK);
+    write(p, content);
+    SlaveCountersProto before = cluster.totals();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      // As a record reader finishing its split's last record in the next block.
+      in.readFully(new byte[99]);
+    }
+    awaitCached(ClusterFiles.blocks(cluster, p).get(0));
+    SlaveCountersProto filled = minus(cluster.totals(), before);
+    assertEquals(0, filled.getFillsWriteThrough());
+    assertEquals(1, filled.getFillsBySlave());
+    assertEquals(BLOCK, readBlock(p, 0, content).getBytesFromCache());
+  }
+
+  @Test
+  void pread_manyReadersMissTheSameBlock_oneFill() throws Exception {
+    Path p = new Path("/miss-fill/many");
+    byte[] content = data(45, BLOCK);
+    write(p, content);
+    SlaveCountersProto before = cluster.totals();
+    ExecutorService readers = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<byte[]>> reads = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        int at = i * (BLOCK / 8);
+        reads.add(readers.submit(() -> {
+          try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+            byte[] b = new byte[4096];
+            in.readFully(at, b);
+            return b;
+          }
+        }));
+      }
+      for (int i = 0; i < reads.size(); i++) {
+        int at = i * (BLOCK / 8);
+        assertArrayEquals(Arrays.copyOfRange(content, at, at + 4096), reads.get(i).get());
+      }
+    } finally {
+      readers.shutdownNow();
+    }
+    awaitCached(ClusterFiles.blocks(cluster, p).get(0));
+    Waits.waitFor(() -> cluster.slaves().stream()
+        .allMatch(s -> s.getPrefetcher().readerFillsPending() == 0), "fills to end");
+    assertEquals(1, minus(cluster.totals(), before).getFillsBySlave(), "one fill per block");
+  }
+}

@@ -1,0 +1,22 @@
+package org.mpcache.slave.cache;
+
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
+
+/**
+ * Where the Cache Master hands the blocks the slave is to read from HDFS itself for readers'
+ * misses: a reader that enters a missed block anywhere but at its start or reads it by positional
+ * reads, and a write-through its reader abandoned. The fill is a prefetch without the operator:
+ * admission is asked as for any miss ({@code force} is never set). Implementations are
+ * thread-safe, never block the caller, and collapse requests for a block already queued or being
+ * filled.
+ */
+@FunctionalInterface
+public interface SlaveFills {
+  /**
+   * Queues a fill of {@code fill}'s block.
+   *
+   * @return true when it is queued or one is queued already; false when the queue is full (the
+   *     refusal is counted and logged by the implementation)
+   */
+  boolean request(PrefetchCommandProto fill);
+}

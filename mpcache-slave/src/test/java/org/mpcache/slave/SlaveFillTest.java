@@ -1,0 +1,101 @@
+package org.mpcache.slave;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.apache.hadoop.ipc.RemoteException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.protocolPB.RpcSupport;
+
+/**
+ * A missed block's one lookup, on a slave without HDFS: naming the block's file has the slave
+ * fill it itself (answered at once, the fill in the background), an abandoned write-through is
+ * handed to such a fill, a fill that cannot read its file is counted as failed, and a bad path is
+ * refused.
+ */
+class SlaveFillTest {
+  /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
+  private static final String NOT_HDFS = "file:///tmp/no-such-file";
+
+  @TempDir
+  Path dir;
+  private SlaveFixture fx;
+
+  @BeforeEach
+  void start() throws Exception {
+    fx = new SlaveFixture(dir);
+    fx.awaitRegistration();
+  }
+
+  @AfterEach
+  void stop() {
+    fx.close();
+  }
+
+  private static BlockAccessProto access(long id) {
+    return SlaveFixture.access(new BlockKey("BP-1", id, 1), 1000, "/d", 1).build();
+  }
+
+  private LookupResponseProto lookup(LookupRequestProto.Builder r) throws Exception {
+    return RpcSupport.call(() -> fx.client().lookup(null, r.build()));
+  }
+
+  private SlaveCountersProto counters() {
+    return fx.slave().getCounters().snapshot();
+  }
+
+  @Test
+  void lookup_namingTheFileWithoutAnOffer_queuesASlaveFillAndAnswersAtOnce() throws Exception {
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(1))
+        .setPath(NOT_HDFS).setBlockOffset(0));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertTrue(r.getSlaveFills(), r.getMissReason());
+    assertFalse(r.hasFillId(), "no write-through without an offer");
+    SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 1, "the fill to fail");
+    assertEquals(0, counters().getFillsBySlave());
+    assertEquals(1, counters().getMisses());
+  }
+
+  @Test
+  void lookup_withoutTheFile_fillsNothing() throws Exception {
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(2)));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertFalse(r.getSlaveFills());
+    assertFalse(r.hasFillId());
+    Thread.sleep(200);
+    assertEquals(0, counters().getFillsBySlaveFailed() + counters().getFillsBySlave());
+  }
+
+  @Test
+  void abort_ofAWriteThroughNamingItsFile_handsTheBlockToASlaveFill() throws Exception {
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(3))
+        .setOfferFill(true).setPath(NOT_HDFS).setBlockOffset(0));
+    assertTrue(r.hasFillId(), r.getMissReason());
+    assertFalse(r.getSlaveFills());
+    Thread.sleep(200);
+    assertEquals(0, counters().getFillsBySlaveFailed(), "no slave fill while written through");
+    RpcSupport.call(() -> fx.client().abort(null,
+        AbortRequestProto.newBuilder().setFillId(r.getFillId()).build()));
+    SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 1,
+        "the slave's own fill to be tried");
+  }
+
+  @Test
+  void lookup_pathWithAControlCharacter_isRefusedNamingTheField() {
+    RemoteException e = assertThrows(RemoteException.class, () -> lookup(LookupRequestProto
+        .newBuilder().setAccess(access(4)).setPath("hdfs://nn/a\nb").setBlockOffset(0)));
+    assertTrue(e.getMessage().contains("path"), e.getMessage());
+  }
+}
