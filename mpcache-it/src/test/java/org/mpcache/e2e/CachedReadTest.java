@@ -219,6 +219,27 @@ class CachedReadTest {
   }
 
   @Test
+  void read_withDescriptorsTurnedOffLocalHitsGoThroughRpc() throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/rpc-hits");
+    byte[] content = data(10, BLOCK + 100);
+    cached(p, content);
+    Configuration rpcOnly = new Configuration(cluster.conf());
+    rpcOnly.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    long byRpc = ClientCounters.get().hitsByRpc();
+    long granted = cluster.totals().getDescriptorsGranted();
+    try (FileSystem fs = FileSystem.get(cluster.plainFileSystem().getUri(), rpcOnly);
+        FSDataInputStream in = fs.open(p)) {
+      byte[] got = new byte[content.length];
+      in.readFully(0, got);
+      assertArrayEquals(content, got);
+    }
+    assertEquals(byRpc + 2, ClientCounters.get().hitsByRpc());
+    assertEquals(byDescriptor, ClientCounters.get().hitsByDescriptor());
+    assertEquals(granted, cluster.totals().getDescriptorsGranted());
+  }
+
+  @Test
   void read_blockEvictedMidReadThroughItsDescriptorReturnsCorrectBytesToItsEnd()
       throws Exception {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/evicted-mid-read");

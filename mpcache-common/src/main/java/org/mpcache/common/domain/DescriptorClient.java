@@ -164,8 +164,7 @@ public final class DescriptorClient {
     } catch (ExecutionException e) {
       ch.close();
       Throwable cause = e.getCause();
-      throw cause instanceof IOException ? (IOException) cause
-          : new IOException("descriptor request to " + socketPath + " failed: " + cause, cause);
+      throw new IOException("descriptor request to " + socketPath + " failed: " + cause, cause);
     }
     if (r.fd == null) {
       ch.close();
