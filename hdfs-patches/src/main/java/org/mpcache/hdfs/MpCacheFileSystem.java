@@ -8,6 +8,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.OpenedBlockList;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
@@ -69,6 +71,11 @@ public class MpCacheFileSystem extends DistributedFileSystem {
             + ClientConfigKeys.FILL_THREADS_KEY + ".");
       }
     }
+    if (enabled && conf.get(HdfsClientConfigKeys.Read.PREFETCH_SIZE_KEY) == null) {
+      // Every block's location at the open, in the one NameNode call HDFS makes there.
+      conf = new Configuration(conf);
+      conf.setLong(HdfsClientConfigKeys.Read.PREFETCH_SIZE_KEY, Long.MAX_VALUE);
+    }
     super.initialize(uri, conf);
     if (!enabled) {
       return;
@@ -99,59 +106,23 @@ public class MpCacheFileSystem extends DistributedFileSystem {
       return in;
     }
     DFSInputStream dfsIn = (DFSInputStream) in.getWrappedStream();
-    String src = makeQualified(f).toUri().getPath();
-    LocatedBlocks located;
-    try {
-      located = getClient().getLocatedBlocks(src, 0, Long.MAX_VALUE);
-    } catch (IOException e) {
-      return in;
-    }
-    if (located == null || located.isLastBlockComplete() && located.getLocatedBlocks().isEmpty()
+    // The blocks the stream's own open fetched: those it reads, whatever the path names since.
+    LocatedBlocks located = OpenedBlockList.of(dfsIn);
+    if (located == null || located.getLocatedBlocks().isEmpty()
         || located.getErasureCodingPolicy() != null) {
       return in;
     }
     List<LocatedBlock> blocks = located.getLocatedBlocks();
-    int cacheable = located.isUnderConstruction() ? Math.max(0, blocks.size() - 1)
+    LocatedBlock last = blocks.get(blocks.size() - 1);
+    boolean listsAll = last.getStartOffset() + last.getBlockSize() >= located.getFileLength();
+    int cacheable = listsAll && located.isUnderConstruction() ? blocks.size() - 1
         : blocks.size();
-    if (!sameBlocks(blocks, dfsIn, cacheable)) {
-      ClientCounters.get().fallback("file-changed-during-open", src + " was replaced while it"
-          + " was opened; this stream reads from HDFS only", null);
-      return in;
-    }
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillWriteBytes, fillQueueBytes,
         readBytes, deadlineMs, statistics, descriptors);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
-  }
-
-  /**
-   * Whether the first {@code cacheable} blocks of {@code byPath}, the file's blocks as the NameNode
-   * listed them after the stream opened, are the very blocks the stream reads: a path renamed over
-   * or recreated in between gives other block ids, and caching under them would store one file's
-   * bytes under another file's block.
-   */
-  private static boolean sameBlocks(List<LocatedBlock> byPath, DFSInputStream stream,
-      int cacheable) {
-    List<LocatedBlock> streams;
-    try {
-      streams = stream.getAllBlocks();
-    } catch (IOException e) {
-      return false;
-    }
-    if (streams.size() < cacheable) {
-      return false;
-    }
-    for (int i = 0; i < cacheable; i++) {
-      LocatedBlock a = byPath.get(i);
-      LocatedBlock b = streams.get(i);
-      if (!keyOf(a).equals(keyOf(b)) || a.getStartOffset() != b.getStartOffset()
-          || a.getBlockSize() != b.getBlockSize()) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The cache key of a block: pool, id and generation stamp (HDFS's equals ignores the last). */

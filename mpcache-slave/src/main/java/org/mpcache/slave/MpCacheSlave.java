@@ -174,6 +174,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         // A block evicted between a reader's lookup and its read is an expected answer, not a
         // fault: one log line, not a stack trace per read.
         .terse(RequestRefusedException.class, BlockNotCachedException.class)
+        // A read's response carries up to readMax bytes of data and the message around them.
+        .expectResponsesUpTo(readMax + 64 * 1024)
         .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,

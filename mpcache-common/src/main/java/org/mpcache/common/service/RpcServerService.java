@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.authorize.PolicyProvider;
@@ -28,6 +29,7 @@ public final class RpcServerService extends AbstractService {
   private final List<Class<?>> terse = new ArrayList<>();
   private PolicyProvider policy;
   private SecretManager<? extends TokenIdentifier> secrets;
+  private int largestResponse;
   private volatile RPC.Server server;
 
   public RpcServerService(String name, InetSocketAddress bindAddress, int handlers) {
@@ -69,6 +71,16 @@ public final class RpcServerService extends AbstractService {
     return this;
   }
 
+  /**
+   * Responses of up to {@code bytes} are expected (a block's data): Hadoop's server logs a WARN
+   * per response larger than {@code ipc.server.max.response.size}, raised here to that size;
+   * call before init.
+   */
+  public RpcServerService expectResponsesUpTo(int bytes) {
+    this.largestResponse = bytes;
+    return this;
+  }
+
   /** Reloads the service ACLs from {@code conf} and the policy file (after init). */
   public void refreshServiceAcls(Configuration conf) {
     if (policy != null) {
@@ -81,12 +93,18 @@ public final class RpcServerService extends AbstractService {
     if (protocols.isEmpty()) {
       throw new IllegalStateException(getName() + " serves no protocol");
     }
+    Configuration serverConf = new Configuration(conf);
+    int warnAbove = conf.getInt(CommonConfigurationKeys.IPC_SERVER_RPC_MAX_RESPONSE_SIZE_KEY,
+        CommonConfigurationKeys.IPC_SERVER_RPC_MAX_RESPONSE_SIZE_DEFAULT);
+    serverConf.setInt(CommonConfigurationKeys.IPC_SERVER_RPC_MAX_RESPONSE_SIZE_KEY,
+        Math.max(warnAbove, largestResponse));
     RPC.Server s = null;
     for (Map.Entry<Class<?>, BlockingService> e : protocols.entrySet()) {
       if (s == null) {
-        s = RpcSupport.server(conf, e.getKey(), e.getValue(), bindAddress, handlers, secrets);
+        s = RpcSupport.server(serverConf, e.getKey(), e.getValue(), bindAddress, handlers,
+            secrets);
       } else {
-        RpcSupport.addProtocol(s, conf, e.getKey(), e.getValue());
+        RpcSupport.addProtocol(s, serverConf, e.getKey(), e.getValue());
       }
     }
     s.addTerseExceptions(terse.toArray(new Class<?>[0]));

@@ -1,0 +1,367 @@
+package org.mpcache.benchmarks.readpath;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.Time;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.EvictRequestProto;
+import org.mpcache.common.protocolPB.AdminProtocolPB;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
+
+/**
+ * Measures the read paths side by side in one JVM, on an embedded cluster ({@link
+ * MiniMpCacheCluster}: one DataNode, the master and one slave): the cached block files read
+ * directly, HDFS's short-circuit read (the legacy path-based reader, which needs no native
+ * library), plain HDFS sequential and positional, an mpCache hit sequential and positional, and an
+ * mpCache miss that fills the cache. All files are page-cache-hot, so the figures isolate the
+ * software's cost, not the disks'.
+ *
+ * <p>One file of {@code --mib} MiB per block size ({@code --block-mib}, comma-separated) is
+ * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
+ * so drift hits them alike; the table gives MB/s (minimum, median, maximum over the rounds) and
+ * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
+ * Sequential paths read 1 MiB at a time from the start; positional ones read 1 MiB at shuffled
+ * 1 MiB-aligned offsets covering the file once. The miss round first evicts the file's dataset
+ * through the master's admin RPC, then reads the file once from the start, its blocks written
+ * through to the slave; the round after it reads them as hits again.
+ *
+ * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--dir DIR]}. Not
+ * thread-safe; a command-line tool.
+ */
+public final class ReadPathFigures {
+  private static final int IO = 1 << 20;
+
+  private final long fileBytes;
+  private final long[] blockSizes;
+  private final int rounds;
+  private final File dir;
+  private final byte[] buf = new byte[IO];
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+  private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, File dir) {
+    this.fileBytes = fileBytes;
+    this.blockSizes = blockSizes;
+    this.rounds = rounds;
+    this.dir = dir;
+  }
+
+  public static void main(String[] args) throws Exception {
+    long mib = 1024;
+    long[] blockMib = {128, 8};
+    int rounds = 5;
+    File dir = new File("/tmp/mpcache-read-path-figures");
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--mib" -> mib = Long.parseLong(args[++i]);
+        case "--block-mib" -> blockMib = Arrays.stream(args[++i].split(","))
+            .mapToLong(Long::parseLong).toArray();
+        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--dir" -> dir = new File(args[++i]);
+        default -> {
+          System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
+              + " [--dir DIR]");
+          System.exit(1);
+        }
+      }
+    }
+    long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
+    new ReadPathFigures(mib << 20, blockSizes, rounds, dir).run();
+  }
+
+  /** One way of reading a file: reads it whole, returns the bytes read. */
+  private interface ReadPath {
+    /** Untimed preparation of the read. */
+    default void before(Path file) throws Exception {
+    }
+
+    long read(Path file) throws Exception;
+
+    /** Untimed wait for what the read left behind. */
+    default void after(Path file) throws Exception {
+    }
+  }
+
+  /** A row of the table: its name and, per block size, the MB/s and CPU s/GB of each round. */
+  private static final class Row {
+    final String name;
+    final Map<Long, List<double[]>> samples = new LinkedHashMap<>();
+
+    Row(String name) {
+      this.name = name;
+    }
+  }
+
+  private void run() throws Exception {
+    FileUtil.fullyDelete(dir);
+    String user = UserGroupInformation.getCurrentUser().getShortUserName();
+    try (MiniMpCacheCluster c = new MiniMpCacheCluster.Builder(dir).dataNodes(1)
+        .blockSize(blockSizes[0])
+        .set(DFSConfigKeys.DFS_BLOCK_LOCAL_PATH_ACCESS_USER_KEY, user)
+        .slaveCapacity(2 * fileBytes * blockSizes.length + (1L << 30)).build()) {
+      List<Path> files = new ArrayList<>();
+      for (long bs : blockSizes) {
+        Path p = new Path("/read-path/b" + (bs >> 20) + "m/data");
+        write(c, p, bs);
+        files.add(p);
+      }
+      Configuration scrConf = new Configuration(c.plainHadoopConf());
+      scrConf.setBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY, true);
+      scrConf.setBoolean(HdfsClientConfigKeys.DFS_CLIENT_USE_LEGACY_BLOCKREADERLOCAL, true);
+      scrConf.setBoolean("fs.hdfs.impl.disable.cache", true);
+      // A client context of its own: HDFS shares one per name, the first client's settings win.
+      scrConf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "short-circuit");
+      try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
+          FileSystem cache = c.fileSystem()) {
+        for (Path p : files) {
+          fill(c, cache, p);
+        }
+        Map<String, ReadPath> paths = new LinkedHashMap<>();
+        paths.put("the cached block files read directly (1 MiB reads)", p -> direct(c, p));
+        paths.put("HDFS short-circuit read (legacy path-based reader)", p -> sequential(scr, p));
+        paths.put("plain HDFS over TCP, sequential", p -> sequential(plain, p));
+        paths.put("plain HDFS, 1 MiB positional reads at shuffled offsets",
+            p -> positional(plain, p));
+        paths.put("mpCache hit, sequential", p -> hits(cache, p, true));
+        paths.put("mpCache hit, positional", p -> hits(cache, p, false));
+        paths.put("mpCache miss + fill (sequential)", new ReadPath() {
+          @Override
+          public void before(Path p) throws Exception {
+            evict(c, p);
+          }
+
+          @Override
+          public long read(Path p) throws Exception {
+            return miss(cache, p);
+          }
+
+          @Override
+          public void after(Path p) throws Exception {
+            fill(c, cache, p);
+          }
+        });
+        List<Row> rows = new ArrayList<>();
+        paths.keySet().forEach(n -> rows.add(new Row(n)));
+        for (int round = 0; round < rounds; round++) {
+          int i = 0;
+          for (ReadPath path : paths.values()) {
+            Row row = rows.get(i++);
+            for (int f = 0; f < files.size(); f++) {
+              row.samples.computeIfAbsent(blockSizes[f], k -> new ArrayList<>())
+                  .add(measure(path, files.get(f)));
+            }
+          }
+          System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
+        }
+        print(rows);
+      }
+    }
+  }
+
+  private void write(MiniMpCacheCluster c, Path p, long blockSize) throws IOException {
+    Random r = new Random(blockSize);
+    try (FileSystem fs = c.plainFileSystem();
+        FSDataOutputStream out = fs.create(p, true, IO, (short) 1, blockSize)) {
+      for (long left = fileBytes; left > 0; left -= IO) {
+        r.nextBytes(buf);
+        out.write(buf, 0, (int) Math.min(IO, left));
+      }
+    }
+  }
+
+  /** Reads {@code p} through the cache until all of its blocks are cached on the slave. */
+  private void fill(MiniMpCacheCluster c, FileSystem cache, Path p) throws Exception {
+    long deadline = Time.monotonicNow() + 600_000;
+    while (cachedBlocks(c, p) < blocksOf(c, p).size()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new IllegalStateException(p + ": " + cachedBlocks(c, p) + " of "
+            + blocksOf(c, p).size() + " blocks cached after 10 minutes; " + c.totals());
+      }
+      sequential(cache, p);
+      Thread.sleep(500);
+    }
+  }
+
+  private static List<BlockKey> blocksOf(MiniMpCacheCluster c, Path p) throws IOException {
+    List<BlockKey> keys = new ArrayList<>();
+    for (LocatedBlock b : c.dfs().getFileSystem().getClient()
+        .getLocatedBlocks(p.toUri().getPath(), 0, Long.MAX_VALUE).getLocatedBlocks()) {
+      keys.add(new BlockKey(b.getBlock().getBlockPoolId(), b.getBlock().getBlockId(),
+          b.getBlock().getGenerationStamp()));
+    }
+    return keys;
+  }
+
+  private static long cachedBlocks(MiniMpCacheCluster c, Path p) throws IOException {
+    MpCacheSlave s = c.slaves().get(0);
+    return blocksOf(c, p).stream().filter(k -> s.getStore().blockFile(k).isPresent()).count();
+  }
+
+  /** {@code {MB/s, CPU s per GB}} of one read of {@code p}. */
+  private double[] measure(ReadPath path, Path p) throws Exception {
+    path.before(p);
+    long cpu0 = os.getProcessCpuTime();
+    long t0 = System.nanoTime();
+    long bytes = path.read(p);
+    long nanos = System.nanoTime() - t0;
+    long cpu = os.getProcessCpuTime() - cpu0;
+    if (bytes != fileBytes) {
+      throw new IllegalStateException(p + ": read " + bytes + " of " + fileBytes + " bytes");
+    }
+    path.after(p);
+    return new double[] {bytes / 1e6 / (nanos / 1e9), cpu / 1e9 / (bytes / 1e9)};
+  }
+
+  private long direct(MiniMpCacheCluster c, Path p) throws IOException {
+    MpCacheSlave s = c.slaves().get(0);
+    long total = 0;
+    for (BlockKey k : blocksOf(c, p)) {
+      java.nio.file.Path f = s.getStore().blockFile(k).orElseThrow(
+          () -> new IllegalStateException(k + " is not cached"));
+      try (RandomAccessFile in = new RandomAccessFile(f.toFile(), "r")) {
+        for (int n; (n = in.read(buf)) > 0; ) {
+          total += n;
+        }
+      }
+    }
+    return total;
+  }
+
+  private long sequential(FileSystem fs, Path p) throws IOException {
+    long total = 0;
+    try (FSDataInputStream in = fs.open(p, IO)) {
+      for (int n; (n = in.read(buf)) > 0; ) {
+        total += n;
+      }
+    }
+    return total;
+  }
+
+  private long positional(FileSystem fs, Path p) throws IOException {
+    int n = (int) ((fileBytes + IO - 1) / IO);
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      order.add(i);
+    }
+    java.util.Collections.shuffle(order, new Random(n));
+    long total = 0;
+    try (FSDataInputStream in = fs.open(p, IO)) {
+      for (int i : order) {
+        long off = (long) i * IO;
+        int len = (int) Math.min(IO, fileBytes - off);
+        in.readFully(off, buf, 0, len);
+        total += len;
+      }
+    }
+    return total;
+  }
+
+  /** Reads {@code p} through the cache and checks that every byte came from the cache. */
+  private long hits(FileSystem cache, Path p, boolean sequential) throws IOException {
+    ClientCounters counters = ClientCounters.get();
+    long fromHdfs = counters.bytesFromHdfs();
+    long n = sequential ? sequential(cache, p) : positional(cache, p);
+    if (counters.bytesFromHdfs() != fromHdfs) {
+      throw new IllegalStateException(p + ": " + (counters.bytesFromHdfs() - fromHdfs)
+          + " bytes of a hit round came from HDFS");
+    }
+    return n;
+  }
+
+  /** Evicts {@code p}'s dataset through the master's admin RPC and waits until it is gone. */
+  private static void evict(MiniMpCacheCluster c, Path p) throws Exception {
+    InetSocketAddress master = new InetSocketAddress("127.0.0.1",
+        c.master().getRpcAddress().getPort());
+    AdminProtocolPB admin = RpcSupport.proxy(AdminProtocolPB.class, master, c.conf(), 20_000);
+    try {
+      RpcSupport.call(() -> admin.evict(null,
+          EvictRequestProto.newBuilder().setPath(p.getParent().toString()).build()));
+    } finally {
+      RpcSupport.close(admin);
+    }
+    await(() -> {
+      try {
+        return cachedBlocks(c, p) == 0;
+      } catch (IOException e) {
+        return false;
+      }
+    }, 120_000, "the eviction of " + p);
+  }
+
+  /** Reads {@code p} through the cache, a miss; checks that it filled every block. */
+  private long miss(FileSystem cache, Path p) throws IOException {
+    ClientCounters counters = ClientCounters.get();
+    long fromCache = counters.bytesFromCache();
+    long n = sequential(cache, p);
+    if (counters.bytesFromCache() != fromCache) {
+      throw new IllegalStateException(p + ": " + (counters.bytesFromCache() - fromCache)
+          + " bytes of a miss round came from the cache");
+    }
+    return n;
+  }
+
+  private static void await(BooleanSupplier done, long timeoutMs, String what)
+      throws InterruptedException {
+    long deadline = Time.monotonicNow() + timeoutMs;
+    while (!done.getAsBoolean()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new IllegalStateException("timed out waiting for " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private void print(List<Row> rows) {
+    StringBuilder head = new StringBuilder("| path |");
+    StringBuilder rule = new StringBuilder("| --- |");
+    for (long bs : blockSizes) {
+      head.append(" ").append(bs >> 20).append(" MiB blocks: MB/s median (min-max) | CPU s/GB |");
+      rule.append(" ---: | ---: |");
+    }
+    System.out.println();
+    System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds, %d cores%n", fileBytes >> 20,
+        rounds, Runtime.getRuntime().availableProcessors());
+    System.out.println(head);
+    System.out.println(rule);
+    for (Row r : rows) {
+      StringBuilder line = new StringBuilder("| ").append(r.name).append(" |");
+      for (long bs : blockSizes) {
+        List<double[]> s = r.samples.get(bs);
+        double[] mbs = s.stream().mapToDouble(x -> x[0]).sorted().toArray();
+        double[] cpu = s.stream().mapToDouble(x -> x[1]).sorted().toArray();
+        line.append(String.format(Locale.ROOT, " %,.0f (%,.0f-%,.0f) | %.2f |",
+            median(mbs), mbs[0], mbs[mbs.length - 1], median(cpu)));
+      }
+      System.out.println(line);
+    }
+  }
+
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+}
