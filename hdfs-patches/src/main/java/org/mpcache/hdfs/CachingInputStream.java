@@ -369,9 +369,13 @@ final class CachingInputStream extends FSInputStream
         counters.descriptorFault("descriptor passing unavailable (no native transport here: "
             + DescriptorClient.unavailabilityCause() + ")", null);
       } else {
+        // On the block's time budget, as its calls to the slave are.
+        long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos
+            - c.cacheNanos));
+        long start = System.nanoTime();
         try {
           LocalBlockReader r = LocalBlockReader.open(hit.getDomainSocketPath(), c.key, c.token,
-              c.length, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+              c.length, budgetMs);
           if (r != null) {
             counters.hitByDescriptor();
             return r;
@@ -379,6 +383,8 @@ final class CachingInputStream extends FSInputStream
         } catch (IOException e) {
           counters.descriptorFault("descriptor passing unavailable (slave " + c.slave.id
               + " at " + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
+        } finally {
+          c.cacheNanos += System.nanoTime() - start;
         }
       }
     }

@@ -15,7 +15,9 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -200,7 +202,7 @@ class CachedReadTest {
       byte[] got = new byte[5000];
       for (int at : new int[] {BLOCK + 17, 3, BLOCK - 2500, 2 * BLOCK - 4000}) {
         in.readFully(at, got);
-        assertArrayEquals(java.util.Arrays.copyOfRange(content, at, at + got.length), got,
+        assertArrayEquals(Arrays.copyOfRange(content, at, at + got.length), got,
             "positional read at " + at);
       }
     }
@@ -274,7 +276,7 @@ class CachedReadTest {
           "the space is freed when the reader closes");
     }
     assertEquals(0, slave.getStore().leasesHeld());
-    assertEquals(java.util.Optional.empty(), slave.getStore().state(key));
+    assertEquals(Optional.empty(), slave.getStore().state(key));
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
 import org.slf4j.Logger;
@@ -37,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe without locks of its own: the block table is a concurrent map, a block's entry is
  * immutable and every change of state is a compare-and-set of the entry ({@code replace} or
  * {@code remove} of the expected entry), retried when another thread changed it first. A fill owns
- * its key through a claim object that its entry carries. File reads need no lock (a removed file
- * stays readable to readers that opened it). The space is called with no lock held.
+ * its key through a claim object that its entry carries; leases are counted in the entry the same
+ * way, and the one change that leaves a removed block with its files deleted and no lease left
+ * releases its space. File reads need no lock (a removed file stays readable to readers that
+ * opened it). The space is called with no lock held.
  */
 public final class FileBlockStore {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockStore.class);
@@ -495,7 +498,7 @@ public final class FileBlockStore {
    * Replaces a CACHED or REMOVING block's entry by {@code change} of it; the change that leaves a
    * removed block with its files deleted and no lease releases its space, then drops the entry.
    */
-  private void update(BlockKey key, java.util.function.UnaryOperator<Entry> change) {
+  private void update(BlockKey key, UnaryOperator<Entry> change) {
     while (true) {
       Entry e = entries.get(key);
       if (e == null || e.state == State.FILLING) {
