@@ -152,7 +152,7 @@ public final class DescriptorServer extends AbstractService {
             ch.pipeline()
                 .addLast(new ReadTimeoutHandler(requestTimeoutMs, TimeUnit.MILLISECONDS))
                 .addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_REQUEST_BYTES))
-                .addLast(workers, new Session());
+                .addLast(workers, new Connection());
           }
         }).bind(new DomainSocketAddress(socketPath.toFile())).sync().channel();
     serving = true;
@@ -215,7 +215,7 @@ public final class DescriptorServer extends AbstractService {
    * One connection: request, answer, and for a grant the ready frame, the descriptor and, at the
    * end, the reader's release. Runs on one worker thread at a time.
    */
-  private final class Session extends ChannelInboundHandlerAdapter {
+  private final class Connection extends ChannelInboundHandlerAdapter {
     private BlockLease lease;
     /** The block file, opened read-only for a grant, until its descriptor is sent. */
     private FileInputStream file;
