@@ -26,6 +26,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -47,7 +48,10 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * a slave are checked against the checksums the slave stored when the block was filled; any
  * cache-side fault (slave down, block gone, short read, checksum mismatch) moves the rest of that
  * block to HDFS, is counted and logged once, and a checksum mismatch is reported so the slave
- * drops the block. The stream's behaviour (positions, EOF, exceptions, positional and ByteBuffer
+ * drops the block. A hit on a slave of this host that offers descriptors is read from the block's
+ * file itself ({@link LocalBlockReader}, once per block per stream for sequential and for
+ * positional reads, closed when the stream leaves the block, is unbuffered or closed), with the
+ * same checks; any other fault of that path moves the block to the slave's RPC. The stream's behaviour (positions, EOF, exceptions, positional and ByteBuffer
  * reads, unbuffer) is that of the HDFS stream it wraps.
  *
  * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
@@ -73,10 +77,12 @@ final class CachingInputStream extends FSInputStream
     final int readBytes;
     final long deadlineNanos;
     final FileSystem.Statistics statistics;
+    /** Whether local hits read the block file through a descriptor the slave passes. */
+    final boolean descriptors;
 
     Context(SlaveDirectory directory, FillSenders senders, Dataset dataset, String jobId,
         boolean fillEnabled, int fillWriteBytes, long fillQueueBytes, int readBytes,
-        int deadlineMs, FileSystem.Statistics statistics) {
+        int deadlineMs, FileSystem.Statistics statistics, boolean descriptors) {
       this.directory = directory;
       this.senders = senders;
       this.dataset = dataset;
@@ -87,6 +93,7 @@ final class CachingInputStream extends FSInputStream
       this.readBytes = readBytes;
       this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
       this.statistics = statistics;
+      this.descriptors = descriptors;
     }
   }
 
@@ -106,7 +113,11 @@ final class CachingInputStream extends FSInputStream
     boolean fillAbandoned;
     long bytesFromHdfs;
     String fallbackCause;
+    /** The block's file, when the slave passed its descriptor; null reads through RPC. */
+    LocalBlockReader local;
+    /** Verified bytes of the block from {@code bufStart}: the first {@code bufLen} of buf. */
     byte[] buf;
+    int bufLen;
     long bufStart;
     /** Time this block's calls to its slave took so far, against the cache deadline. */
     long cacheNanos;
@@ -144,6 +155,8 @@ final class CachingInputStream extends FSInputStream
   private final Set<Integer> preadMisses = ConcurrentHashMap.newKeySet();
   /** Blocks positional reads found cached at their lookup, and read from the slave since. */
   private final Set<Integer> preadHits = ConcurrentHashMap.newKeySet();
+  /** The files of blocks positional reads found cached on this host, by block index. */
+  private final Map<Integer, LocalBlockReader> preadLocal = new ConcurrentHashMap<>();
   @GuardedBy("this")
   private long pos;
   @GuardedBy("this")
@@ -299,6 +312,7 @@ final class CachingInputStream extends FSInputStream
       if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
         counters.hit();
         c.fromCache = true;
+        c.local = openLocal(c, r);
       } else {
         counters.miss();
         if (offer && r.hasFillId()) {
@@ -344,14 +358,60 @@ final class CachingInputStream extends FSInputStream
     return -1;
   }
 
+  /**
+   * The block's file through the descriptor the slave passes, when the slave is on this host and
+   * offers descriptors (its hit names its socket); null when the hit is read through RPC. Not
+   * getting one is said once per JVM, not per block.
+   */
+  private LocalBlockReader openLocal(Cursor c, LookupResponseProto hit) {
+    if (ctx.descriptors && c.slave.local && hit.hasDomainSocketPath()) {
+      if (!DescriptorClient.isAvailable()) {
+        counters.descriptorFault("descriptor passing unavailable (no native transport here: "
+            + DescriptorClient.unavailabilityCause() + ")", null);
+      } else {
+        // On the block's time budget, as its calls to the slave are.
+        long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos
+            - c.cacheNanos));
+        long start = System.nanoTime();
+        try {
+          LocalBlockReader r = LocalBlockReader.open(hit.getDomainSocketPath(), c.key, c.token,
+              c.length, budgetMs);
+          if (r != null) {
+            counters.hitByDescriptor();
+            return r;
+          }
+        } catch (IOException e) {
+          counters.descriptorFault("descriptor passing unavailable (slave " + c.slave.id
+              + " at " + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
+        } finally {
+          c.cacheNanos += System.nanoTime() - start;
+        }
+      }
+    }
+    counters.hitByRpc();
+    return null;
+  }
+
+  /** Stops reading block {@code c}'s file through its descriptor; the slave's lease ends. */
+  private static void closeLocal(Cursor c) {
+    if (c.local != null) {
+      c.local.close();
+      c.local = null;
+      c.buf = null;
+    }
+  }
+
   private int readCached(Cursor c, byte[] b, int off, int len) throws IOException {
     long blockOff = pos - c.start;
-    if (c.buf == null || blockOff < c.bufStart || blockOff >= c.bufStart + c.buf.length) {
+    if (c.buf == null || blockOff < c.bufStart || blockOff >= c.bufStart + c.bufLen) {
       fetch(c, blockOff);
     }
     int from = (int) (blockOff - c.bufStart);
-    int n = Math.min(len, c.buf.length - from);
+    int n = Math.min(len, c.bufLen - from);
     System.arraycopy(c.buf, from, b, off, n);
+    if (c.local != null) {
+      c.local.served(n);
+    }
     counters.readFromCache(n);
     if (ctx.statistics != null) {
       ctx.statistics.incrementBytesRead(n);
@@ -359,11 +419,35 @@ final class CachingInputStream extends FSInputStream
     return n;
   }
 
-  /** Reads from the slave the verified bytes of block {@code c} around {@code blockOff}. */
+  /**
+   * Reads the verified bytes of block {@code c} around {@code blockOff}: from its file when the
+   * slave passed its descriptor, else from the slave. A checksum mismatch in the file moves the
+   * block to HDFS with the corruption reported, as on the RPC path; any other fault of the file
+   * moves the block to the RPC path.
+   */
   private void fetch(Cursor c, long blockOff) throws IOException {
+    if (c.local != null) {
+      int chunk = c.local.chunkSize();
+      long start = blockOff - blockOff % chunk;
+      // One buffer per block, reused: a local hit allocates nothing per read.
+      int size = Math.max(chunk, ctx.readBytes - ctx.readBytes % chunk);
+      byte[] into = c.buf != null && c.buf.length == size ? c.buf : new byte[size];
+      try {
+        c.bufLen = c.local.read(start, into);
+        c.buf = into;
+        c.bufStart = start;
+        return;
+      } catch (ChecksumException e) {
+        throw e;
+      } catch (IOException e) {
+        counters.descriptorFault(e.getMessage(), e);
+        closeLocal(c);
+      }
+    }
     int want = (int) Math.min(ctx.readBytes, c.length - blockOff);
     ReadResponseProto r = timed(c, () -> readFromSlave(c, blockOff, want));
     c.buf = verified(c, r, blockOff);
+    c.bufLen = c.buf.length;
     c.bufStart = r.getOffset();
   }
 
@@ -467,6 +551,7 @@ final class CachingInputStream extends FSInputStream
    * for the block: its fill is dropped without an abort, and no read report follows.
    */
   private void slaveFault(Cursor c, String cause, IOException e) {
+    closeLocal(c);
     c.fromCache = false;
     c.buf = null;
     c.fallbackCause = cause;
@@ -493,6 +578,7 @@ final class CachingInputStream extends FSInputStream
     if (c == null || c.slave == null) {
       return;
     }
+    closeLocal(c);
     if (c.slaveGivenUp || ctx.directory.isFaulty(c.slave.id)) {
       if (c.fill != null) {
         c.fill.abandon();
@@ -595,7 +681,18 @@ final class CachingInputStream extends FSInputStream
           return 0;
         }
         counters.hit();
+        LocalBlockReader local = openLocal(c, found);
+        if (local != null && preadLocal.putIfAbsent(index, local) != null) {
+          local.close();
+        }
         preadHits.add(index);
+      }
+      LocalBlockReader local = preadLocal.get(index);
+      if (local != null) {
+        int n = preadLocal(c, local, blockOff, want, b, off);
+        if (n > 0) {
+          return n;
+        }
       }
       ReadResponseProto r = readFromSlave(c, blockOff, want);
       byte[] data = verified(c, r, blockOff);
@@ -610,6 +707,7 @@ final class CachingInputStream extends FSInputStream
     } catch (IOException e) {
       preadMisses.add(index);
       preadHits.remove(index);
+      closePreadLocal(index);
       String cause = causeOf(c, e);
       if (unresponsive(cause)) {
         ctx.directory.markFaulty(c.slave.id);
@@ -619,6 +717,53 @@ final class CachingInputStream extends FSInputStream
             + ": " + e.getMessage(), e);
       }
       return 0;
+    }
+  }
+
+  /**
+   * A positional read of block {@code c} through its file's descriptor; 0 when the file faulted
+   * other than by a checksum mismatch, after which the block's positional reads use RPC.
+   *
+   * @throws ChecksumException when a chunk does not match its stored checksum
+   */
+  private int preadLocal(Cursor c, LocalBlockReader local, long blockOff, int want, byte[] b,
+      int off) throws ChecksumException {
+    int chunk = local.chunkSize();
+    long start = blockOff - blockOff % chunk;
+    long span = blockOff - start + want;
+    byte[] tmp = new byte[(int) ((span + chunk - 1) / chunk * chunk)];
+    try {
+      int got = local.read(start, tmp);
+      int from = (int) (blockOff - start);
+      int n = Math.min(want, got - from);
+      System.arraycopy(tmp, from, b, off, n);
+      local.served(n);
+      counters.readFromCache(n);
+      if (ctx.statistics != null) {
+        ctx.statistics.incrementBytesRead(n);
+      }
+      return n;
+    } catch (ChecksumException e) {
+      throw e;
+    } catch (IOException e) {
+      counters.descriptorFault("positional read: " + e.getMessage(), e);
+      closePreadLocal(c.index);
+      return 0;
+    }
+  }
+
+  private void closePreadLocal(int index) {
+    LocalBlockReader r = preadLocal.remove(index);
+    if (r != null) {
+      r.close();
+    }
+  }
+
+  /** Closes the block files positional reads hold; later ones look their blocks up again. */
+  private void closePreadLocals() {
+    for (Integer index : preadLocal.keySet()) {
+      preadHits.remove(index);
+      closePreadLocal(index);
     }
   }
 
@@ -691,6 +836,7 @@ final class CachingInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     leaveBlock();
+    closePreadLocals();
     hdfs.unbuffer();
   }
 
@@ -713,6 +859,7 @@ final class CachingInputStream extends FSInputStream
     }
     closed = true;
     leaveBlock();
+    closePreadLocals();
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
       ctx.directory.choose(c.located).ifPresent(s ->

@@ -56,6 +56,14 @@ public final class ClientConfigKeys {
   public static final String READ_BYTES_KEY = "mpcache.client.read.bytes";
   public static final int READ_BYTES_DEFAULT = 1024 * 1024;
 
+  /**
+   * Whether a hit on a slave of this host that offers descriptors
+   * ({@code mpcache.slave.domain.socket.path}) reads the cached block file directly through a
+   * descriptor the slave passes; false reads every hit through the slave's RPC.
+   */
+  public static final String DOMAIN_SOCKET_ENABLED_KEY = "mpcache.client.domain.socket.enabled";
+  public static final boolean DOMAIN_SOCKET_ENABLED_DEFAULT = true;
+
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;

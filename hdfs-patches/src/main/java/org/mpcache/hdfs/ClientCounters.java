@@ -4,13 +4,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cache's figures as one client JVM (a task, a shell) saw them: blocks found and missed, bytes
+ * The cache's figures as one client JVM (a task, a shell) saw them: blocks found (read through a
+ * descriptor or through RPC) and missed, bytes
  * read from slaves and from HDFS, fallbacks by cause. A fallback is logged at WARN the first time
  * its cause appears in the JVM and at DEBUG after that, so a dead slave does not flood task logs.
  *
@@ -21,6 +23,9 @@ public final class ClientCounters {
   private static final ClientCounters INSTANCE = new ClientCounters();
 
   private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong hitsByDescriptor = new AtomicLong();
+  private final AtomicLong hitsByRpc = new AtomicLong();
+  private final AtomicBoolean descriptorFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong bytesFromCache = new AtomicLong();
   private final AtomicLong bytesFromHdfs = new AtomicLong();
@@ -38,6 +43,29 @@ public final class ClientCounters {
 
   void hit() {
     hits.incrementAndGet();
+  }
+
+  /** Counts a hit read through the block file's descriptor ({@link LocalBlockReader}). */
+  void hitByDescriptor() {
+    hitsByDescriptor.incrementAndGet();
+  }
+
+  /** Counts a hit read through the slave's {@code read} RPC. */
+  void hitByRpc() {
+    hitsByRpc.incrementAndGet();
+  }
+
+  /**
+   * Says, at WARN once per JVM and at DEBUG after that, that a local hit could not get or read
+   * its block file's descriptor and is read through RPC.
+   */
+  void descriptorFault(String detail, Throwable error) {
+    if (descriptorFaultLogged.compareAndSet(false, true)) {
+      LOG.warn("mpCache local hit through a descriptor: {}; reading through the slave's RPC "
+          + "instead. Further cases are logged at DEBUG.", detail, error);
+    } else {
+      LOG.debug("mpCache local hit through a descriptor: {}", detail, error);
+    }
   }
 
   void miss() {
@@ -69,6 +97,16 @@ public final class ClientCounters {
 
   public long hits() {
     return hits.get();
+  }
+
+  /** Hits read through the block file's descriptor. */
+  public long hitsByDescriptor() {
+    return hitsByDescriptor.get();
+  }
+
+  /** Hits read through the slave's RPC. */
+  public long hitsByRpc() {
+    return hitsByRpc.get();
   }
 
   public long misses() {

@@ -42,6 +42,11 @@ final class ClientMetrics implements MetricsSource {
     ClientCounters c = ClientCounters.get();
     MetricsRecordBuilder rb = collector.addRecord(NAME).setContext("mpcache")
         .addCounter(Interns.info("Hits", "Blocks read from a slave's SSD"), c.hits())
+        .addCounter(Interns.info("HitsByDescriptor",
+            "Hits read from the cached block file through a descriptor the slave passed"),
+            c.hitsByDescriptor())
+        .addCounter(Interns.info("HitsByRpc", "Hits read through the slave's read RPC"),
+            c.hitsByRpc())
         .addCounter(Interns.info("Misses", "Blocks read from HDFS"), c.misses())
         .addCounter(Interns.info("BytesFromSsd", "Bytes read from slaves"), c.bytesFromCache())
         .addCounter(Interns.info("BytesFromHdfs", "Bytes read from HDFS"), c.bytesFromHdfs())

@@ -34,6 +34,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private int fillWriteBytes;
   private long fillQueueBytes;
   private int readBytes;
+  private boolean descriptors;
   private int deadlineMs;
   private int fillThreads;
   private SlaveDirectory directory;
@@ -50,6 +51,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           ClientConfigKeys.MAX_CALL_BYTES);
       readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
           ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
+      descriptors = conf.getBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY,
+          ClientConfigKeys.DOMAIN_SOCKET_ENABLED_DEFAULT);
       fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
           ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
       if (fillQueueBytes < fillWriteBytes) {
@@ -117,7 +120,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillWriteBytes, fillQueueBytes,
-        readBytes, deadlineMs, statistics);
+        readBytes, deadlineMs, statistics, descriptors);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
   }

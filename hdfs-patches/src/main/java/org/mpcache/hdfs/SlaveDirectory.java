@@ -60,14 +60,17 @@ import org.mpcache.common.protocolPB.RpcSupport;
 final class SlaveDirectory implements Closeable {
   private static final Text BLOCK_TOKEN_ALIAS = new Text("mpcache.block.token");
 
-  /** A chosen slave and the proxy to talk to it. */
+  /** A chosen slave, the proxy to talk to it, and whether it runs on the reader's host. */
   static final class Slave {
     final String id;
     final ClientSlaveProtocolPB proxy;
+    /** Whether its host is this one: only then may its block files be read directly. */
+    final boolean local;
 
-    Slave(String id, ClientSlaveProtocolPB proxy) {
+    Slave(String id, ClientSlaveProtocolPB proxy, boolean local) {
       this.id = id;
       this.proxy = proxy;
+      this.local = local;
     }
   }
 
@@ -161,7 +164,8 @@ final class SlaveDirectory implements Closeable {
         return Optional.empty();
       }
       try {
-        return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get())));
+        return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get()),
+            localHosts.contains(s.get().getHost())));
       } catch (IOException e) {
         markFaulty(s.get().getSlaveId());
         return Optional.empty();

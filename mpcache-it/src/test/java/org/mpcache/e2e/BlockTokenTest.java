@@ -2,6 +2,8 @@ package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.data;
@@ -25,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
+import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
@@ -32,11 +36,12 @@ import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
 
 /**
  * With HDFS block access tokens on, a slave serves a cached block only to a client holding a
- * valid token for that very block, as a DataNode would, and fills a block from HDFS for no one
- * else either; readers through the FileSystem, which hold the NameNode's tokens, still read from
+ * valid token for that very block, as a DataNode would, fills a block from HDFS for no one else
+ * either, and passes a block file's descriptor to no one else; readers through the FileSystem, which hold the NameNode's tokens, still read from
  * the cache.
  */
 class BlockTokenTest {
@@ -96,6 +101,40 @@ class BlockTokenTest {
       }
     } finally {
       RpcSupport.close(client);
+    }
+  }
+
+  @Test
+  void descriptor_isPassedOnlyWithAValidTokenForThatBlock() throws Exception {
+    Path p = new Path("/secure/descriptor");
+    byte[] content = data(5, 2 * BLOCK);
+    write(cluster, p, content);
+    assertArrayEquals(content, readFirst(cluster, p, content.length));
+    List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
+    BlockKey first = ClusterFiles.blocks(cluster, p).get(0);
+    Waits.waitFor(() -> holder(cluster, first) != null, "block 0 cached");
+    MpCacheSlave holder = holder(cluster, first);
+    String socket = cluster.slaveConf(cluster.slaves().indexOf(holder))
+        .get(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY);
+    long refused = cluster.totals().getDescriptorsRefused();
+    String other = blocks.get(1).getBlockToken().encodeToUrlString();
+    for (String bad : new String[] {"", other, "not-a-token"}) {
+      DescriptorClient.Lease l = DescriptorClient.request(socket,
+          ProtoConverters.toProto(first), bad, 5000);
+      assertFalse(l.granted(), "no descriptor for token '" + bad + "'");
+      assertNull(l.file());
+      assertEquals(DescriptorResponseProto.Status.REFUSED, l.response().getStatus());
+    }
+    assertEquals(refused + 3, cluster.totals().getDescriptorsRefused());
+    assertEquals(0, holder.getStore().leasesHeld());
+
+    DescriptorClient.Lease granted = DescriptorClient.request(socket,
+        ProtoConverters.toProto(first), blocks.get(0).getBlockToken().encodeToUrlString(), 5000);
+    try {
+      assertTrue(granted.granted(), "the block's own token gets its file");
+      assertEquals(BLOCK, granted.file().size());
+    } finally {
+      granted.release(0);
     }
   }
 

@@ -15,7 +15,10 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -26,14 +29,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.slave.MpCacheSlave;
 
 /**
  * Reads through the intercepting FileSystem on a MiniDFSCluster with a master and two slaves:
- * the first read fills the cache, the second is served from it, and every cache-side fault
- * (corrupt block file, dead slave) still returns the right bytes from HDFS.
+ * the first read fills the cache, the second is served from it (local hits through the block
+ * files' descriptors), and every cache-side fault (corrupt block file, dead slave) still returns
+ * the right bytes from HDFS.
  */
 class CachedReadTest {
   private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
@@ -124,13 +130,15 @@ class CachedReadTest {
   }
 
   @Test
-  void read_cachedFilesArePrivateToTheSlaveUser() throws IOException {
+  void read_cachedFilesAreReachableByTheSlaveUserOnly() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/private");
     write(cluster, p, data(2, BLOCK));
     readAll(cluster, p);
     BlockKey key = keyOf(p, 0);
     Path file = holder(cluster, key).getStore().blockFile(key).orElseThrow();
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    // Readable by mode for readers reopening a passed descriptor; by path through the slave's
+    // private directories only.
+    assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     assertEquals("rwx------", PosixFilePermissions.toString(
         Files.getPosixFilePermissions(file.getParent())));
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
@@ -155,12 +163,120 @@ class CachedReadTest {
     long corruptBefore = slave.getCounters().snapshot().getBlocksCorrupt();
     long fallbacksBefore = ClientCounters.get().fallbacks()
         .getOrDefault("checksum-mismatch", 0L);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    long byRpc = ClientCounters.get().hitsByRpc();
 
     assertArrayEquals(content, readAll(cluster, p), "corruption must never reach the reader");
+    assertEquals(byDescriptor + 2, ClientCounters.get().hitsByDescriptor(),
+        "both blocks were read through their files' descriptors");
+    assertEquals(byRpc, ClientCounters.get().hitsByRpc(), "none through RPC");
     assertEquals(fallbacksBefore + 1, (long) ClientCounters.get().fallbacks()
         .get("checksum-mismatch"));
     assertEquals(corruptBefore + 1, slave.getCounters().snapshot().getBlocksCorrupt());
     assertEquals(-1, slave.getStore().cachedLength(key), "corrupt block dropped");
+  }
+
+  /** Writes {@code content} to {@code p} and reads it once, so that all its blocks get cached. */
+  private static void cached(org.apache.hadoop.fs.Path p, byte[] content) throws Exception {
+    write(cluster, p, content);
+    assertArrayEquals(content, readAll(cluster, p));
+    for (int i = 0; i < (content.length + BLOCK - 1) / BLOCK; i++) {
+      BlockKey key = keyOf(p, i);
+      Waits.waitFor(() -> holder(cluster, key) != null, "block " + key + " cached");
+    }
+  }
+
+  @Test
+  void read_localHitsGoThroughTheBlockFilesDescriptorsSequentialAndPositional()
+      throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/descriptors");
+    byte[] content = data(8, 2 * BLOCK + 1000);
+    cached(p, content);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    long byRpc = ClientCounters.get().hitsByRpc();
+    SlaveCountersProto before = cluster.totals();
+
+    assertArrayEquals(content, readAll(cluster, p));
+    assertEquals(byDescriptor + 3, ClientCounters.get().hitsByDescriptor());
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] got = new byte[5000];
+      for (int at : new int[] {BLOCK + 17, 3, BLOCK - 2500, 2 * BLOCK - 4000}) {
+        in.readFully(at, got);
+        assertArrayEquals(Arrays.copyOfRange(content, at, at + got.length), got,
+            "positional read at " + at);
+      }
+    }
+    assertEquals(byDescriptor + 6, ClientCounters.get().hitsByDescriptor(),
+        "one descriptor per block for the positional reads of a stream");
+    assertEquals(byRpc, ClientCounters.get().hitsByRpc());
+    SlaveCountersProto after = cluster.totals();
+    assertEquals(6, after.getDescriptorsGranted() - before.getDescriptorsGranted());
+    assertEquals(content.length + 4 * 5000L,
+        after.getBytesFromCache() - before.getBytesFromCache(),
+        "readers report what they read through descriptors when they close them");
+    assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
+    for (MpCacheSlave s : cluster.slaves()) {
+      assertEquals(0, s.getStore().leasesHeld(), "closed streams hold no block file");
+    }
+  }
+
+  @Test
+  void read_withDescriptorsTurnedOffLocalHitsGoThroughRpc() throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/rpc-hits");
+    byte[] content = data(10, BLOCK + 100);
+    cached(p, content);
+    Configuration rpcOnly = new Configuration(cluster.conf());
+    rpcOnly.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    long byRpc = ClientCounters.get().hitsByRpc();
+    long granted = cluster.totals().getDescriptorsGranted();
+    try (FileSystem fs = FileSystem.get(cluster.plainFileSystem().getUri(), rpcOnly);
+        FSDataInputStream in = fs.open(p)) {
+      byte[] got = new byte[content.length];
+      in.readFully(0, got);
+      assertArrayEquals(content, got);
+    }
+    assertEquals(byRpc + 2, ClientCounters.get().hitsByRpc());
+    assertEquals(byDescriptor, ClientCounters.get().hitsByDescriptor());
+    assertEquals(granted, cluster.totals().getDescriptorsGranted());
+  }
+
+  @Test
+  void read_blockEvictedMidReadThroughItsDescriptorReturnsCorrectBytesToItsEnd()
+      throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/evicted-mid-read");
+    byte[] content = data(9, 2 * BLOCK);
+    cached(p, content);
+    BlockKey key = keyOf(p, 0);
+    MpCacheSlave slave = holder(cluster, key);
+    Path file = slave.getStore().blockFile(key).orElseThrow();
+    Configuration small = new Configuration(cluster.conf());
+    // Small reads, so that most of the block is read after the eviction.
+    small.setInt(ClientConfigKeys.READ_BYTES_KEY, 64 * 1024);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    byte[] got = new byte[content.length];
+    try (FileSystem fs = FileSystem.get(cluster.plainFileSystem().getUri(), small);
+        FSDataInputStream in = fs.open(p)) {
+      in.readFully(got, 0, BLOCK / 8);
+      assertEquals(byDescriptor + 1, ClientCounters.get().hitsByDescriptor());
+      long used = slave.getStore().space().usedBytes();
+
+      slave.evict(List.of(key));
+      assertEquals(-1, slave.getStore().cachedLength(key));
+      assertFalse(Files.exists(file), "the evicted block's file is unlinked at once");
+      assertEquals(used, slave.getStore().space().usedBytes(),
+          "its space stays reserved while a reader holds the file");
+      assertEquals(1, slave.getStore().leasesHeld());
+
+      in.readFully(got, BLOCK / 8, content.length - BLOCK / 8);
+      assertArrayEquals(content, got, "the held descriptor reads the block to its end");
+      assertEquals(-1, in.read());
+      in.close();
+      assertEquals(used - BLOCK, slave.getStore().space().usedBytes(),
+          "the space is freed when the reader closes");
+    }
+    assertEquals(0, slave.getStore().leasesHeld());
+    assertEquals(Optional.empty(), slave.getStore().state(key));
   }
 
   @Test

@@ -4,6 +4,9 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -245,6 +249,11 @@ public final class MiniMpCacheCluster implements Closeable {
   /** Each slave's client port as it last started (readable once the slave has stopped). */
   private final List<Integer> clientPorts = new ArrayList<>();
   private final Map<Integer, File> ssdDirs = new HashMap<>();
+  /**
+   * Where the slaves' domain sockets are: a private directory under /tmp, as a socket path must
+   * stay under about 100 characters, which a test's target/ directory may not; made at first use.
+   */
+  private java.nio.file.Path socketDir;
 
   private MiniMpCacheCluster(Builder spec) {
     this.spec = spec;
@@ -383,7 +392,25 @@ public final class MiniMpCacheCluster implements Closeable {
     sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
         Double.toString(spec.slaveCapacity / 2.0 / total));
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
+    // Local hits by descriptor passing, as an operator would set it up; a test's configuration
+    // may turn it off with an empty path.
+    if (sc.get(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY) == null) {
+      sc.set(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
+          socketDir().resolve("slave-" + i + ".socket").toString());
+    }
     return sc;
+  }
+
+  private java.nio.file.Path socketDir() {
+    if (socketDir == null) {
+      try {
+        // Created rwx------, as the slave requires of a socket's directory.
+        socketDir = Files.createTempDirectory(Paths.get("/tmp"), "mpc-");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return socketDir;
   }
 
   private void startYarn() throws IOException {
@@ -666,6 +693,10 @@ public final class MiniMpCacheCluster implements Closeable {
     }
     if (dfs != null) {
       dfs.shutdown();
+    }
+    if (socketDir != null) {
+      // The slaves deleted their sockets when they stopped; external ones may have left theirs.
+      FileUtil.fullyDelete(socketDir.toFile());
     }
   }
 }

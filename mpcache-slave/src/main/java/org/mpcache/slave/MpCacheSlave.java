@@ -28,6 +28,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.slave.localized.LocalizedCache;
@@ -68,7 +69,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Services, in start order: the DataNode checksum source when fills are verified
  * ({@code mpcache.slave.fill.verify}), the Cache Master (so fills can be reaped), the prefetcher (ready
- * before the first heartbeat can carry commands), the client RPC server (its port is part of the
+ * before the first heartbeat can carry commands), the descriptor server when
+ * {@code mpcache.slave.domain.socket.path} is set (local hits), the client RPC server (its port is part of the
  * slave's identity), the Localized Cache service (tasks and the NodeManager's auxiliary service
  * call it), then the master link (it registers with that port).
  *
@@ -87,6 +89,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private FileBlockStore store;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
+  private DescriptorServer descriptorServer;
   private RpcServerService rpcServer;
   private LocalizedCache localizedCache;
   private LocalizedCacheService localizedService;
@@ -153,9 +156,18 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           SlaveConfigKeys.FILL_VERIFY_KEY);
     }
     BlockAccessChecker access = createAccessChecker(conf);
+    String socket = conf.getTrimmed(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
+        SlaveConfigKeys.DOMAIN_SOCKET_PATH_DEFAULT);
+    if (!socket.isEmpty()) {
+      // The Cache Master, made below, drops the blocks found corrupt.
+      descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
+          (key, why) -> cacheMaster.drop(key, why), rpcTimeout);
+    }
+    DescriptorServer descriptors = descriptorServer;
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier,
-        fill -> prefetcher.fillForReader(fill), fillTimeout, readMax);
+        fill -> prefetcher.fillForReader(fill), fillTimeout, readMax,
+        descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
         ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
@@ -187,6 +199,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         });
     addService(cacheMaster);
     addService(prefetcher);
+    if (descriptorServer != null) {
+      // Before the client RPC server: a hit names the socket only once it is served.
+      addService(descriptorServer);
+    }
     addService(rpcServer);
     addService(localizedService);
     addService(masterLink);

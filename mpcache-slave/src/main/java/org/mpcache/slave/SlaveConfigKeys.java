@@ -65,6 +65,15 @@ public final class SlaveConfigKeys {
   public static final String READ_MAX_BYTES_KEY = "mpcache.slave.read.max.bytes";
   public static final int READ_MAX_BYTES_DEFAULT = 4 * 1024 * 1024;
 
+  /**
+   * The Unix domain socket on which the slave hands readers on its host open descriptors of
+   * cached block files (local hits without the RPC data path). Empty: off, and every hit is read
+   * through RPC. Its directory must exist and be writable by its owner only (the slave's user or
+   * root), e.g. {@code /var/run/mpcache/slave.socket}; at most about 100 characters.
+   */
+  public static final String DOMAIN_SOCKET_PATH_KEY = "mpcache.slave.domain.socket.path";
+  public static final String DOMAIN_SOCKET_PATH_DEFAULT = "";
+
   /** How many prefetch commands from the master a slave queues; more are dropped. */
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;

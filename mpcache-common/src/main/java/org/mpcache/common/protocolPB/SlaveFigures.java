@@ -43,7 +43,9 @@ public final class SlaveFigures {
             t.getBlocksFailedVerification() + c.getBlocksFailedVerification())
         .setFillsWriteThrough(t.getFillsWriteThrough() + c.getFillsWriteThrough())
         .setFillsBySlave(t.getFillsBySlave() + c.getFillsBySlave())
-        .setFillsBySlaveFailed(t.getFillsBySlaveFailed() + c.getFillsBySlaveFailed());
+        .setFillsBySlaveFailed(t.getFillsBySlaveFailed() + c.getFillsBySlaveFailed())
+        .setDescriptorsGranted(t.getDescriptorsGranted() + c.getDescriptorsGranted())
+        .setDescriptorsRefused(t.getDescriptorsRefused() + c.getDescriptorsRefused());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

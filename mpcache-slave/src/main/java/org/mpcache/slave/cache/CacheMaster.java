@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
@@ -81,6 +82,10 @@ import org.slf4j.LoggerFactory;
  * mismatch, or no DataNode able to answer, aborts the fill (counted in {@code fillsRejected*},
  * logged at WARN the first time per cause).
  *
+ * <p>A hit names the slave's {@link DescriptorServer} socket when it has one: a reader on this
+ * host then reads the block file itself through a descriptor the slave passes it, and the
+ * {@code read} call serves the others.
+ *
  * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
  * written (no RPC is made under that lock; the store's disk writes are); a commit takes the fill
  * out of the table, checks its length under the session's lock, asks the DataNode with no lock
@@ -99,6 +104,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final SlaveFills slaveFills;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
+  /** The descriptor socket a hit names, or empty (see {@link DescriptorServer#advertisedPath}). */
+  private final Supplier<String> domainSocketPath;
   private final FillTable fills = new FillTable();
   /** Commits under way: their fills have left the table but are not yet committed or aborted. */
   private final AtomicInteger committing = new AtomicInteger();
@@ -106,7 +113,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
       MasterLink masterLink, FillVerifier verifier, SlaveFills slaveFills, long fillTimeoutMs,
-      int readMaxBytes) {
+      int readMaxBytes, Supplier<String> domainSocketPath) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
     this.access = access;
@@ -116,6 +123,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     this.slaveFills = slaveFills;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
+    this.domainSocketPath = domainSocketPath;
   }
 
   @Override
@@ -183,8 +191,13 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     if (length >= 0) {
       counters.hits.incrementAndGet();
       masterLink.reportHit(access);
-      return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.HIT)
-          .setLength(length).build();
+      LookupResponseProto.Builder hit = LookupResponseProto.newBuilder()
+          .setStatus(LookupResponseProto.Status.HIT).setLength(length);
+      String socket = domainSocketPath.get();
+      if (!socket.isEmpty()) {
+        hit.setDomainSocketPath(socket);
+      }
+      return hit.build();
     }
     counters.misses.incrementAndGet();
     if (!req.getOfferFill() && completion == null) {

@@ -32,6 +32,8 @@ public final class SlaveCounters {
   final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
   final AtomicLong blocksFailedVerification = new AtomicLong();
   final AtomicLong fillsWriteThrough = new AtomicLong();
+  final AtomicLong descriptorsGranted = new AtomicLong();
+  final AtomicLong descriptorsRefused = new AtomicLong();
   private final AtomicLong fillsBySlave = new AtomicLong();
   private final AtomicLong fillsBySlaveFailed = new AtomicLong();
   /** The causes of failed slave fills seen so far, so that each is logged at WARN once. */
@@ -111,6 +113,8 @@ public final class SlaveCounters {
         .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get())
         .setBlocksFailedVerification(blocksFailedVerification.get())
         .setFillsWriteThrough(fillsWriteThrough.get()).setFillsBySlave(fillsBySlave.get())
-        .setFillsBySlaveFailed(fillsBySlaveFailed.get()).build();
+        .setFillsBySlaveFailed(fillsBySlaveFailed.get())
+        .setDescriptorsGranted(descriptorsGranted.get())
+        .setDescriptorsRefused(descriptorsRefused.get()).build();
   }
 }

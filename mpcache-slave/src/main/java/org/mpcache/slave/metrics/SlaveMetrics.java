@@ -97,6 +97,15 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("FillsBySlaveFailed",
             "Fills for readers' misses that failed or found the queue full"),
             c.getFillsBySlaveFailed())
+        .addCounter(Interns.info("DescriptorsGranted",
+            "Block file descriptors handed to local readers over the domain socket"),
+            c.getDescriptorsGranted())
+        .addCounter(Interns.info("DescriptorsRefused",
+            "Descriptor requests refused (not authorized, or malformed)"),
+            c.getDescriptorsRefused())
+        .addGauge(Interns.info("DescriptorsHeld",
+            "Block files local readers hold open; an evicted one keeps its space until closed"),
+            slave.getStore().leasesHeld())
         .addCounter(Interns.info("Evictions", "Blocks evicted on the master's order"),
             c.getBlocksEvicted())
         .addCounter(Interns.info("CorruptBlocks", "Cached blocks dropped as corrupt"),

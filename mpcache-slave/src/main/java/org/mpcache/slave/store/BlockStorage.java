@@ -20,7 +20,11 @@ import org.mpcache.common.BlockKey;
  */
 public interface BlockStorage {
 
-  /** The local file system's, creating directories {@code rwx------} and files {@code rw-------}. */
+  /**
+   * The local file system's, creating directories {@code rwx------}, checksum files
+   * {@code rw-------} and data files {@code rw-r--r--} (reachable by path through the private
+   * directories only; see {@link LocalBlockStorage}).
+   */
   static BlockStorage local() {
     return LocalBlockStorage.INSTANCE;
   }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
 import org.slf4j.Logger;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  * <p>Each block follows a state machine (see {@link State}):
  * <pre>
  *   absent --beginFill--&gt; FILLING --commit--&gt; CACHED --remove--&gt; REMOVING --&gt; absent
+ *   REMOVING --&gt; absent waits for the block's last {@link BlockLease} to close
  *   FILLING --abort, or a failed commit--&gt; absent
  *   FILLING --remove--&gt; FILLING, to be discarded --commit or abort--&gt; absent
  * </pre>
@@ -36,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe without locks of its own: the block table is a concurrent map, a block's entry is
  * immutable and every change of state is a compare-and-set of the entry ({@code replace} or
  * {@code remove} of the expected entry), retried when another thread changed it first. A fill owns
- * its key through a claim object that its entry carries. File reads need no lock (a removed file
- * stays readable to readers that opened it). The space is called with no lock held.
+ * its key through a claim object that its entry carries; leases are counted in the entry the same
+ * way, and the one change that leaves a removed block with its files deleted and no lease left
+ * releases its space. File reads need no lock (a removed file stays readable to readers that
+ * opened it). The space is called with no lock held.
  */
 public final class FileBlockStore {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockStore.class);
@@ -51,7 +55,10 @@ public final class FileBlockStore {
     FILLING,
     /** Complete and checksummed; readable. */
     CACHED,
-    /** Being removed: not readable, its files being deleted and its space released. */
+    /**
+     * Being removed: not readable, its files being deleted and its space released, the space
+     * only once no reader holds the block's file open through a {@link BlockLease}.
+     */
     REMOVING
   }
 
@@ -68,9 +75,13 @@ public final class FileBlockStore {
     final Object claim;
     /** FILLING: the block was removed while filling and is deleted instead of committed. */
     final boolean discard;
+    /** CACHED or REMOVING: readers holding the block's file open ({@link BlockLease}s). */
+    final int leases;
+    /** REMOVING: the files are deleted; the space goes with the last lease. */
+    final boolean filesDeleted;
 
     private Entry(Path dir, long length, String datasetId, int datasetBlocks, State state,
-        Object claim, boolean discard) {
+        Object claim, boolean discard, int leases, boolean filesDeleted) {
       this.dir = dir;
       this.length = length;
       this.datasetId = datasetId;
@@ -78,22 +89,42 @@ public final class FileBlockStore {
       this.state = state;
       this.claim = claim;
       this.discard = discard;
+      this.leases = leases;
+      this.filesDeleted = filesDeleted;
     }
 
     static Entry filling(long length, String datasetId, int datasetBlocks, Object claim) {
-      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, false);
+      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, false, 0,
+          false);
     }
 
     static Entry cached(Path dir, long length, String datasetId, int datasetBlocks) {
-      return new Entry(dir, length, datasetId, datasetBlocks, State.CACHED, null, false);
+      return new Entry(dir, length, datasetId, datasetBlocks, State.CACHED, null, false, 0,
+          false);
     }
 
     Entry discarded() {
-      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, true);
+      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, true, 0,
+          false);
     }
 
     Entry removing() {
-      return new Entry(dir, length, datasetId, datasetBlocks, State.REMOVING, null, false);
+      return new Entry(dir, length, datasetId, datasetBlocks, State.REMOVING, null, false, leases,
+          false);
+    }
+
+    Entry withLeases(int n) {
+      return new Entry(dir, length, datasetId, datasetBlocks, state, claim, discard, n,
+          filesDeleted);
+    }
+
+    Entry deleted() {
+      return new Entry(dir, length, datasetId, datasetBlocks, state, claim, discard, leases, true);
+    }
+
+    /** Whether the block is gone but for its table entry and space, which may now be released. */
+    boolean released() {
+      return state == State.REMOVING && filesDeleted && leases == 0;
     }
   }
 
@@ -411,11 +442,86 @@ public final class FileBlockStore {
       if (entries.replace(key, e, removing)) {
         BlockFile data = new BlockFile(removing.dir, key, BlockFile.Kind.DATA);
         deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
-        space.release(key);
-        entries.remove(key, removing);
+        update(key, Entry::deleted);
         return true;
       }
     }
+  }
+
+  /**
+   * Lends a cached block's file to a reader outside the slave (a descriptor passed to a client on
+   * this host): until the lease is closed, a removal of the block deletes its files (no new
+   * reader can open them) but keeps its space reserved, because the reader's open file still
+   * holds the bytes on the SSD. The lease carries every chunk's stored checksum.
+   *
+   * @return the lease, or empty when the block is not cached (absent, being filled or removed)
+   * @throws CorruptBlockException when the checksum file is gone or short (the caller should
+   *     then {@link #remove} the block)
+   * @throws IOException on another I/O error reading the checksums
+   */
+  public Optional<BlockLease> lease(BlockKey key) throws IOException {
+    Entry e;
+    do {
+      e = entries.get(key);
+      if (e == null || e.state != State.CACHED) {
+        return Optional.empty();
+      }
+    } while (!entries.replace(key, e, e.withLeases(e.leases + 1)));
+    BlockLease lease = new BlockLease(this, new BlockFile(e.dir, key, BlockFile.Kind.DATA),
+        e.length, chunkSize);
+    try {
+      int chunks = (int) ((e.length + chunkSize - 1) / chunkSize);
+      lease.checksums = ChecksumFile.readChecksums(storage,
+          lease.file().sibling(BlockFile.Kind.CHECKSUMS), 0, chunks);
+      return Optional.of(lease);
+    } catch (EOFException shortCrc) {
+      lease.close();
+      throw new CorruptBlockException(key, shortCrc.getMessage());
+    } catch (NoSuchFileException gone) {
+      lease.close();
+      if (cachedLength(key) < 0) {
+        return Optional.empty();
+      }
+      throw new CorruptBlockException(key, "its file " + gone.getFile() + " is gone");
+    } catch (IOException | RuntimeException ex) {
+      lease.close();
+      throw ex;
+    }
+  }
+
+  /** Ends a lease; the last one of a removed block releases its space. */
+  void unlease(BlockKey key) {
+    update(key, e -> e.withLeases(e.leases - 1));
+  }
+
+  /**
+   * Replaces a CACHED or REMOVING block's entry by {@code change} of it; the change that leaves a
+   * removed block with its files deleted and no lease releases its space, then drops the entry.
+   */
+  private void update(BlockKey key, UnaryOperator<Entry> change) {
+    while (true) {
+      Entry e = entries.get(key);
+      if (e == null || e.state == State.FILLING) {
+        return;
+      }
+      Entry next = change.apply(e);
+      if (entries.replace(key, e, next)) {
+        if (next.released()) {
+          space.release(key);
+          entries.remove(key, next);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Leases of cached or removed blocks still open, for metrics and tests. */
+  public int leasesHeld() {
+    int n = 0;
+    for (Entry e : entries.values()) {
+      n += e.leases;
+    }
+    return n;
   }
 
   /**

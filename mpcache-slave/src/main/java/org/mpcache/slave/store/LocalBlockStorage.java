@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link BlockStorage} on the local file system, in {@link BlockFile#path()}'s layout.
- * Directories are created {@code rwx------} and files {@code rw-------}: only the slave's user can
- * read cached bytes, which reach clients through the slave alone.
+ * Directories are created {@code rwx------}: only the slave's user can reach a cached file by its
+ * path. Checksum files are {@code rw-------}; data files are {@code rw-r--r--}, because a client
+ * given a block's open descriptor by the slave reopens it through {@code /proc/self/fd} and the
+ * kernel checks the file's mode for that, not the directories' (docs/security.md): no one gets
+ * to a block's bytes but through the slave, which hands a descriptor only to an authorized reader.
  *
  * <p>Stateless and thread-safe.
  */
@@ -35,6 +38,9 @@ final class LocalBlockStorage implements BlockStorage {
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(DIR_MODE));
   private static final FileAttribute<Set<PosixFilePermission>> FILE_PERMS =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final String DATA_MODE = "rw-r--r--";
+  private static final FileAttribute<Set<PosixFilePermission>> DATA_FILE_PERMS =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(DATA_MODE));
 
   private LocalBlockStorage() {
   }
@@ -113,10 +119,15 @@ final class LocalBlockStorage implements BlockStorage {
   @Override
   public void write(BlockFile file, long position, ByteBuffer src, boolean create)
       throws IOException {
+    boolean data = file.kind() == BlockFile.Kind.FILL_DATA;
     try (FileChannel ch = create
         ? FileChannel.open(file.path(), EnumSet.of(StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE), FILE_PERMS)
+            StandardOpenOption.WRITE), data ? DATA_FILE_PERMS : FILE_PERMS)
         : FileChannel.open(file.path(), StandardOpenOption.WRITE)) {
+      if (create && data) {
+        // Whatever the slave's umask: readers reopening a passed descriptor need the read bit.
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString(DATA_MODE));
+      }
       long at = position;
       while (src.hasRemaining()) {
         at += ch.write(src, at);

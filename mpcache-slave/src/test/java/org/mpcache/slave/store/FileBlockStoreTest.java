@@ -87,6 +87,52 @@ class FileBlockStoreTest {
   }
 
   @Test
+  void lease_carriesTheStoredChecksumsAndOnlyOfCachedBlocks() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1).orElseThrow();
+    assertEquals(Optional.empty(), s.lease(key(1)), "a block being filled is not lent");
+    f.abort();
+    byte[] data = bytes(5000, 2);
+    fill(s, key(1), data);
+    try (BlockLease l = s.lease(key(1)).orElseThrow()) {
+      assertEquals(5000, l.length());
+      assertEquals(CHUNK, l.chunkSize());
+      assertArrayEquals(s.read(key(1), 0, 5000).checksums(), l.checksums());
+      assertArrayEquals(data, Files.readAllBytes(l.path()));
+      assertEquals(1, s.leasesHeld());
+    }
+    assertEquals(0, s.leasesHeld());
+    assertEquals(Optional.empty(), s.lease(key(2)));
+  }
+
+  @Test
+  void remove_ofALeasedBlockKeepsItsSpaceUntilTheLastLeaseCloses() throws IOException {
+    FileBlockStore s = open(6000);
+    byte[] data = bytes(5000, 3);
+    fill(s, key(1), data);
+    BlockLease first = s.lease(key(1)).orElseThrow();
+    BlockLease second = s.lease(key(1)).orElseThrow();
+    try (java.nio.channels.FileChannel open = java.nio.channels.FileChannel.open(first.path())) {
+      assertTrue(s.remove(key(1)));
+      assertFalse(Files.exists(first.path()), "the file is unlinked at once");
+      assertEquals(Optional.empty(), s.lease(key(1)), "no new lease after the removal");
+      assertEquals(-1, s.cachedLength(key(1)));
+      assertEquals(5000, s.space().usedBytes(), "the open file still holds the SSD's bytes");
+      assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1));
+      ByteBuffer all = ByteBuffer.allocate(5000);
+      open.read(all, 0);
+      assertArrayEquals(data, all.array(), "a reader that has the file reads it to its end");
+      first.close();
+      first.close();
+      assertEquals(5000, s.space().usedBytes());
+      second.close();
+    }
+    assertEquals(0, s.space().usedBytes(), "the last lease released the space");
+    assertEquals(Optional.empty(), s.state(key(1)));
+    assertTrue(s.beginFill(key(1), 5000, DATASET, 1).isPresent(), "the key is free again");
+  }
+
+  @Test
   void beginFill_reservesSpaceAndRefusesWhatDoesNotFit() throws IOException {
     FileBlockStore s = open(6000);
     BlockFill f = s.beginFill(key(1), 5000, DATASET, 1).orElseThrow();

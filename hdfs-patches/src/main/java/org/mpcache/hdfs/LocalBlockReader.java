@@ -1,0 +1,140 @@
+package org.mpcache.hdfs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.fs.ChecksumException;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
+import org.mpcache.common.protocolPB.ProtoConverters;
+
+/**
+ * Reads one cached block's file directly, through the open descriptor the slave on this host
+ * passed over its domain socket ({@link DescriptorClient}): no RPC and no copy through the slave.
+ * Every chunk is checked against the CRC32C the slave stored when the block was filled before any
+ * of its bytes are returned, so a block changed on the SSD is detected as on the RPC path. The
+ * file stays readable to its end even if the slave evicts the block meanwhile (its bytes are
+ * immutable; the slave keeps the space reserved until this reader is closed).
+ *
+ * <p>This is the seam local-hit readers and benchmarks use: {@link #open}, {@link #read} at any
+ * chunk-aligned offset, {@link #close}. Thread-safe: reads are positional and may run
+ * concurrently; {@link #close} ends them.
+ */
+public final class LocalBlockReader implements Closeable {
+  private final BlockKey key;
+  private final DescriptorClient.Lease lease;
+  private final FileChannel file;
+  private final long length;
+  private final int chunkSize;
+  private final int[] checksums;
+  private final AtomicLong bytesRead = new AtomicLong();
+
+  private LocalBlockReader(BlockKey key, DescriptorClient.Lease lease, long length) {
+    this.key = key;
+    this.lease = lease;
+    this.file = lease.file();
+    this.length = length;
+    DescriptorResponseProto r = lease.response();
+    this.chunkSize = r.getChunkSize();
+    this.checksums = r.getChecksumsList().stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * Asks the slave listening on {@code socketPath} for block {@code key}'s file.
+   *
+   * @param token the block's access token, URL-safe; empty when HDFS issued none
+   * @param length the block's length as the NameNode gave it
+   * @return the reader, or null when the slave answered without a descriptor (not cached, not
+   *     authorized): the slave's RPC is then the way to ask
+   * @throws IOException when descriptors cannot be had at all here (no native library, socket
+   *     unreachable) or the slave's answer does not describe this block
+   */
+  public static LocalBlockReader open(String socketPath, BlockKey key, String token, long length,
+      long timeoutMs) throws IOException {
+    DescriptorClient.Lease lease = DescriptorClient.request(socketPath,
+        ProtoConverters.toProto(key), token, timeoutMs);
+    if (!lease.granted()) {
+      return null;
+    }
+    try {
+      DescriptorResponseProto r = lease.response();
+      int chunk = r.getChunkSize();
+      if (r.getLength() != length || chunk <= 0
+          || r.getChecksumsCount() != (length + chunk - 1) / chunk) {
+        throw new IOException("the slave described " + key + " as " + r.getLength()
+            + " bytes in chunks of " + chunk + " with " + r.getChecksumsCount()
+            + " checksums; the block has " + length + " bytes");
+      }
+      return new LocalBlockReader(key, lease, length);
+    } catch (IOException | RuntimeException e) {
+      lease.release(0);
+      throw e;
+    }
+  }
+
+  public long length() {
+    return length;
+  }
+
+  /** Bytes covered by one stored checksum; reads start at multiples of it. */
+  public int chunkSize() {
+    return chunkSize;
+  }
+
+  /**
+   * Reads and verifies the chunks from {@code alignedStart} (a multiple of {@link #chunkSize})
+   * into {@code dst}, as many as fit and the block holds.
+   *
+   * @return the bytes placed at the start of {@code dst}: {@code dst.length} rounded down to
+   *     whole chunks, or fewer at the block's end
+   * @throws ChecksumException when a chunk does not match its stored checksum
+   * @throws ShortReadException when the file ends before the block's length
+   * @throws IllegalArgumentException when {@code alignedStart} is not chunk-aligned, is outside
+   *     the block, or {@code dst} holds less than a chunk short of the block's end
+   */
+  public int read(long alignedStart, byte[] dst) throws IOException {
+    if (alignedStart % chunkSize != 0 || alignedStart < 0 || alignedStart >= length) {
+      throw new IllegalArgumentException("Read of " + key + " at " + alignedStart
+          + " is not at a chunk of its " + length + " bytes");
+    }
+    long left = length - alignedStart;
+    int n = (int) Math.min(left, dst.length - dst.length % chunkSize);
+    if (n <= 0) {
+      throw new IllegalArgumentException("A buffer of " + dst.length + " bytes holds no chunk of "
+          + chunkSize + " bytes");
+    }
+    ByteBuffer b = ByteBuffer.wrap(dst, 0, n);
+    while (b.hasRemaining()) {
+      if (file.read(b, alignedStart + b.position()) < 0) {
+        throw new ShortReadException("short read of " + key + " through its descriptor: the "
+            + "file ends at " + (alignedStart + b.position()) + " of " + length + " bytes");
+      }
+    }
+    CRC32C crc = new CRC32C();
+    int first = (int) (alignedStart / chunkSize);
+    for (int from = 0, i = first; from < n; from += chunkSize, i++) {
+      crc.reset();
+      crc.update(dst, from, Math.min(chunkSize, n - from));
+      if ((int) crc.getValue() != checksums[i]) {
+        throw new ChecksumException("checksum mismatch in " + key + " at offset "
+            + (alignedStart + from) + " read through its descriptor", alignedStart + from);
+      }
+    }
+    return n;
+  }
+
+  /** Counts bytes handed to the reader, reported to the slave when the reader closes. */
+  void served(long n) {
+    bytesRead.addAndGet(n);
+  }
+
+  /** Closes the file and ends the slave's lease. Idempotent. */
+  @Override
+  public void close() {
+    lease.release(bytesRead.getAndSet(0));
+  }
+}

@@ -1,0 +1,261 @@
+package org.mpcache.common.domain;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.DomainSocketReadMode;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+
+/**
+ * The client side of descriptor passing: asks the slave on this host, over its Unix domain
+ * socket, for an open descriptor of a cached block's file (the exchange is described in
+ * {@code ClientSlaveProtocol.proto}), as HDFS short-circuit readers ask a DataNode. The
+ * descriptor arrives through Netty's native epoll transport; it is turned into a
+ * {@link FileChannel} by opening {@code /proc/self/fd/<fd>} (which works for a file the slave has
+ * unlinked since) and Netty's copy is closed at once.
+ *
+ * <p>Where the transport is unavailable (not Linux x86-64, no native library), {@link #isAvailable}
+ * says so and the caller reads through the slave's RPC instead.
+ *
+ * <p>Thread-safe: requests share one event loop thread per JVM, a daemon started at the first
+ * request; each {@link Lease} is used by one reader at a time.
+ */
+public final class DescriptorClient {
+
+  /** The event loop, made at first use. */
+  private static final class Loop {
+    static final EventLoopGroup GROUP = new EpollEventLoopGroup(1,
+        new DefaultThreadFactory("mpcache-descriptors", true));
+  }
+
+  private DescriptorClient() {
+  }
+
+  /** Whether this JVM can receive descriptors (Linux, Netty's native epoll library loaded). */
+  public static boolean isAvailable() {
+    return Epoll.isAvailable();
+  }
+
+  /** Why {@link #isAvailable} is false; null when it is true. */
+  public static Throwable unavailabilityCause() {
+    return Epoll.unavailabilityCause();
+  }
+
+  /**
+   * A slave's answer; when granted, the block file opened for reading and the connection that
+   * holds the block for the reader until {@link #release}.
+   *
+   * <p>Not thread-safe: the reader owning it releases it once.
+   */
+  public static final class Lease {
+    private final DescriptorResponseProto response;
+    private final FileChannel file;
+    private final Channel connection;
+    private final long timeoutMs;
+
+    private Lease(DescriptorResponseProto response, FileChannel file, Channel connection,
+        long timeoutMs) {
+      this.response = response;
+      this.file = file;
+      this.connection = connection;
+      this.timeoutMs = timeoutMs;
+    }
+
+    public DescriptorResponseProto response() {
+      return response;
+    }
+
+    public boolean granted() {
+      return file != null;
+    }
+
+    /** The block file, read-only; null unless {@link #granted}. */
+    public FileChannel file() {
+      return file;
+    }
+
+    /**
+     * Closes the file and ends the lease, telling the slave how many bytes were read through
+     * it; waits up to the request's timeout for the slave to close the connection, so that its
+     * counters include this read when the call returns. Idempotent.
+     */
+    public void release(long bytesRead) {
+      if (file != null) {
+        try {
+          file.close();
+        } catch (IOException ignored) {
+          // A read-only file: nothing is lost.
+        }
+      }
+      if (connection.isOpen()) {
+        connection.writeAndFlush(DescriptorFrames.encode(
+            DescriptorReleaseProto.newBuilder().setBytesRead(Math.max(0, bytesRead)).build()));
+        if (!connection.closeFuture().awaitUninterruptibly(timeoutMs)) {
+          connection.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Asks the slave listening on {@code socketPath} for block {@code block}'s file.
+   *
+   * @param token the block's access token, URL-safe; empty when HDFS issued none
+   * @param timeoutMs the limit of the whole exchange
+   * @return the slave's answer; a granted one holds the file open until it is released
+   * @throws IOException when the socket cannot be reached, the slave broke the protocol, or the
+   *     exchange took longer than {@code timeoutMs}
+   */
+  public static Lease request(String socketPath, BlockKeyProto block, String token,
+      long timeoutMs) throws IOException {
+    if (!isAvailable()) {
+      throw new IOException("descriptor passing is unavailable: " + unavailabilityCause());
+    }
+    DescriptorRequestProto req = DescriptorRequestProto.newBuilder().setBlock(block)
+        .setBlockToken(token).build();
+    CompletableFuture<Received> done = new CompletableFuture<>();
+    Bootstrap b = new Bootstrap().group(Loop.GROUP).channel(EpollDomainSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMs))
+        .handler(new ChannelInitializer<EpollDomainSocketChannel>() {
+          @Override
+          protected void initChannel(EpollDomainSocketChannel ch) {
+            ch.pipeline().addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_RESPONSE_BYTES),
+                new Exchange(req, done));
+          }
+        });
+    Channel ch = b.connect(new DomainSocketAddress(socketPath)).channel();
+    Received r;
+    try {
+      r = done.get(timeoutMs, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      ch.close();
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted asking " + socketPath + " for a descriptor");
+    } catch (TimeoutException e) {
+      ch.close();
+      // A descriptor arriving from now on is closed by the exchange.
+      done.cancel(false);
+      throw new IOException("no answer from " + socketPath + " in " + timeoutMs + " ms");
+    } catch (ExecutionException e) {
+      ch.close();
+      Throwable cause = e.getCause();
+      throw new IOException("descriptor request to " + socketPath + " failed: " + cause, cause);
+    }
+    if (r.fd == null) {
+      ch.close();
+      return new Lease(r.response, null, ch, timeoutMs);
+    }
+    FileChannel file;
+    try {
+      file = FileChannel.open(Path.of("/proc/self/fd/" + r.fd.intValue()),
+          StandardOpenOption.READ);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw new IOException("cannot open the descriptor " + socketPath + " passed: " + e, e);
+    } finally {
+      r.fd.close();
+    }
+    return new Lease(r.response, file, ch, timeoutMs);
+  }
+
+  /** What the exchange received: the answer, and the descriptor when granted. */
+  private static final class Received {
+    final DescriptorResponseProto response;
+    final FileDescriptor fd;
+
+    Received(DescriptorResponseProto response, FileDescriptor fd) {
+      this.response = response;
+      this.fd = fd;
+    }
+  }
+
+  /**
+   * One connection's exchange, on the event loop: sends the request, reads the answer, and for a
+   * grant switches the socket to reading descriptors before saying it is ready (a descriptor
+   * read as bytes would be lost).
+   */
+  private static final class Exchange extends ChannelInboundHandlerAdapter {
+    private final DescriptorRequestProto request;
+    private final CompletableFuture<Received> done;
+    private DescriptorResponseProto response;
+
+    Exchange(DescriptorRequestProto request, CompletableFuture<Received> done) {
+      this.request = request;
+      this.done = done;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+      ctx.writeAndFlush(DescriptorFrames.encode(request));
+      super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+      if (msg instanceof FileDescriptor) {
+        FileDescriptor fd = (FileDescriptor) msg;
+        if (response == null || !done.complete(new Received(response, fd))) {
+          fd.close();
+        }
+        return;
+      }
+      if (!(msg instanceof ByteBuf) || response != null) {
+        ReferenceCountUtil.release(msg);
+        fail(ctx, new IOException("unexpected message from the slave after its answer"));
+        return;
+      }
+      response = DescriptorFrames.decode((ByteBuf) msg, DescriptorResponseProto.parser(),
+          "descriptor answer");
+      if (response.getStatus() != DescriptorResponseProto.Status.GRANTED) {
+        done.complete(new Received(response, null));
+        ctx.close();
+        return;
+      }
+      ((EpollDomainSocketChannel) ctx.channel()).config()
+          .setReadMode(DomainSocketReadMode.FILE_DESCRIPTORS);
+      ctx.writeAndFlush(DescriptorFrames.ready());
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      fail(ctx, cause);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      done.completeExceptionally(new EOFException("the slave closed the connection"
+          + (response == null ? " without an answer" : " before sending the descriptor")));
+      super.channelInactive(ctx);
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable cause) {
+      done.completeExceptionally(cause);
+      ctx.close();
+    }
+  }
+}

@@ -1,0 +1,375 @@
+package org.mpcache.slave.cache;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.apache.hadoop.service.AbstractService;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.domain.DescriptorFrames;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;
+import org.mpcache.common.protocolPB.RequestChecks;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.store.BlockLease;
+import org.mpcache.slave.store.CorruptBlockException;
+import org.mpcache.slave.store.FileBlockStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Local hits without the RPC data path: on a Unix domain socket
+ * ({@code mpcache.slave.domain.socket.path}), the slave hands readers on its host an open
+ * descriptor of a cached block's file, with the block's stored chunk checksums, as a DataNode
+ * does for HDFS short-circuit reads. The exchange is in {@code ClientSlaveProtocol.proto}.
+ *
+ * <p>A request is authorized exactly as a {@code lookup} or {@code read} is, by the slave's
+ * {@link BlockAccessChecker} (the HDFS block token of the block); a refused, malformed or
+ * unanswerable request gets an answer and no descriptor. Only a CACHED block is lent: a block
+ * being filled or removed is "not cached". The connection stays open while the reader holds the
+ * descriptor: it is the reader's {@link BlockLease}, so an evicted block's files are unlinked at
+ * once (no new descriptor can be had) while its space stays reserved until the last reader
+ * closes, as the kernel keeps the unlinked bytes until then.
+ *
+ * <p>The socket's directory must not be writable by anyone but its owner (the slave's user or
+ * root), or another local user could put a socket of their own in the slave's place; the
+ * service refuses to start otherwise, naming the key. Without Netty's native epoll library
+ * (another OS or architecture) it does not serve and says so once: clients read through RPC.
+ *
+ * <p>Thread-safe: the event loop reads and writes; the requests' checks, checksum reads and file
+ * opens run on a small pool of their own, so the loop never waits on a disk or the NameNode.
+ * Each connection's state is confined to its handler, which Netty runs on one thread at a time.
+ */
+public final class DescriptorServer extends AbstractService {
+  private static final Logger LOG = LoggerFactory.getLogger(DescriptorServer.class);
+  /** Threads checking requests and opening files; few, as each answer is quick. */
+  private static final int WORKERS = 4;
+  /**
+   * The JDK's descriptor number of an open file, to pass it: Netty's own
+   * {@code FileDescriptor.from} opens files for writing and truncates them. The slave runs with
+   * {@code --add-opens=java.base/java.io=ALL-UNNAMED}, as Hadoop's daemons do; null without.
+   */
+  private static final Field FD_FIELD;
+  private static final String FD_FIELD_PROBLEM;
+
+  static {
+    Field f = null;
+    String problem = null;
+    try {
+      f = java.io.FileDescriptor.class.getDeclaredField("fd");
+      f.setAccessible(true);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      f = null;
+      problem = "cannot read a file's descriptor number (run the slave with "
+          + "--add-opens=java.base/java.io=ALL-UNNAMED): " + e;
+    }
+    FD_FIELD = f;
+    FD_FIELD_PROBLEM = problem;
+  }
+
+  private final Path socketPath;
+  private final FileBlockStore store;
+  private final BlockAccessChecker access;
+  private final SlaveCounters counters;
+  private final BiConsumer<BlockKey, String> drop;
+  private final long requestTimeoutMs;
+  private EventLoopGroup loop;
+  private EventExecutorGroup workers;
+  private Channel server;
+  private volatile boolean serving;
+
+  /**
+   * @param drop drops a block found corrupt (its checksum file gone or short)
+   * @param requestTimeoutMs how long a connection may take to send its request and its ready
+   *     frame; a granted connection then stays open as long as its reader holds the block
+   */
+  public DescriptorServer(Path socketPath, FileBlockStore store, BlockAccessChecker access,
+      SlaveCounters counters, BiConsumer<BlockKey, String> drop, long requestTimeoutMs) {
+    super(DescriptorServer.class.getSimpleName());
+    this.socketPath = socketPath;
+    this.store = store;
+    this.access = access;
+    this.counters = counters;
+    this.drop = drop;
+    this.requestTimeoutMs = requestTimeoutMs;
+  }
+
+  @Override
+  protected void serviceStart() throws Exception {
+    checkDirectory(socketPath);
+    if (!Epoll.isAvailable() || FD_FIELD == null) {
+      LOG.warn("Descriptor passing unavailable ({}): local readers read cached blocks through "
+          + "RPC", FD_FIELD == null ? FD_FIELD_PROBLEM : Epoll.unavailabilityCause());
+      super.serviceStart();
+      return;
+    }
+    // A socket left by a previous run would make the bind fail.
+    if (Files.exists(socketPath, LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.readAttributes(socketPath, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+          .isOther()) {
+        throw new IOException(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY + "=" + socketPath
+            + " names an existing file that is not a socket; remove it or choose another path");
+      }
+      Files.delete(socketPath);
+    }
+    loop = new EpollEventLoopGroup(1, new DefaultThreadFactory("mpcache-descriptor-loop", true));
+    workers = new DefaultEventExecutorGroup(WORKERS,
+        new DefaultThreadFactory("mpcache-descriptor-worker", true));
+    server = new ServerBootstrap().group(loop).channel(EpollServerDomainSocketChannel.class)
+        .childHandler(new ChannelInitializer<EpollDomainSocketChannel>() {
+          @Override
+          protected void initChannel(EpollDomainSocketChannel ch) {
+            ch.pipeline()
+                .addLast(new ReadTimeoutHandler(requestTimeoutMs, TimeUnit.MILLISECONDS))
+                .addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_REQUEST_BYTES))
+                .addLast(workers, new Connection());
+          }
+        }).bind(new DomainSocketAddress(socketPath.toFile())).sync().channel();
+    serving = true;
+    LOG.info("Passing cached block descriptors to local readers on {}", socketPath);
+    super.serviceStart();
+  }
+
+  @Override
+  protected void serviceStop() throws Exception {
+    serving = false;
+    if (server != null) {
+      server.close().awaitUninterruptibly();
+    }
+    if (loop != null) {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+    if (workers != null) {
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+    if (server != null) {
+      Files.deleteIfExists(socketPath);
+    }
+    super.serviceStop();
+  }
+
+  /** The socket clients should ask, or empty when the slave does not pass descriptors. */
+  public String advertisedPath() {
+    return serving ? socketPath.toString() : "";
+  }
+
+  /**
+   * Refuses a socket path whose directory is missing, not owned by this process's user or root,
+   * or writable by group or others, as HDFS checks {@code dfs.domain.socket.path}.
+   */
+  static void checkDirectory(Path socket) throws IOException {
+    String key = SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY;
+    Path dir = socket.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      throw new IOException(key + "=" + socket + ": its directory " + dir
+          + " does not exist; create it, writable by the slave's user only");
+    }
+    PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class);
+    String owner = a.owner().getName();
+    String me = System.getProperty("user.name");
+    if (!owner.equals(me) && !owner.equals("root")) {
+      throw new IOException(key + "=" + socket + ": its directory " + dir + " is owned by "
+          + owner + ", not by the slave's user " + me + " or root; another user could replace "
+          + "the socket");
+    }
+    Set<PosixFilePermission> p = a.permissions();
+    if (p.contains(PosixFilePermission.GROUP_WRITE)
+        || p.contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw new IOException(key + "=" + socket + ": its directory " + dir + " is writable by "
+          + "group or others (" + java.nio.file.attribute.PosixFilePermissions.toString(p)
+          + "); make it writable by its owner only (chmod go-w)");
+    }
+  }
+
+  /**
+   * One connection: request, answer, and for a grant the ready frame, the descriptor and, at the
+   * end, the reader's release. Runs on one worker thread at a time.
+   */
+  private final class Connection extends ChannelInboundHandlerAdapter {
+    private BlockLease lease;
+    /** The block file, opened read-only for a grant, until its descriptor is sent. */
+    private FileInputStream file;
+    private boolean answered;
+    private boolean sent;
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (!(msg instanceof ByteBuf)) {
+        ReferenceCountUtil.release(msg);
+        ctx.close();
+        return;
+      }
+      ByteBuf frame = (ByteBuf) msg;
+      if (!answered) {
+        answered = true;
+        answer(ctx, frame);
+      } else if (!sent && file != null) {
+        boolean ready = frame.readableBytes() == 0;
+        frame.release();
+        if (!ready) {
+          ctx.close();
+          return;
+        }
+        sent = true;
+        FileInputStream passed = file;
+        file = null;
+        ctx.pipeline().remove(ReadTimeoutHandler.class);
+        FileDescriptor fd;
+        try {
+          fd = new FileDescriptor(FD_FIELD.getInt(passed.getFD()));
+        } catch (IOException | IllegalAccessException e) {
+          closeQuietly(passed);
+          ctx.close();
+          return;
+        }
+        // The kernel duplicates the descriptor into the reader's process as it is sent.
+        ctx.writeAndFlush(fd).addListener((ChannelFutureListener) f -> closeQuietly(passed));
+      } else if (sent) {
+        released(frame);
+        // Before the close the reader waits for: its counters and space are settled by then.
+        lease.close();
+        ctx.close();
+      } else {
+        frame.release();
+        ctx.close();
+      }
+    }
+
+    private void answer(ChannelHandlerContext ctx, ByteBuf frame) {
+      DescriptorResponseProto r = grant(ctx, frame);
+      if (r.getStatus() == Status.GRANTED) {
+        ctx.writeAndFlush(DescriptorFrames.encode(r));
+      } else {
+        ctx.writeAndFlush(DescriptorFrames.encode(r)).addListener(ChannelFutureListener.CLOSE);
+      }
+    }
+
+    /** Checks the request and, when it may be granted, leases the block and opens its file. */
+    private DescriptorResponseProto grant(ChannelHandlerContext ctx, ByteBuf frame) {
+      BlockKey key;
+      try {
+        DescriptorRequestProto req = DescriptorFrames.decode(frame,
+            DescriptorRequestProto.parser(), "descriptor request");
+        key = RequestChecks.blockKey("block", req.getBlock());
+        access.check(key, req.getBlockToken());
+      } catch (IOException e) {
+        counters.descriptorsRefused.incrementAndGet();
+        LOG.debug("Refused a descriptor to {}: {}", peer(ctx), e.getMessage());
+        return reply(Status.REFUSED, e.getMessage());
+      }
+      Optional<BlockLease> l;
+      try {
+        l = store.lease(key);
+      } catch (CorruptBlockException e) {
+        drop.accept(key, e.getMessage());
+        return reply(Status.NOT_CACHED, "corrupt: " + e.getMessage());
+      } catch (IOException e) {
+        counters.readErrors.incrementAndGet();
+        LOG.warn("Could not read the checksums of cached block {}; keeping it: {}", key,
+            e.toString());
+        return reply(Status.ERROR, e.getMessage());
+      }
+      if (l.isEmpty()) {
+        return reply(Status.NOT_CACHED, "not cached");
+      }
+      lease = l.get();
+      try {
+        file = new FileInputStream(lease.path().toFile());
+      } catch (IOException e) {
+        lease.close();
+        lease = null;
+        // Removed between the lease and the open: the file is gone, and so is the block.
+        return store.cachedLength(key) < 0 ? reply(Status.NOT_CACHED, "removed")
+            : reply(Status.ERROR, e.getMessage());
+      }
+      counters.descriptorsGranted.incrementAndGet();
+      DescriptorResponseProto.Builder b = DescriptorResponseProto.newBuilder()
+          .setStatus(Status.GRANTED).setLength(lease.length()).setChunkSize(lease.chunkSize());
+      for (int crc : lease.checksums()) {
+        b.addChecksums(crc);
+      }
+      return b.build();
+    }
+
+    /** Counts what the reader read through its descriptor (at most the block). */
+    private void released(ByteBuf frame) {
+      try {
+        DescriptorReleaseProto r = DescriptorFrames.decode(frame,
+            DescriptorReleaseProto.parser(), "descriptor release");
+        counters.bytesFromCache.addAndGet(Math.min(Math.max(0, r.getBytesRead()),
+            lease.length()));
+      } catch (IOException e) {
+        LOG.debug("Ignored a malformed release: {}", e.getMessage());
+      }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      if (file != null) {
+        closeQuietly(file);
+        file = null;
+      }
+      if (lease != null) {
+        lease.close();
+      }
+      super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      LOG.debug("Descriptor connection from {} failed: {}", peer(ctx), cause.toString());
+      ctx.close();
+    }
+  }
+
+  private static DescriptorResponseProto reply(Status s, String message) {
+    return DescriptorResponseProto.newBuilder().setStatus(s)
+        .setMessage(String.valueOf(message)).build();
+  }
+
+  private static String peer(ChannelHandlerContext ctx) {
+    try {
+      return "pid/uid " + ((EpollDomainSocketChannel) ctx.channel()).peerCredentials();
+    } catch (IOException | RuntimeException e) {
+      return "an unknown peer";
+    }
+  }
+
+  private static void closeQuietly(FileInputStream in) {
+    try {
+      in.close();
+    } catch (IOException ignored) {
+      // A read-only file: nothing is lost.
+    }
+  }
+}

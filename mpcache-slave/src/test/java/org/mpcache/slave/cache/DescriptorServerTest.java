@@ -1,0 +1,171 @@
+package org.mpcache.slave.cache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.AccessControlException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.SsdVolume;
+import org.mpcache.slave.space.TunedInputCacheSpace;
+import org.mpcache.slave.store.BlockFill;
+import org.mpcache.slave.store.FileBlockStore;
+
+/** The slave's side of descriptor passing, against the real client over a real socket. */
+class DescriptorServerTest {
+  private static final int CHUNK = 1024;
+  private static final String GOOD_TOKEN = "good";
+  private static final BlockKey KEY = new BlockKey("BP-1", 7, 1001);
+
+  @TempDir
+  Path dir;
+  private FileBlockStore store;
+  private final SlaveCounters counters = new SlaveCounters();
+  private DescriptorServer server;
+  private Path socket;
+  private byte[] data;
+
+  /** Grants what carries the good token, as a block token check would. */
+  private static final BlockAccessChecker ACCESS = (block, token) -> {
+    if (!GOOD_TOKEN.equals(token)) {
+      throw new AccessControlException("Block access token rejected for " + block);
+    }
+  };
+
+  @BeforeEach
+  void start() throws IOException {
+    assumeTrue(DescriptorClient.isAvailable(), "needs Netty's native epoll transport");
+    Path ssd = Files.createDirectory(dir.resolve("ssd"));
+    store = FileBlockStore.open(List.of(ssd), new TunedInputCacheSpace(new DynamicSpaceTuner(
+        List.of(SsdVolume.split(ssd.toString(), 1 << 20, 1 << 20, 1.0, 0.0)), 0.5),
+        new Object()), CHUNK);
+    data = new byte[5000];
+    new Random(5).nextBytes(data);
+    BlockFill f = store.beginFill(KEY, data.length, "/d", 1).orElseThrow();
+    f.append(0, ByteBuffer.wrap(data));
+    f.commit();
+    socket = dir.resolve("s.socket");
+    server = new DescriptorServer(socket, store, ACCESS, counters,
+        (key, why) -> { }, 10_000);
+    server.init(new Configuration(false));
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.stop();
+    }
+  }
+
+  private DescriptorClient.Lease request(BlockKey key, String token) throws IOException {
+    return DescriptorClient.request(socket.toString(), ProtoConverters.toProto(key), token,
+        10_000);
+  }
+
+  private static byte[] readAll(DescriptorClient.Lease l, int n) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(n);
+    while (b.hasRemaining() && l.file().read(b, b.position()) > 0) {
+      // until full
+    }
+    return b.array();
+  }
+
+  @Test
+  void request_grantsTheBlockFileWithItsStoredChecksums() throws IOException {
+    assertEquals(socket.toString(), server.advertisedPath());
+    DescriptorClient.Lease l = request(KEY, GOOD_TOKEN);
+    assertTrue(l.granted());
+    assertEquals(Status.GRANTED, l.response().getStatus());
+    assertEquals(data.length, l.response().getLength());
+    assertEquals(CHUNK, l.response().getChunkSize());
+    int[] stored = store.read(KEY, 0, data.length).checksums();
+    assertEquals(stored.length, l.response().getChecksumsCount());
+    for (int i = 0; i < stored.length; i++) {
+      assertEquals(stored[i], l.response().getChecksums(i));
+    }
+    assertArrayEquals(data, readAll(l, data.length));
+    assertEquals(1, store.leasesHeld());
+    l.release(3000);
+    assertEquals(0, store.leasesHeld(), "the release ended the lease before it returned");
+    assertEquals(1, counters.snapshot().getDescriptorsGranted());
+    assertEquals(3000, counters.snapshot().getBytesFromCache());
+  }
+
+  @Test
+  void request_refusedByTheAccessCheckGetsNoDescriptor() throws IOException {
+    for (String token : new String[] {"", "forged"}) {
+      DescriptorClient.Lease l = request(KEY, token);
+      assertFalse(l.granted());
+      assertNull(l.file());
+      assertEquals(Status.REFUSED, l.response().getStatus());
+      assertTrue(l.response().getMessage().contains("rejected"), l.response().getMessage());
+    }
+    assertEquals(2, counters.snapshot().getDescriptorsRefused());
+    assertEquals(0, counters.snapshot().getDescriptorsGranted());
+    assertEquals(0, store.leasesHeld());
+  }
+
+  @Test
+  void request_ofABlockNotCachedOrBeingFilledGetsNoDescriptor() throws IOException {
+    BlockKey filling = new BlockKey("BP-1", 8, 1001);
+    BlockFill f = store.beginFill(filling, 100, "/d", 1).orElseThrow();
+    for (BlockKey k : new BlockKey[] {new BlockKey("BP-1", 9, 1001), filling}) {
+      DescriptorClient.Lease l = request(k, GOOD_TOKEN);
+      assertFalse(l.granted());
+      assertEquals(Status.NOT_CACHED, l.response().getStatus());
+    }
+    f.abort();
+    assertEquals(0, counters.snapshot().getDescriptorsGranted());
+  }
+
+  @Test
+  void request_afterEvictionGetsNoDescriptorWhileAHeldOneReadsToItsEnd() throws IOException {
+    DescriptorClient.Lease held = request(KEY, GOOD_TOKEN);
+    assertTrue(store.remove(KEY));
+    DescriptorClient.Lease after = request(KEY, GOOD_TOKEN);
+    assertFalse(after.granted(), "no new descriptor of an evicted block");
+    assertEquals(Status.NOT_CACHED, after.response().getStatus());
+    assertArrayEquals(data, readAll(held, data.length), "the held descriptor reads to its end");
+    assertEquals(data.length, store.space().usedBytes(), "its bytes are still on the SSD");
+    held.release(data.length);
+    assertEquals(0, store.space().usedBytes(), "freed when the last reader closed");
+  }
+
+  @Test
+  void start_refusesASocketDirectoryOthersCanWrite() throws IOException {
+    Path open = Files.createDirectory(dir.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    DescriptorServer s = new DescriptorServer(open.resolve("s.socket"), store, ACCESS, counters,
+        (key, why) -> { }, 10_000);
+    s.init(new Configuration(false));
+    Exception e = assertThrows(Exception.class, s::start);
+    assertTrue(String.valueOf(e.getMessage()).contains(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY),
+        e.getMessage());
+    assertTrue(String.valueOf(e.getMessage()).contains("writable by group or others"),
+        e.getMessage());
+    s.stop();
+  }
+}
