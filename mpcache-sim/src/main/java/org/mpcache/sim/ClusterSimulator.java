@@ -70,8 +70,7 @@ public final class ClusterSimulator {
       slaveIds[i] = "n" + i;
     }
     long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
-    Map<String, Long> firstBlockIds = new HashMap<>();
-    long nextBlockId = 1L << 30;
+    Map<String, Long> firstBlockIds = firstBlockIds(jobs);
     long accesses = 0;
     long hits = 0;
     long whole = 0;
@@ -82,12 +81,7 @@ public final class ClusterSimulator {
     double speedups = 0;
     long time = 0;
     for (SimJob job : jobs) {
-      Long first = firstBlockIds.get(job.dataset);
-      if (first == null) {
-        first = nextBlockId;
-        firstBlockIds.put(job.dataset, first);
-        nextBlockId += job.blocks;
-      }
+      long first = firstBlockIds.get(job.dataset);
       int jobHits = 0;
       for (int b = 0; b < job.blocks; b++) {
         BlockKey key = new BlockKey(BLOCK_POOL, first + b, 1);
@@ -133,6 +127,27 @@ public final class ClusterSimulator {
     }
     return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
         whole, hddBytes, ssdBytes, hadoop, cached, speedups);
+  }
+
+  /**
+   * The id of each dataset's first block: consecutive ids in the order datasets are first read,
+   * as the NameNode hands them out.
+   */
+  static Map<String, Long> firstBlockIds(List<SimJob> jobs) {
+    Map<String, Long> first = new HashMap<>();
+    long next = 1L << 30;
+    for (SimJob job : jobs) {
+      if (!first.containsKey(job.dataset)) {
+        first.put(job.dataset, next);
+        next += job.blocks;
+      }
+    }
+    return first;
+  }
+
+  /** The cluster's capacity in whole blocks, over every node. */
+  long capacityBlocks() {
+    return config.nodes * (config.capacityBytesPerNode / config.blockBytes);
   }
 
   /**
