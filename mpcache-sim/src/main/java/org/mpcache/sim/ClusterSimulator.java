@@ -18,7 +18,8 @@ import org.mpcache.master.arbitrator.CachePolicy;
  * policy and the slave carries out the decision (evict, then cache); after each job the evictions
  * queued for every slave are delivered, as heartbeats would. Each dataset's blocks get
  * consecutive ids the first time it is read, as the NameNode hands them out; every block has the
- * configured size.
+ * configured size. A job reads the first {@link SimJob#blocks} of its dataset; the policy is told
+ * the dataset's size, as a reader tells it the file's.
  *
  * <p>Measures block hits, jobs whose whole input was cached (all-or-nothing), bytes read from HDD
  * and SSD, and the estimated job times of {@link CostModel} with the cache and without. Not
@@ -88,8 +89,8 @@ public final class ClusterSimulator {
         int node = home(key.getBlockId());
         Set<BlockKey> slave = slaves.get(node);
         String slaveId = slaveIds[node];
-        BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset, job.blocks,
-            job.id, time++);
+        BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset,
+            job.datasetBlocks, job.id, time++);
         accesses++;
         if (slave.contains(key)) {
           jobHits++;
@@ -139,7 +140,7 @@ public final class ClusterSimulator {
     for (SimJob job : jobs) {
       if (!first.containsKey(job.dataset)) {
         first.put(job.dataset, next);
-        next += job.blocks;
+        next += job.datasetBlocks;
       }
     }
     return first;

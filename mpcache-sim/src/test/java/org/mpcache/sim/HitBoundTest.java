@@ -23,6 +23,11 @@ class HitBoundTest {
     return new SimJob("j" + i, "test", dataset, blocks, blocks * BLOCK, 0, 0, null, 0);
   }
 
+  private static SimJob prefix(int i, String dataset, int blocks, int datasetBlocks) {
+    return new SimJob("j" + i, "test", dataset, blocks, datasetBlocks, blocks * BLOCK, 0, 0,
+        null, 0);
+  }
+
   @Test
   void wholeInputJobs_workedByHand() {
     // Capacity 2 blocks; A has 2 blocks, B 1. Jobs: A B A B A. Candidate hits: job 2 (A, needs
@@ -59,7 +64,9 @@ class HitBoundTest {
       int n = 6 + r.nextInt(9);
       for (int i = 0; i < n; i++) {
         int d = (int) (datasets * Math.pow(r.nextDouble(), 2));
-        jobs.add(job(i, "d" + d, sizes[d]));
+        // A third of the jobs read only part of their dataset, as trace jobs may.
+        int read = r.nextInt(3) == 0 ? 1 + r.nextInt(sizes[d]) : sizes[d];
+        jobs.add(prefix(i, "d" + d, read, sizes[d]));
       }
       ClusterSimulator sim = new ClusterSimulator(new ClusterSimulator.Config(nodes,
           perNode * BLOCK, BLOCK, 2, CostModel.defaults(nodes)));
@@ -90,58 +97,50 @@ class HitBoundTest {
   }
 
   /**
-   * The most whole-input hits any run can have: the largest set of re-reads whose blocks, held on
-   * their home nodes at every job boundary since the previous read of their dataset, fit each
-   * node's capacity, found by trying every set (traces read whole datasets, so the intervals are
-   * exact).
+   * The most whole-input hits any run can have: the largest set of jobs each of whose blocks, held
+   * on its home node at every job boundary since the block was last read, fit each node's
+   * capacity, found by trying every set.
    */
   private static int exactOptimum(ClusterSimulator sim, List<SimJob> jobs, int nodes,
       int perNode) {
     Map<String, Long> first = ClusterSimulator.firstBlockIds(jobs);
-    Map<String, Integer> last = new HashMap<>();
-    List<int[]> items = new ArrayList<>();
-    List<int[]> demands = new ArrayList<>();
+    Map<Long, Integer> lastRead = new HashMap<>();
+    List<int[][]> items = new ArrayList<>();
     for (int j = 0; j < jobs.size(); j++) {
       SimJob job = jobs.get(j);
-      Integer prev = last.put(job.dataset, j);
-      if (prev == null) {
-        continue;
-      }
-      int[] perNodeDemand = new int[nodes];
+      // Each block: {node, first boundary it must be held at, the job}; none if never read.
+      int[][] blocks = new int[job.blocks][];
+      boolean possible = true;
       for (int b = 0; b < job.blocks; b++) {
-        perNodeDemand[sim.home(first.get(job.dataset) + b)]++;
+        long id = first.get(job.dataset) + b;
+        Integer prev = lastRead.put(id, j);
+        possible &= prev != null;
+        blocks[b] = new int[] {sim.home(id), prev == null ? j : prev, j};
       }
-      items.add(new int[] {prev, j});
-      demands.add(perNodeDemand);
+      if (possible) {
+        items.add(blocks);
+      }
     }
     int[][] used = new int[jobs.size()][nodes];
-    return best(items, demands, 0, used, perNode);
+    return best(items, 0, used, perNode);
   }
 
-  private static int best(List<int[]> items, List<int[]> demands, int k, int[][] used,
-      int perNode) {
+  private static int best(List<int[][]> items, int k, int[][] used, int perNode) {
     if (k == items.size()) {
       return 0;
     }
-    int without = best(items, demands, k + 1, used, perNode);
-    int[] it = items.get(k);
-    int[] demand = demands.get(k);
-    for (int m = it[0]; m < it[1]; m++) {
-      for (int node = 0; node < demand.length; node++) {
-        if (used[m][node] + demand[node] > perNode) {
-          return without;
-        }
+    int without = best(items, k + 1, used, perNode);
+    int[][] blocks = items.get(k);
+    boolean fits = true;
+    for (int[] b : blocks) {
+      for (int m = b[1]; m < b[2]; m++) {
+        fits &= ++used[m][b[0]] <= perNode;
       }
     }
-    for (int m = it[0]; m < it[1]; m++) {
-      for (int node = 0; node < demand.length; node++) {
-        used[m][node] += demand[node];
-      }
-    }
-    int with = 1 + best(items, demands, k + 1, used, perNode);
-    for (int m = it[0]; m < it[1]; m++) {
-      for (int node = 0; node < demand.length; node++) {
-        used[m][node] -= demand[node];
+    int with = fits ? 1 + best(items, k + 1, used, perNode) : 0;
+    for (int[] b : blocks) {
+      for (int m = b[1]; m < b[2]; m++) {
+        used[m][b[0]]--;
       }
     }
     return Math.max(with, without);
