@@ -1,5 +1,6 @@
 package org.mpcache.sim;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ final class SimPlots {
         ys[i++] = b.getValue();
       }
       c.addSeries("upper bound", xs, ys).setMarker(SeriesMarkers.NONE)
-          .setLineStyle(SeriesLines.DASH_DASH);
+          .setLineStyle(SeriesLines.DASH_DASH).setLineColor(Color.BLACK);
     }
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
