@@ -39,7 +39,10 @@ public final class DatasetRecord {
   int size;
   /** Dataset accesses, as the policy counts them (kept, aged or forgotten with the record). */
   long accesses;
-  /** Blocks_Access(jd): block accesses since the dataset last entered the main cache. */
+  /**
+   * Blocks_Access(jd): block accesses since the dataset last entered the main cache (mpCache
+   * starts it with the accesses the auxiliary cache remembered, counted as whole reads).
+   */
   long blocksAccess;
   /** Whether every block of the dataset is cached (the Full term applies). */
   boolean full;

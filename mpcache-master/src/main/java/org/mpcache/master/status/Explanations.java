@@ -101,8 +101,8 @@ final class Explanations {
             + "now, so its next access may be admitted";
       case REJECTED_NOT_PROFITABLE:
         return "not admitted: making room would evict datasets worth more per block "
-            + "than this one (its accesses per block, against their priorities); each access "
-            + "raises its value";
+            + "than this one (its accesses per block, against the block accesses per block "
+            + "they served); each access raises its value";
       case REJECTED_TOO_LARGE:
         return "not admitted: even evicting every other dataset would not make room for it";
       case REJECTED_BY_POLICY:

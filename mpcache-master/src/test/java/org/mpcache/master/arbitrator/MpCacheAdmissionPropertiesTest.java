@@ -15,13 +15,13 @@ import org.mpcache.common.BlockKey;
 
 /**
  * mpCache's admission control does not starve a dataset that is read often enough, whatever the
- * cache holds. The bound (docs/policy.md, "Admission"): a dataset {@code jd} of {@code Size(jd)}
- * blocks that the auxiliary cache remembers and that fits in the cache is admitted, whole, at its
- * {@code k}-th access (counted while the auxiliary cache remembers it) once
+ * cache holds. The bound (docs/policy.md, "Admission without starvation"): a dataset {@code jd}
+ * of {@code Size(jd)} blocks that the auxiliary cache remembers and that fits in the cache is
+ * admitted, whole, at its {@code k}-th access (counted while the auxiliary cache remembers it) once
  * {@code k / Size(jd) > max Fr(d) / Size(d)} over the datasets {@code d} in the main cache, that
  * is once {@code k > Size(jd) * max Fr(d) / Size(d)}: its frequency per block beats that of every
  * dataset it could displace. Random cache contents come from random skewed reads of small
- * datasets on 1-3 slaves; then {@code jd}, which does not fit in the free room, is read round
+ * datasets on 1-3 slaves; then {@code jd}, which rarely fits in the free room, is read round
  * after round between random reads of the others, and at the first access where the bound holds
  * it must end up cached whole.
  */
