@@ -18,7 +18,8 @@ import org.mpcache.master.arbitrator.CachePolicy;
  * policy and the slave carries out the decision (evict, then cache); after each job the evictions
  * queued for every slave are delivered, as heartbeats would. Each dataset's blocks get
  * consecutive ids the first time it is read, as the NameNode hands them out; every block has the
- * configured size.
+ * configured size. A job reads the first {@link SimJob#blocks} of its dataset; the policy is told
+ * the dataset's size, as a reader tells it the file's.
  *
  * <p>Measures block hits, jobs whose whole input was cached (all-or-nothing), bytes read from HDD
  * and SSD, and the estimated job times of {@link CostModel} with the cache and without. Not
@@ -70,8 +71,7 @@ public final class ClusterSimulator {
       slaveIds[i] = "n" + i;
     }
     long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
-    Map<String, Long> firstBlockIds = new HashMap<>();
-    long nextBlockId = 1L << 30;
+    Map<String, Long> firstBlockIds = firstBlockIds(jobs);
     long accesses = 0;
     long hits = 0;
     long whole = 0;
@@ -82,20 +82,15 @@ public final class ClusterSimulator {
     double speedups = 0;
     long time = 0;
     for (SimJob job : jobs) {
-      Long first = firstBlockIds.get(job.dataset);
-      if (first == null) {
-        first = nextBlockId;
-        firstBlockIds.put(job.dataset, first);
-        nextBlockId += job.blocks;
-      }
+      long first = firstBlockIds.get(job.dataset);
       int jobHits = 0;
       for (int b = 0; b < job.blocks; b++) {
         BlockKey key = new BlockKey(BLOCK_POOL, first + b, 1);
         int node = home(key.getBlockId());
         Set<BlockKey> slave = slaves.get(node);
         String slaveId = slaveIds[node];
-        BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset, job.blocks,
-            job.id, time++);
+        BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset,
+            job.datasetBlocks, job.id, time++);
         accesses++;
         if (slave.contains(key)) {
           jobHits++;
@@ -133,6 +128,27 @@ public final class ClusterSimulator {
     }
     return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
         whole, hddBytes, ssdBytes, hadoop, cached, speedups);
+  }
+
+  /**
+   * The id of each dataset's first block: consecutive ids in the order datasets are first read,
+   * as the NameNode hands them out.
+   */
+  static Map<String, Long> firstBlockIds(List<SimJob> jobs) {
+    Map<String, Long> first = new HashMap<>();
+    long next = 1L << 30;
+    for (SimJob job : jobs) {
+      if (!first.containsKey(job.dataset)) {
+        first.put(job.dataset, next);
+        next += job.datasetBlocks;
+      }
+    }
+    return first;
+  }
+
+  /** The cluster's capacity in whole blocks, over every node. */
+  long capacityBlocks() {
+    return config.nodes * (config.capacityBytesPerNode / config.blockBytes);
   }
 
   /**

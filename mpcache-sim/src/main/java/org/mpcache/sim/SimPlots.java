@@ -1,5 +1,6 @@
 package org.mpcache.sim;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -21,21 +23,25 @@ final class SimPlots {
   private SimPlots() {
   }
 
-  /** Writes hit-ratio.png, effective-hit-ratio.png and speedup.png into {@code dir}. */
-  static List<Path> write(List<SimResult> results, Path dir) throws IOException {
+  /**
+   * Writes hit-ratio.png, effective-hit-ratio.png and speedup.png into {@code dir}; the effective
+   * hit ratio plot also draws {@code bounds} (cache bytes per node to the upper bound).
+   */
+  static List<Path> write(List<SimResult> results, Map<Long, Double> bounds, Path dir)
+      throws IOException {
     List<Path> out = new ArrayList<>();
-    out.add(chart(results, dir.resolve("hit-ratio.png"), "Block hit ratio", "hit ratio",
-        SimResult::hitRatio));
-    out.add(chart(results, dir.resolve("effective-hit-ratio.png"),
+    out.add(chart(results, Map.of(), dir.resolve("hit-ratio.png"), "Block hit ratio",
+        "hit ratio", SimResult::hitRatio));
+    out.add(chart(results, bounds, dir.resolve("effective-hit-ratio.png"),
         "Effective hit ratio (jobs with their whole input cached)", "effective hit ratio",
         SimResult::effectiveHitRatio));
-    out.add(chart(results, dir.resolve("speedup.png"), "Estimated speedup over Hadoop",
+    out.add(chart(results, Map.of(), dir.resolve("speedup.png"), "Estimated speedup over Hadoop",
         "speedup", SimResult::speedup));
     return out;
   }
 
-  private static Path chart(List<SimResult> results, Path file, String title, String yTitle,
-      ToDoubleFunction<SimResult> y) throws IOException {
+  private static Path chart(List<SimResult> results, Map<Long, Double> bounds, Path file,
+      String title, String yTitle, ToDoubleFunction<SimResult> y) throws IOException {
     XYChart c = new XYChartBuilder().width(800).height(500).title(title)
         .xAxisTitle("cache size per node (GB)").yAxisTitle(yTitle).build();
     Map<String, List<SimResult>> byPolicy = new LinkedHashMap<>();
@@ -51,6 +57,17 @@ final class SimPlots {
         ys[i] = y.applyAsDouble(r);
       }
       c.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+    }
+    if (!bounds.isEmpty()) {
+      double[] xs = new double[bounds.size()];
+      double[] ys = new double[xs.length];
+      int i = 0;
+      for (Map.Entry<Long, Double> b : bounds.entrySet()) {
+        xs[i] = b.getKey() / (double) (1L << 30);
+        ys[i++] = b.getValue();
+      }
+      c.addSeries("upper bound", xs, ys).setMarker(SeriesMarkers.NONE)
+          .setLineStyle(SeriesLines.DASH_DASH).setLineColor(Color.BLACK);
     }
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;

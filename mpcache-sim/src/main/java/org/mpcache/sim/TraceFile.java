@@ -23,8 +23,11 @@ import java.util.Map;
  *
  * Blank lines and lines starting with {@code #} are skipped. {@code input_path} names the dataset
  * (jobs with the same path read the same blocks); a dataset's size is the largest
- * {@code input_bytes} any job gave it. Jobs are replayed in order of submit time, ties in file
- * order. A malformed line fails the read with the file, the line number and what was wrong.
+ * {@code input_bytes} any job gave it, and each job reads what the trace says it read: the first
+ * {@code input_bytes} of the dataset (its first blocks), so a partial read stays partial and
+ * shares its blocks with the jobs that read more of the path. Jobs are replayed in order of submit
+ * time, ties in file order. A malformed line fails the read with the file, the line number and
+ * what was wrong.
  *
  * <p>Stateless and thread-safe.
  */
@@ -106,9 +109,9 @@ public final class TraceFile {
     rows.sort(Comparator.comparingLong(row -> row.submit));
     List<SimJob> jobs = new ArrayList<>(rows.size());
     for (Row row : rows) {
-      long size = sizes.get(row.path);
-      jobs.add(new SimJob(row.job, "trace", row.path, SimJob.blocksOf(size, blockBytes), size,
-          row.shuffle, row.output, null, 0));
+      jobs.add(new SimJob(row.job, "trace", row.path, SimJob.blocksOf(row.input, blockBytes),
+          SimJob.blocksOf(sizes.get(row.path), blockBytes), row.input, row.shuffle, row.output,
+          null, 0));
     }
     return jobs;
   }

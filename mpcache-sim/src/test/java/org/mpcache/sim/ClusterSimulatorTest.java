@@ -54,13 +54,13 @@ class ClusterSimulatorTest {
   }
 
   @Test
-  void clairvoyant_unlimitedCacheMissesOnlyFirstReadsAndBoundsAtSmallSizes() {
+  void belady_unlimitedCacheMissesOnlyFirstReadsAndHitsAtSmallSizes() {
     List<SimJob> trace = new PaperMix(1.0, 0.1, 128L << 20).jobs(300, 5);
     SimResult big = new ClusterSimulator(ClusterSimulator.Config.paper(10_000 * GB))
-        .run(new ClairvoyantPolicy(trace), trace);
+        .run(new BeladyDatasetPolicy(trace), trace);
     assertEquals(run(CachePolicies.MPCACHE, 10_000 * GB, trace).blockHits, big.blockHits);
     SimResult small = new ClusterSimulator(ClusterSimulator.Config.paper(2 * GB))
-        .run(new ClairvoyantPolicy(trace), trace);
+        .run(new BeladyDatasetPolicy(trace), trace);
     assertTrue(small.blockHits > 0);
     assertTrue(small.blockHits <= big.blockHits);
   }
@@ -77,6 +77,17 @@ class ClusterSimulatorTest {
     assertEquals(2 * SimulatorMain.names().size(), results.size());
     List<String> csv = java.nio.file.Files.readAllLines(dir.resolve("simulation.csv"));
     assertEquals(results.size() + 1, csv.size());
+    List<String> bound = java.nio.file.Files.readAllLines(dir.resolve("bound.csv"));
+    assertEquals(3, bound.size());
+    for (String row : bound.subList(1, 3)) {
+      String[] f = row.split(",");
+      double ratio = Double.parseDouble(f[3]);
+      for (SimResult r : results) {
+        if (r.capacityBytesPerNode == Long.parseLong(f[0]) * GB) {
+          assertTrue(r.effectiveHitRatio() <= ratio + 1e-4, r.policy + " above the bound " + row);
+        }
+      }
+    }
     for (String png : new String[] {"hit-ratio.png", "effective-hit-ratio.png", "speedup.png"}) {
       byte[] b = java.nio.file.Files.readAllBytes(dir.resolve(png));
       assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);

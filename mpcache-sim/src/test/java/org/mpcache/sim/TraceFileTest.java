@@ -40,7 +40,7 @@ class TraceFileTest {
   }
 
   @Test
-  void read_tabSeparatedSortedBySubmitTimeAndDatasetSizeIsTheLargest(@TempDir Path dir)
+  void read_tabSeparatedSortedBySubmitTimeAndAPartialReadStaysPartial(@TempDir Path dir)
       throws IOException {
     Path f = dir.resolve("t.tsv");
     Files.writeString(f, String.join("\t", TraceFile.COLUMNS) + "\n"
@@ -50,7 +50,26 @@ class TraceFileTest {
     List<SimJob> jobs = TraceFile.read(f, BLOCK);
     assertEquals("early", jobs.get(0).id);
     assertEquals("late", jobs.get(1).id);
-    assertEquals(3, jobs.get(1).blocks, "the dataset keeps its largest size: 300 MB");
+    assertEquals(3, jobs.get(1).datasetBlocks, "the dataset has its largest size: 300 MB");
+    assertEquals(1, jobs.get(1).blocks, "the late job reads 100 bytes: the first block");
+    assertEquals(100, jobs.get(1).inputBytes);
+    assertEquals(3, jobs.get(0).blocks);
+  }
+
+  @Test
+  void replay_aPartialReadReadsAPrefixOfItsDataset(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("t.csv");
+    Files.writeString(f, String.join(",", TraceFile.COLUMNS) + "\n"
+        + "0,full,/d," + 3 * BLOCK + ",0,0\n"
+        + "1,part,/d," + BLOCK + ",0,0\n"
+        + "2,other,/e," + 2 * BLOCK + ",0,0\n");
+    List<SimJob> jobs = TraceFile.read(f, BLOCK);
+    SimResult r = new ClusterSimulator(ClusterSimulator.Config.paper(100 * GB))
+        .run(CachePolicies.create(CachePolicies.LRU, PolicyParameters.defaults()), jobs);
+    assertEquals(3 + 1 + 2, r.blockAccesses, "the partial read reads one block, not three");
+    assertEquals(1, r.blockHits, "its block is the first block the full read cached");
+    assertEquals(1, r.wholeInputCachedJobs);
+    assertEquals(BLOCK, r.ssdBytes);
   }
 
   @Test

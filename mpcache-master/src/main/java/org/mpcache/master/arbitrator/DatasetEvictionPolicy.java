@@ -149,7 +149,6 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     }
     accessSeq++;
     d.accesses++;
-    d.delta = d.lastAccessSeq == 0 ? accessSeq : accessSeq - d.lastAccessSeq;
     d.lastAccessSeq = accessSeq;
     d.countedJob = a.jobId();
     afterAccess(d);

@@ -39,7 +39,10 @@ public final class DatasetRecord {
   int size;
   /** Dataset accesses, as the policy counts them (kept, aged or forgotten with the record). */
   long accesses;
-  /** Blocks_Access(jd): block accesses since the dataset last entered the main cache. */
+  /**
+   * Blocks_Access(jd): block accesses since the dataset last entered the main cache (mpCache
+   * starts it with the accesses the auxiliary cache remembered, counted as whole reads).
+   */
   long blocksAccess;
   /** Whether every block of the dataset is cached (the Full term applies). */
   boolean full;
@@ -52,8 +55,6 @@ public final class DatasetRecord {
   double priority;
   /** The number of dataset accesses (cluster-wide) at this dataset's last access; 0: never. */
   long lastAccessSeq;
-  /** Accesses between this dataset's two most recent accesses (its Delta), at least 1. */
-  long delta = 1;
   /** Whether the dataset was in the auxiliary cache when its current access began. */
   boolean wasInAuxiliary;
   /** The job whose access the policy counted last ("" unknown, null none). */
@@ -90,7 +91,6 @@ public final class DatasetRecord {
     clockBase = 0;
     priority = 0;
     lastAccessSeq = 0;
-    delta = 1;
     wasInAuxiliary = false;
     countedJob = null;
     verdictSeq = 0;
@@ -127,7 +127,7 @@ public final class DatasetRecord {
   DatasetStateProto toProto() {
     DatasetStateProto.Builder b = DatasetStateProto.newBuilder().setId(id).setSize(size)
         .setAccesses(accesses).setBlocksAccess(blocksAccess).setFull(full).setClockBase(clockBase)
-        .setPriority(priority).setLastAccessSeq(lastAccessSeq).setDelta(delta)
+        .setPriority(priority).setLastAccessSeq(lastAccessSeq)
         .setWasInAuxiliary(wasInAuxiliary).setVerdictSeq(verdictSeq);
     if (countedJob != null) {
       b.setCountedJob(countedJob);
@@ -158,13 +158,12 @@ public final class DatasetRecord {
     d.clockBase = p.getClockBase();
     d.priority = p.getPriority();
     d.lastAccessSeq = p.getLastAccessSeq();
-    d.delta = p.hasDelta() ? p.getDelta() : 1;
     d.wasInAuxiliary = p.getWasInAuxiliary();
     d.countedJob = p.hasCountedJob() ? p.getCountedJob() : null;
     d.verdictSeq = p.getVerdictSeq();
     String bad = d.size < 1 ? "size" : d.accesses < 0 ? "accesses"
         : d.blocksAccess < 0 ? "blocksAccess" : d.lastAccessSeq < 0 ? "lastAccessSeq"
-        : d.delta < 1 ? "delta" : d.verdictSeq < 0 ? "verdictSeq"
+        : d.verdictSeq < 0 ? "verdictSeq"
         : !Double.isFinite(d.clockBase) ? "clockBase" : !Double.isFinite(d.priority) ? "priority"
         : p.getLastAccessMs() < 0 ? "lastAccessMs" : null;
     if (bad != null) {

@@ -21,12 +21,16 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  * <p>Choices where the paper is silent (docs/policy.md gives the reasons):
  * <ul>
  *   <li>A dataset access is the first request of a new job for the dataset (every request when
- *       the job is unknown); Delta counts dataset accesses cluster-wide.</li>
+ *       the job is unknown).</li>
  *   <li>Admission is decided once per dataset access, at its first missed block, for the whole
  *       dataset: admitted when the cache's room (the free bytes slaves last reported, less what
  *       was admitted since, plus every To_Del list) holds all its missing blocks; otherwise only
- *       if it was in the auxiliary cache and {@code 1/(Size*Delta)} beats the sum over the
- *       lowest-priority datasets that hold the bytes the room lacks.</li>
+ *       if it was in the auxiliary cache and its accesses per block, {@code accesses/Size},
+ *       beat the {@code Fr/Size} of the lowest-priority datasets that hold the bytes the room
+ *       lacks, averaged over those bytes. (The paper's test, {@code 1/(Size*Delta)}
+ *       against the victims' sum, does not grow however often a dataset is read, so a large
+ *       dataset never got into a full cache.) A dataset entering the main cache starts with the
+ *       accesses the auxiliary cache remembered, counted as whole reads.</li>
  *   <li>Every accessed dataset is remembered in the auxiliary cache (LRU); whether it "occurs" there
  *       is judged as of the start of its current access, so a job's own first block does not
  *       admit the rest.</li>
@@ -184,7 +188,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * The admission control (Section 2.2) for a dataset outside the main cache, decided once per
    * dataset access (at its first missed block) and held for the rest of the access: admit when
    * the cache's room holds the whole dataset; otherwise reject unless the dataset was in the
-   * auxiliary cache, and then admit only if {@code 1/(Size*Delta)} beats the sum over the
+   * auxiliary cache, and then admit only if it is {@link #profitable} against the
    * lowest-priority datasets that would have to go to make room for all of it.
    *
    * @return null to admit, else why not
@@ -215,6 +219,20 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   /**
+   * The slave's To_Del blocks, handed out to be deleted: their bytes move from the To_Del lists to
+   * the slave's free figure, so the cache's room does not shrink until the slave asks again.
+   */
+  @Override
+  public List<BlockKey> pendingEvictions(String slaveId) {
+    long freed = placement.pendingBytes(slaveId);
+    long[] free = freeBySlave.get(slaveId);
+    if (freed > 0 && free != null) {
+      slaveFree(slaveId, free[0] + freed);
+    }
+    return super.pendingEvictions(slaveId);
+  }
+
+  /**
    * Frees Input Cache space for localized data as a miss would (Algorithm 1 lines 12-21): the
    * slave's pending To_Del blocks first, then whole lowest-priority datasets; nothing when that
    * cannot free {@code bytes} on the slave.
@@ -233,16 +251,25 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   /**
-   * The admission test: the newcomer's 1/(Size*Delta), Delta being the dataset accesses since its
-   * previous access, beats the sum over the victims, whose Delta is the accesses since their last
-   * access up to now.
+   * The admission test, value per block against value per block: the newcomer's accesses per
+   * block, {@code accesses/Size} (its accesses being those counted while the auxiliary cache
+   * remembered it, each taken as a read of the whole dataset: the {@code Fr/Size} term of
+   * Equation 2 it would have had, cached all along), must beat the victims' {@code Fr/Size}
+   * averaged over the bytes each would free, that is the block accesses the victims served per
+   * byte they hold. The mean is at most the largest {@code Fr/Size} in the main cache, so a
+   * dataset re-read often enough always gets in (docs/policy.md states the bound). Neither the
+   * Clock nor the Full bonus enters: the Clock would favour every newcomer over every dataset
+   * accessed before the last eviction, which churns the cache.
    */
   private boolean profitable(DatasetRecord d, List<DatasetRecord> victims) {
-    double lost = 0;
+    double served = 0;
+    double bytes = 0;
     for (DatasetRecord v : victims) {
-      lost += 1.0 / ((double) v.size * Math.max(1, accessSeq - v.lastAccessSeq));
+      double held = placement.bytesHeld(v.id);
+      served += held * v.frequency() / v.size;
+      bytes += held;
     }
-    return 1.0 / ((double) d.size * d.delta) > lost;
+    return d.accesses / (double) d.size > served / bytes;
   }
 
   /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
@@ -255,10 +282,19 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     super.afterEvict(v);
   }
 
-  /** Lines 8 and 25-31: Blocks_Access grows and Pr is recomputed; a rejection changes nothing. */
+  /**
+   * Lines 8 and 25-31: Blocks_Access grows and Pr is recomputed; a rejection changes nothing. A
+   * dataset entering the main cache starts with its earlier accesses, those the auxiliary cache
+   * remembered, counted as whole reads, so that it ranks with the value it was admitted for and
+   * is not the next victim of the first dataset that follows (for a dataset read for the first
+   * time this is the paper's Blocks_Access of 0).
+   */
   @Override
   void afterRequest(DatasetRecord d, boolean admitted) {
     if (admitted) {
+      if (!queue.contains(d)) {
+        d.blocksAccess = (d.accesses - 1) * d.size;
+      }
       d.blocksAccess++;
       reprioritize(d, true);
     }
@@ -267,7 +303,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /**
    * The adopted block's dataset is recorded with its size and joins the main cache, its Pr
    * computed from its record (Full once all its blocks are adopted); no access is counted, so its
-   * frequency, Delta, Blocks_Access and the auxiliary cache are unchanged. A dataset the policy
+   * frequency, Blocks_Access and the auxiliary cache are unchanged. A dataset the policy
    * did not know starts at the current Clock, like a dataset accessed now but with no frequency.
    */
   @Override

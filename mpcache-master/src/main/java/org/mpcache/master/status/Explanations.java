@@ -100,8 +100,9 @@ final class Explanations {
             + "would make, and the dataset was new to the auxiliary cache; it is remembered "
             + "now, so its next access may be admitted";
       case REJECTED_NOT_PROFITABLE:
-        return "not admitted: making room would evict lower-priority datasets worth more "
-            + "than caching this one gains (the 1/(Size*Delta) test)";
+        return "not admitted: making room would evict datasets worth more per block "
+            + "than this one (its accesses per block, against the block accesses per block "
+            + "they served); each access raises its value";
       case REJECTED_TOO_LARGE:
         return "not admitted: even evicting every other dataset would not make room for it";
       case REJECTED_BY_POLICY:

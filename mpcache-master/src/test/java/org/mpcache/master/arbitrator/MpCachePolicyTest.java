@@ -85,15 +85,16 @@ class MpCachePolicyTest {
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, first.reason());
     assertTrue(policy.inAuxiliaryCache("B"));
 
-    // Accesses so far: A (1), B (2), B again (3). Delta(B) = 1, value 1/(2*1) = 0.5 beats
-    // A's 1/(2*(3-1)) = 0.25.
+    // B's second access: its accesses per block, 2/2 = 1, beat A's Fr/Size = (2/2)/2 (A is the
+    // only victim, so the mean).
     CacheDecision second = policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0);
     assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, second.reason());
     assertEquals(List.of(block(1)), second.evict());
     assertEquals(1.5, policy.clock(), EPS, "Clock is set to the evicted dataset's priority");
     assertTrue(Double.isNaN(policy.priorityOf("A")), "A left the main cache");
-    // B: Blocks_Access 1, Size 2, Clock 1.5: Pr = 1.5 + (1/2)/2.
-    assertEquals(1.75, policy.priorityOf("B"), EPS);
+    // B enters with its first access counted as a whole read: Blocks_Access (2-1)*2 + 1 = 3,
+    // Size 2, Clock 1.5: Pr = 1.5 + (3/2)/2.
+    assertEquals(2.25, policy.priorityOf("B"), EPS);
     assertEquals(List.of(block(2)), policy.pendingEvictions("s2"), "A's block on s2 in To_Del");
     assertEquals(List.of(), policy.pendingEvictions("s2"), "each eviction is handed out once");
   }
@@ -114,8 +115,8 @@ class MpCachePolicyTest {
     policy.onRemoved("s2", block(2));
     policy.onCached("s2", block(11));
     assertTrue(policy.isFull("B"));
-    // Blocks_Access 2, Size 2, Clock base 1.5, Full: Pr = 1 + 1.5 + (2/2)/2.
-    assertEquals(3.0, policy.priorityOf("B"), EPS);
+    // Blocks_Access 4, Size 2, Clock base 1.5, Full: Pr = 1 + 1.5 + (4/2)/2.
+    assertEquals(3.5, policy.priorityOf("B"), EPS);
   }
 
   @Test
@@ -124,7 +125,8 @@ class MpCachePolicyTest {
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
         policy.onMiss(access("s1", 20, "C", 1, "jC1"), 0).reason());
     policy.onHit(access("s1", 1, "A", 1, "jA2"));
-    // Accesses: A 1, C 2, A 3, C 4. Delta(C) = 2: 1/(1*2) = 0.5 < A's 1/(1*(4-3)) = 1.
+    policy.onHit(access("s1", 1, "A", 1, "jA3"));
+    // C's accesses per block, 2/1, do not beat A's Fr/Size = (3/1)/1.
     CacheDecision d = policy.onMiss(access("s1", 20, "C", 1, "jC2"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE, d.reason());
     assertEquals(List.of(), d.evict());
@@ -156,13 +158,52 @@ class MpCachePolicyTest {
         policy.onMiss(access("s2", 41, "F", 2, "jF1"), 100).reason());
     // The next job's access is judged afresh. Accesses: A 1, F 2, F 3. The room (100 on s2) is
     // short of F's 200 bytes by 100; the lowest-priority dataset holding that much is A.
-    // F: 1/(2*1) = 0.5 beats A's 1/(2*(3-1)) = 0.25: admitted, A goes.
+    // F: 2/2 = 1 beats A's Fr/Size = (2/2)/2: admitted, A goes.
     CacheDecision d = policy.onMiss(access("s1", 40, "F", 2, "jF2"), 0);
     assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, d.reason());
     assertEquals(List.of(block(1), block(2)), d.evict());
     // The rest of the access needs no new test.
     assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE,
         policy.onMiss(access("s2", 41, "F", 2, "jF2"), 100).reason());
+  }
+
+  @Test
+  void onMiss_admissionWeighsVictimsByTheBytesTheyFree() {
+    // H: 1 block read twice, Fr/Size = 2/1. C: 3 blocks read once, Fr/Size = (3/3)/3. One
+    // block of the 5 is free.
+    cache("s1", 1, "H", 1, "jH1", 500);
+    policy.onHit(access("s1", 1, "H", 1, "jH2"));
+    cache("s1", 2, "C", 3, "jC1", 400);
+    cache("s1", 3, "C", 3, "jC1", 300);
+    cache("s1", 4, "C", 3, "jC1", 200);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
+        policy.onMiss(access("s1", 10, "N", 5, "jN1"), 100).reason());
+    // N (5 blocks) lacks 400 bytes: victims C (300 bytes) and H (100). Their Fr/Size averaged
+    // over those bytes is (300 * 1/3 + 100 * 2) / 400 = 0.75. N's k/5 beats it at k = 4.
+    for (int k = 2; k <= 3; k++) {
+      assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE,
+          policy.onMiss(access("s1", 10, "N", 5, "jN" + k), 100).reason(), "access " + k);
+    }
+    CacheDecision d = policy.onMiss(access("s1", 10, "N", 5, "jN4"), 100);
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason(), "the block fits as is");
+    // N enters with its 4 accesses: Blocks_Access 3*5 + 1 = 16, not full, Clock 0: Pr = 16/25.
+    assertEquals(16.0 / 25, policy.priorityOf("N"), EPS);
+  }
+
+  @Test
+  void pendingEvictions_handedOutBlocksCountInTheCachesRoom() {
+    cache("s1", 1, "A", 2, "jA", 1_000);
+    cache("s2", 2, "A", 2, "jA", 100);
+    policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);
+    assertTrue(policy.onMiss(access("s1", 10, "B", 1, "jB2"), 0).admitted());
+    policy.onCached("s1", block(10));
+    // A's block on s2 is handed out with s2's heartbeat: s2 has 100 bytes free again, though it
+    // has not asked since.
+    assertEquals(List.of(block(2)), policy.pendingEvictions("s2"));
+    policy.onRemoved("s2", block(2));
+    // D (1 block) fits in that room, so it needs no admission test although it is new.
+    CacheDecision d = policy.onMiss(access("s1", 20, "D", 1, "jD1"), 0);
+    assertTrue(d.admitted(), d.toString());
   }
 
   @Test

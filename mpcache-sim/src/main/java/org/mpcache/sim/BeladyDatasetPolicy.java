@@ -12,17 +12,15 @@ import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.CachePolicy;
 
 /**
- * An offline bound at dataset granularity, for the simulator only: it knows the whole trace, and
- * when a slave needs room it evicts the cached dataset whose next job comes last (Belady's rule
- * over datasets), whole and from every slave; it does not cache a dataset whose own next job
- * comes later than every candidate victim's. No online policy can know the future, so it is the
- * reference the others are measured against; with datasets of unequal sizes and the
- * all-or-nothing measure it is a strong heuristic, not a proven optimum (it maximises reuse, not
- * complete inputs, and mpCache's admission control beats it on effective hit ratio). Not
- * thread-safe.
+ * An offline heuristic at dataset granularity, for the simulator only: it knows the whole trace,
+ * and when a slave needs room it evicts the cached dataset whose next job comes last (Belady's
+ * rule over datasets), whole and from every slave; it does not cache a dataset whose own next job
+ * comes later than every candidate victim's. It is not a bound: with datasets of unequal sizes
+ * Belady's rule maximises reuse, not complete inputs, and online policies beat it on effective hit
+ * ratio; {@link HitBound} is the upper bound. Not thread-safe.
  */
-final class ClairvoyantPolicy implements CachePolicy {
-  static final String NAME = "clairvoyant";
+final class BeladyDatasetPolicy implements CachePolicy {
+  static final String NAME = "belady";
 
   /** For each dataset, the indexes of the jobs that read it, ascending. */
   private final Map<String, int[]> uses = new HashMap<>();
@@ -32,7 +30,7 @@ final class ClairvoyantPolicy implements CachePolicy {
   private final Map<BlockKey, Long> bytesOf = new HashMap<>();
   private final Map<String, List<BlockKey>> toDel = new HashMap<>();
 
-  ClairvoyantPolicy(List<SimJob> trace) {
+  BeladyDatasetPolicy(List<SimJob> trace) {
     Map<String, List<Integer>> u = new HashMap<>();
     for (int i = 0; i < trace.size(); i++) {
       SimJob j = trace.get(i);

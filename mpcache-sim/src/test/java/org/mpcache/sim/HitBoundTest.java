@@ -1,0 +1,148 @@
+package org.mpcache.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.mpcache.master.arbitrator.CachePolicies;
+import org.mpcache.master.arbitrator.PolicyParameters;
+
+/**
+ * The offline bound on effective hits against every policy the simulator runs and against the
+ * exact optimum, found by trying every set of hits on small random traces.
+ */
+class HitBoundTest {
+  private static final long BLOCK = 128L << 20;
+
+  private static SimJob job(int i, String dataset, int blocks) {
+    return new SimJob("j" + i, "test", dataset, blocks, blocks * BLOCK, 0, 0, null, 0);
+  }
+
+  private static SimJob prefix(int i, String dataset, int blocks, int datasetBlocks) {
+    return new SimJob("j" + i, "test", dataset, blocks, datasetBlocks, blocks * BLOCK, 0, 0,
+        null, 0);
+  }
+
+  @Test
+  void wholeInputJobs_workedByHand() {
+    // Capacity 2 blocks; A has 2 blocks, B 1. Jobs: A B A B A. Candidate hits: job 2 (A, needs
+    // 2 blocks at boundaries 0-1), job 3 (B, 1 block at 1-2), job 4 (A, 2 blocks at 2-3).
+    // Highest value per block first: job 3 (1/(2*1)) fills 1 of 2 at boundaries 1 and 2: 1.
+    // Job 2 (1/(2*2) per block) gets 2 blocks at 0 and 1 at 1: 3/4. Job 4: 1 at 2, 2 at 3: 3/4.
+    // The true optimum is 2 (A's blocks and B's cannot all be held at boundaries 1-2).
+    List<SimJob> jobs = List.of(job(0, "A", 2), job(1, "B", 1), job(2, "A", 2), job(3, "B", 1),
+        job(4, "A", 2));
+    assertEquals(2.5, HitBound.wholeInputJobs(jobs, 2), 1e-12);
+    assertEquals(3.0, HitBound.wholeInputJobs(jobs, 3), 1e-12, "room for all: every re-read");
+    assertEquals(0.0, HitBound.wholeInputJobs(jobs, 0), 1e-12);
+  }
+
+  @Test
+  void wholeInputJobs_aJobReadingBlocksNoEarlierJobReadCannotHit() {
+    List<SimJob> jobs = List.of(job(0, "A", 1), job(1, "A", 3), job(2, "A", 3));
+    assertEquals(1.0, HitBound.wholeInputJobs(jobs, 100), 1e-12);
+  }
+
+  @Test
+  void wholeInputJobs_boundsEveryPolicyAndTheExactOptimum() {
+    Random r = new Random(20261124);
+    int withHits = 0;
+    for (int c = 0; c < 300; c++) {
+      int nodes = 1 + r.nextInt(3);
+      int perNode = r.nextInt(5);
+      int datasets = 2 + r.nextInt(4);
+      int[] sizes = new int[datasets];
+      for (int d = 0; d < datasets; d++) {
+        sizes[d] = 1 + r.nextInt(4);
+      }
+      List<SimJob> jobs = new ArrayList<>();
+      int n = 6 + r.nextInt(9);
+      for (int i = 0; i < n; i++) {
+        int d = (int) (datasets * Math.pow(r.nextDouble(), 2));
+        // A third of the jobs read only part of their dataset, as trace jobs may.
+        int read = r.nextInt(3) == 0 ? 1 + r.nextInt(sizes[d]) : sizes[d];
+        jobs.add(prefix(i, "d" + d, read, sizes[d]));
+      }
+      ClusterSimulator sim = new ClusterSimulator(new ClusterSimulator.Config(nodes,
+          perNode * BLOCK, BLOCK, 2, CostModel.defaults(nodes)));
+      double bound = HitBound.wholeInputJobs(jobs, sim.capacityBlocks());
+      int optimum = exactOptimum(sim, jobs, nodes, perNode);
+      String where = "case " + c + ": " + nodes + " nodes of " + perNode + " blocks, jobs "
+          + datasetsOf(jobs);
+      assertTrue(optimum <= bound + 1e-9, where + ": optimum " + optimum + " > bound " + bound);
+      for (String p : SimulatorMain.names()) {
+        SimResult res = sim.run(p.equals(BeladyDatasetPolicy.NAME) ? new BeladyDatasetPolicy(jobs)
+            : CachePolicies.create(p, PolicyParameters.defaults()), jobs);
+        assertTrue(res.wholeInputCachedJobs <= optimum, where + ": " + p + " had "
+            + res.wholeInputCachedJobs + " whole-input hits, more than the optimum " + optimum);
+      }
+      if (optimum > 0) {
+        withHits++;
+      }
+    }
+    assertTrue(withHits > 150, "only " + withHits + " of 300 cases could have any hit");
+  }
+
+  private static String datasetsOf(List<SimJob> jobs) {
+    StringBuilder b = new StringBuilder();
+    for (SimJob j : jobs) {
+      b.append(j.dataset).append('/').append(j.blocks).append(' ');
+    }
+    return b.toString().trim();
+  }
+
+  /**
+   * The most whole-input hits any run can have: the largest set of jobs each of whose blocks, held
+   * on its home node at every job boundary since the block was last read, fit each node's
+   * capacity, found by trying every set.
+   */
+  private static int exactOptimum(ClusterSimulator sim, List<SimJob> jobs, int nodes,
+      int perNode) {
+    Map<String, Long> first = ClusterSimulator.firstBlockIds(jobs);
+    Map<Long, Integer> lastRead = new HashMap<>();
+    List<int[][]> items = new ArrayList<>();
+    for (int j = 0; j < jobs.size(); j++) {
+      SimJob job = jobs.get(j);
+      // Each block: {node, first boundary it must be held at, the job}; none if never read.
+      int[][] blocks = new int[job.blocks][];
+      boolean possible = true;
+      for (int b = 0; b < job.blocks; b++) {
+        long id = first.get(job.dataset) + b;
+        Integer prev = lastRead.put(id, j);
+        possible &= prev != null;
+        blocks[b] = new int[] {sim.home(id), prev == null ? j : prev, j};
+      }
+      if (possible) {
+        items.add(blocks);
+      }
+    }
+    int[][] used = new int[jobs.size()][nodes];
+    return best(items, 0, used, perNode);
+  }
+
+  private static int best(List<int[][]> items, int k, int[][] used, int perNode) {
+    if (k == items.size()) {
+      return 0;
+    }
+    int without = best(items, k + 1, used, perNode);
+    int[][] blocks = items.get(k);
+    boolean fits = true;
+    for (int[] b : blocks) {
+      for (int m = b[1]; m < b[2]; m++) {
+        fits &= ++used[m][b[0]] <= perNode;
+      }
+    }
+    int with = fits ? 1 + best(items, k + 1, used, perNode) : 0;
+    for (int[] b : blocks) {
+      for (int m = b[1]; m < b[2]; m++) {
+        used[m][b[0]]--;
+      }
+    }
+    return Math.max(with, without);
+  }
+}
