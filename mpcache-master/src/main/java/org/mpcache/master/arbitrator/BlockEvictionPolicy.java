@@ -91,7 +91,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();
     long freed = 0;
-    boolean pinnedSkipped = false;
+    long pinnedBytes = 0;
     for (BlockCopy c : s.evictionOrder) {
       if (freed >= need) {
         break;
@@ -101,15 +101,15 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       }
       String owner = placement.datasetOf(c.block);
       if (owner != null && pinned.test(owner)) {
-        pinnedSkipped = true;
+        pinnedBytes += c.bytes;
       } else {
         victims.add(c);
         freed += c.bytes;
       }
     }
     if (freed < need) {
-      return CacheDecision.reject(pinnedSkipped ? CacheDecision.Reason.REJECTED_PINNED
-          : CacheDecision.Reason.REJECTED_TOO_LARGE);
+      return CacheDecision.reject(freed + pinnedBytes >= need
+          ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
     }
     List<BlockKey> evict = new ArrayList<>(victims.size());
     for (BlockCopy v : victims) {
