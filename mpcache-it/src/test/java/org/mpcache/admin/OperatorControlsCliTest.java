@@ -142,6 +142,7 @@ class OperatorControlsCliTest {
     assertThat(evicted).as("pressure datasets evicted").isGreaterThan(0);
     JsonNode pinned = dataset("/pinned");
     assertEquals(2, pinned.path("cachedBlocks").asInt(), pinned::toString);
+    assertThat(ok("explain", "/pinned").out).contains("It is pinned");
     assertThat(pinned.has("lastEviction")).as(pinned.toString()).isFalse();
   }
 

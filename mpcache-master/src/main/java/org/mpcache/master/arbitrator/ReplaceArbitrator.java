@@ -483,12 +483,25 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** The status of every known dataset {@code filter} accepts, ordered by id. */
+  /**
+   * The status of every known dataset {@code filter} accepts, ordered by id, with whether it is
+   * pinned and when its time to live runs out.
+   */
   public List<DatasetStatusProto> datasets(Predicate<String> filter) {
     synchronized (lock) {
       List<DatasetStatusProto> out = new ArrayList<>();
       for (String id : catalog.datasetIds(filter)) {
-        out.add(catalog.status(id, policy::standing));
+        DatasetStatusProto d = catalog.status(id, policy::standing);
+        long expires = controls.hasTtls()
+            ? controls.expiresAtMs(id, catalog.lastAccessMs(id)) : Long.MAX_VALUE;
+        if (controls.pinned(id) || expires != Long.MAX_VALUE) {
+          DatasetStatusProto.Builder b = d.toBuilder().setPinned(controls.pinned(id));
+          if (expires != Long.MAX_VALUE) {
+            b.setExpiresAtMs(expires);
+          }
+          d = b.build();
+        }
+        out.add(d);
       }
       return out;
     }

@@ -63,6 +63,13 @@ final class Explanations {
           + "replica(s), cause " + e.getCause() + " (" + cause(e.getCause())
           + (e.hasDetail() ? "; " + e.getDetail() : "") + ").");
     }
+    if (d.getPinned()) {
+      out.add("It is pinned (mpcache admin pin): the policy never chooses it as a victim.");
+    }
+    if (d.hasExpiresAtMs()) {
+      out.add("Its time to live (mpcache admin ttl) runs out " + time(d.getExpiresAtMs())
+          + " unless it is read before.");
+    }
     if (d.hasPriority()) {
       out.add(String.format(Locale.ROOT, "The policy ranks it with priority Pr = %.6g (Fr = "
           + "%.6g); datasets with lower priority are evicted first.", d.getPriority(),

@@ -90,7 +90,9 @@ class ReplaceArbitratorControlsTest {
     start(CachePolicies.LFU_F);
     read("/pinned", 4, "job_1");
     assertTrue(arbitrator.pin("/pinned", true));
+    assertTrue(dataset("/pinned").getPinned());
     assertEquals(CacheDecision.Reason.REJECTED_PINNED, read("/other", 1, "job_2"));
+    assertFalse(dataset("/other").getPinned());
     assertEquals(4, dataset("/pinned").getCachedBlocks());
   }
 
@@ -169,6 +171,8 @@ class ReplaceArbitratorControlsTest {
     read("/t/a", 2, "job_1");
     read("/keep", 1, "job_2");
     arbitrator.setTtl("/t", 5_000);
+    assertEquals(6_000, dataset("/t/a").getExpiresAtMs());
+    assertFalse(dataset("/keep").hasExpiresAtMs());
     clock.set(5_000); // the time to live runs out at 6000; checks are a second apart
     assertEquals(List.of(), arbitrator.takeEvictions(SLAVE));
     clock.set(6_000);
