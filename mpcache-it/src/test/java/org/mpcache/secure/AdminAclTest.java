@@ -139,8 +139,13 @@ class AdminAclTest {
     refused(run(bob, "decommission", slaveId()), acl, "decommission");
     refused(run(bob, "refresh"), acl, "refresh");
     refused(run(bob, "prefetch", "/shared"), acl, "prefetch");
+    refused(run(bob, "pin", "/shared"), acl, "pin");
+    refused(run(bob, "ttl", "/shared", "1h"), acl, "ttl");
+    refused(run(bob, "quota", "-dir", "/shared", "1g"), acl, "quota");
     assertFalse(cluster.master().getSlaveRegistry().isDecommissioning(slaveId()));
     assertEquals(queued, prefetchQueued());
+    String controls = ok(me, "report", "-json").json().path("controls").toString();
+    assertThat(controls).doesNotContain("/shared");
   }
 
   @Test

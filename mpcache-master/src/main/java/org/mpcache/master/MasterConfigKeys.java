@@ -199,6 +199,17 @@ public final class MasterConfigKeys {
   public static final String ADOPTION_CHECK_RETRY_MS_KEY = "mpcache.master.adoption.check.retry.ms";
   public static final long ADOPTION_CHECK_RETRY_MS_DEFAULT = 60_000;
 
+  /**
+   * Path globs (Hadoop GlobPattern, comma-separated) of the input paths that may be cached; empty:
+   * every path. Reloadable.
+   */
+  public static final String ADMISSION_INCLUDE_KEY = "mpcache.master.admission.include";
+  public static final String ADMISSION_INCLUDE_DEFAULT = "";
+
+  /** Path globs of the input paths never cached; they win over the include globs. Reloadable. */
+  public static final String ADMISSION_EXCLUDE_KEY = "mpcache.master.admission.exclude";
+  public static final String ADMISSION_EXCLUDE_DEFAULT = "";
+
   private MasterConfigKeys() {
   }
 }

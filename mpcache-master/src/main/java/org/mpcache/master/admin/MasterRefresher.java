@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.mpcache.common.proto.AdminProtos.ConfigChangeProto;
 import org.mpcache.common.proto.AdminProtos.RefreshResponseProto;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.control.AdmissionFilter;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.security.AdminAcls;
 
@@ -24,7 +26,8 @@ import org.mpcache.master.security.AdminAcls;
  * configuration files, validates the reloadable keys, then applies them all or none. The
  * reloadable keys are {@link #RELOADABLE}; every other key needs a restart. The exclude file is
  * read again on every refresh, as HDFS's {@code dfs.hosts.exclude} is by {@code refreshNodes}; the
- * admin ACLs ({@link AdminAcls}) are reloadable keys too. A
+ * admin ACLs ({@link AdminAcls}) and the admission filters ({@link AdmissionFilter}) are
+ * reloadable keys too. A
  * refresh also reloads the service ACLs ({@code security.mpcache.*.protocol.acl} and
  * {@code mpcache-policy.xml}), as HDFS's {@code refreshServiceAcl} does, once the reloadable keys
  * are applied.
@@ -37,7 +40,8 @@ public final class MasterRefresher {
   /** The keys a refresh applies. */
   public static final List<String> RELOADABLE = List.of(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY,
       MasterConfigKeys.STATUS_MAX_DATASETS_KEY, MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY,
-      MasterConfigKeys.ADMIN_ACL_KEY, MasterConfigKeys.ADMIN_READ_ACL_KEY);
+      MasterConfigKeys.ADMIN_ACL_KEY, MasterConfigKeys.ADMIN_READ_ACL_KEY,
+      MasterConfigKeys.ADMISSION_INCLUDE_KEY, MasterConfigKeys.ADMISSION_EXCLUDE_KEY);
 
   private final Configuration startConf;
   private final SlaveRegistry registry;
@@ -105,7 +109,11 @@ public final class MasterRefresher {
     String excludeFile = conf.getTrimmed(MasterConfigKeys.SLAVES_EXCLUDE_FILE_KEY,
         MasterConfigKeys.SLAVES_EXCLUDE_FILE_DEFAULT);
     Set<String> excluded = readExcludes(excludeFile);
+    AdmissionFilter filter = new AdmissionFilter(
+        globs(conf, MasterConfigKeys.ADMISSION_INCLUDE_KEY),
+        globs(conf, MasterConfigKeys.ADMISSION_EXCLUDE_KEY));
     registry.setExpiryMs(expiry);
+    arbitrator.setAdmissionFilter(filter);
     arbitrator.setMaxDatasets(maxDatasets);
     arbitrator.exclude(excluded);
     adminAcls.reload(conf);
@@ -116,7 +124,25 @@ public final class MasterRefresher {
         : " " + excluded));
     now.put(MasterConfigKeys.ADMIN_ACL_KEY, adminAcls.operatorAcl());
     now.put(MasterConfigKeys.ADMIN_READ_ACL_KEY, adminAcls.readAcl());
+    now.put(MasterConfigKeys.ADMISSION_INCLUDE_KEY, String.join(",", filter.include()));
+    now.put(MasterConfigKeys.ADMISSION_EXCLUDE_KEY, String.join(",", filter.exclude()));
     current = now;
+  }
+
+  /**
+   * The path globs of an admission filter key.
+   *
+   * @throws IllegalArgumentException naming the key when a glob is invalid
+   */
+  private static List<String> globs(Configuration conf, String key) {
+    List<String> globs = new ArrayList<>(conf.getTrimmedStringCollection(key));
+    try {
+      new AdmissionFilter(globs, List.of());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key + ": " + e.getMessage()
+          + ". Give absolute path globs, comma-separated, or clear the key.", e);
+    }
+    return globs;
   }
 
   private static Set<String> readExcludes(String file) throws IOException {

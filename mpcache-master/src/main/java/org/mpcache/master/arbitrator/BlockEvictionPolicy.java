@@ -91,17 +91,25 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();
     long freed = 0;
+    long pinnedBytes = 0;
     for (BlockCopy c : s.evictionOrder) {
       if (freed >= need) {
         break;
       }
-      if (!c.block.equals(a.block())) {
+      if (c.block.equals(a.block())) {
+        continue;
+      }
+      String owner = placement.datasetOf(c.block);
+      if (owner != null && pinned.test(owner)) {
+        pinnedBytes += c.bytes;
+      } else {
         victims.add(c);
         freed += c.bytes;
       }
     }
     if (freed < need) {
-      return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
+      return CacheDecision.reject(freed + pinnedBytes >= need
+          ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
     }
     List<BlockKey> evict = new ArrayList<>(victims.size());
     for (BlockCopy v : victims) {

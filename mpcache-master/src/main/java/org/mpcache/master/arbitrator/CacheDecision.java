@@ -29,7 +29,15 @@ public final class CacheDecision {
     /** The policy never admits (the null policy). */
     REJECTED_BY_POLICY,
     /** The slave is being decommissioned: it takes no new blocks. */
-    REJECTED_SLAVE_DECOMMISSIONED
+    REJECTED_SLAVE_DECOMMISSIONED,
+    /** An input path matches none of the include filters (mpcache.master.admission.include). */
+    REJECTED_NOT_INCLUDED,
+    /** An input path matches an exclude filter (mpcache.master.admission.exclude). */
+    REJECTED_EXCLUDED,
+    /** Caching the dataset would put a user's or a directory's quota past its limit. */
+    REJECTED_QUOTA,
+    /** Only evicting pinned datasets would make room: the pins hold, the block is not cached. */
+    REJECTED_PINNED
   }
 
   /** The decisions that evict nothing, one per reason, shared (they are immutable). */

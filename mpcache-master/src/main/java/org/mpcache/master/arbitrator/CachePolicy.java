@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.List;
+import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 
@@ -109,6 +110,28 @@ public interface CachePolicy {
    * @throws IllegalStateException when the policy has already seen events
    */
   default void restoreState(PolicyStateProto state) {
+  }
+
+  /**
+   * Tells the policy which datasets operators pinned (by dataset id): it never chooses them as
+   * victims, and refuses an admission ({@code REJECTED_PINNED}) that only evicting them would make
+   * room for. The predicate is asked during calls, so it must answer as of each call; by default
+   * nothing is pinned. Policies that evict nothing ignore it.
+   */
+  default void setPinned(Predicate<String> pinned) {
+  }
+
+  /**
+   * An operator's time to live ran out for a dataset: the dataset is evicted whole, its blocks
+   * queued in the To_Del lists of their slaves ({@link #pendingEvictions}), without counting as
+   * a replacement (no Clock or inflation change). Unknown datasets and datasets holding no block
+   * are ignored.
+   *
+   * @return whether the policy evicted it; false also for policies that keep no datasets (the
+   *     block-granularity baselines), which hand out no To_Del lists
+   */
+  default boolean expire(String datasetId) {
+    return false;
   }
 
   /**

@@ -195,7 +195,9 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
       List<DatasetRecord> victims = chooseVictims(slave, need - pending, d);
       if (victims == null) {
         afterRequest(d, false);
-        return CacheDecision.reject(CacheDecision.Reason.REJECTED_TOO_LARGE);
+        return CacheDecision.reject(PlacementIndex.covering(victimCandidates(d), d,
+            need - pending, v -> placement.bytesOn(v.id, slave)) != null
+            ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
       victims.forEach(this::evict);
     }
@@ -213,18 +215,36 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /**
-   * The first datasets in victim order (not {@code keep}) whose blocks cached on {@code slave} free
-   * at least {@code bytes} there; null when all of them would not.
+   * The first datasets in victim order (not {@code keep}, not pinned) whose blocks cached on
+   * {@code slave} free at least {@code bytes} there; null when all of them would not (with pins,
+   * {@code onMiss} then tells whether evicting the pinned ones too would have).
    */
   final List<DatasetRecord> chooseVictims(String slave, long bytes, DatasetRecord keep) {
     return PlacementIndex.covering(victimCandidates(keep), keep, bytes,
-        v -> placement.bytesOn(v.id, slave));
+        v -> pinned.test(v.id) ? 0 : placement.bytesOn(v.id, slave));
   }
 
   /** Lines 15-21: every block of the victim is queued for deletion on its slaves. */
   final void evict(DatasetRecord v) {
     placement.evict(v.id);
     afterEvict(v);
+  }
+
+  /** Evicts the dataset as a victim's blocks go, but leaves the policy's terms as they are. */
+  @Override
+  public final boolean expire(String datasetId) {
+    DatasetRecord d = datasets.tracked(datasetId);
+    if (d == null || !placement.holds(datasetId)) {
+      return false;
+    }
+    placement.evict(datasetId);
+    afterExpired(d);
+    return true;
+  }
+
+  /** A dataset's time to live ran out and its blocks are queued in To_Del. */
+  void afterExpired(DatasetRecord d) {
+    forgetIfIdle(d.id);
   }
 
   /** The adopted block's dataset is recorded with its size; no access is counted. */

@@ -244,6 +244,16 @@ public final class DatasetRecord {
       verdicts.merge(d.reason(), 1L, Long::sum);
     }
 
+    /** The wall clock of the last read the master heard of; 0 when none. */
+    public long lastAccessMs() {
+      return lastAccessMs;
+    }
+
+    /** The wall clock of the last eviction; 0 when none. */
+    public long lastEvictionMs() {
+      return lastEvictionMs;
+    }
+
     /** The cause of the last eviction, null when none. */
     public EvictionCause lastEvictionCause() {
       return lastEvictionCause;

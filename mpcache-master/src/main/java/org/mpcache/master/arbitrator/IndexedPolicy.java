@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.Set;
+import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -15,9 +16,16 @@ import org.mpcache.common.BlockKey;
 abstract class IndexedPolicy implements CachePolicy {
   /** Where every block copy is; shared with the arbitrator, which owns it. */
   final PlacementIndex placement;
+  /** The datasets operators pinned: never victims. */
+  Predicate<String> pinned = id -> false;
 
   IndexedPolicy(PlacementIndex placement) {
     this.placement = placement;
+  }
+
+  @Override
+  public final void setPinned(Predicate<String> pinned) {
+    this.pinned = pinned;
   }
 
   @Override

@@ -210,10 +210,11 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (!d.wasInAuxiliary) {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
-    List<DatasetRecord> victims =
-        PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id));
+    List<DatasetRecord> victims = PlacementIndex.covering(queue, d, deficit,
+        v -> pinned.test(v.id) ? 0 : placement.bytesHeld(v.id));
     if (victims == null) {
-      return CacheDecision.Reason.REJECTED_TOO_LARGE;
+      return PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id)) != null
+          ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE;
     }
     return profitable(d, victims) ? null : CacheDecision.Reason.REJECTED_NOT_PROFITABLE;
   }
@@ -275,11 +276,17 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
   @Override
   void afterEvict(DatasetRecord v) {
-    queue.remove(v);
     clock = v.priority;
+    afterExpired(v);
+  }
+
+  /** An expired dataset leaves the main cache as a victim does, but the Clock stays. */
+  @Override
+  void afterExpired(DatasetRecord v) {
+    queue.remove(v);
     v.blocksAccess = 0;
     v.full = false;
-    super.afterEvict(v);
+    super.afterExpired(v);
   }
 
   /**

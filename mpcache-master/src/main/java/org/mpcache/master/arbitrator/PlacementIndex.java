@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ObjLongConsumer;
 import java.util.function.ToLongFunction;
 import org.mpcache.common.BlockKey;
 
@@ -367,6 +368,13 @@ public final class PlacementIndex {
     Held d = datasets.get(datasetId);
     Integer s = slaveIndex.get(slaveId);
     return d == null || s == null ? 0 : d.bytesOn(s);
+  }
+
+  /** Visits every dataset holding copies with the bytes of its stored copies, in no order. */
+  void forEachHeld(ObjLongConsumer<String> visitor) {
+    for (Held d : datasets.values()) {
+      visitor.accept(d.id, d.storedBytes);
+    }
   }
 
   /** The bytes of the dataset's stored copies, over every slave. O(1). */

@@ -11,8 +11,13 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.AdminProtos.ControlsProto;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.common.proto.MasterStateProtos.MasterStateProto;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
+import org.mpcache.common.proto.MpCacheProtos.QuotaProto;
+import org.mpcache.master.control.AdmissionFilter;
+import org.mpcache.master.control.OperatorControls;
 import org.mpcache.master.registry.SlaveHoldings;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
@@ -28,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * {@link DatasetCatalog} operators query, answers the {@link SlaveRegistry}'s questions about what
  * each slave holds ({@link #holdings()}), and carries out the operators' actions that are mechanism
  * rather than policy: evicting a dataset, draining a decommissioned slave (which the policy learns
- * of as ordinary removals).
+ * of as ordinary removals). It keeps the {@link OperatorControls}: admission filters and quotas
+ * refuse a request before the policy sees it, pins are the policy's input (never a victim), and
+ * times to live are checked at slaves' heartbeats, at most once a second, expiring datasets
+ * through the policy's To_Del lists.
  *
  * <p>Thread-safe. Lock order: (1) this arbitrator's lock, (2) the registry's monitor; the registry
  * reads {@link #holdings()} only while it does not hold its monitor.
@@ -45,6 +53,13 @@ public final class ReplaceArbitrator {
   @GuardedBy("lock")
   private final DatasetCatalog catalog;
   private final LongSupplier wallClock;
+  @GuardedBy("lock")
+  private final OperatorControls controls = new OperatorControls();
+  /** When times to live are next checked, wall clock. */
+  @GuardedBy("lock")
+  private long nextTtlCheckMs;
+  /** How often, at most, times to live are checked (at heartbeats). */
+  private static final long TTL_CHECK_MS = 1_000;
 
   /**
    * @param policy makes the cache policy, given the placement index it is to keep and plan against
@@ -54,6 +69,7 @@ public final class ReplaceArbitrator {
   public ReplaceArbitrator(Function<PlacementIndex, CachePolicy> policy, SlaveRegistry registry,
       int maxDatasets, ArbitratorStats stats, LongSupplier wallClock) {
     this.policy = policy.apply(placement);
+    this.policy.setPinned(controls::pinned);
     this.registry = registry;
     this.catalog = new DatasetCatalog(maxDatasets, stats, placement);
     this.wallClock = wallClock;
@@ -223,13 +239,139 @@ public final class ReplaceArbitrator {
    */
   public CacheDecision onReplaceRequest(BlockAccess access, long freeBytes, boolean force) {
     synchronized (lock) {
-      CacheDecision d = registry.isDecommissioning(access.slaveId())
-          ? CacheDecision.reject(CacheDecision.Reason.REJECTED_SLAVE_DECOMMISSIONED)
+      CacheDecision.Reason refused = registry.isDecommissioning(access.slaveId())
+          ? CacheDecision.Reason.REJECTED_SLAVE_DECOMMISSIONED : controlRefusal(access);
+      CacheDecision d = refused != null ? CacheDecision.reject(refused)
           : policy.onMiss(access, freeBytes, force);
       catalog.verdict(access, d);
       LOG.debug("Replace request {} with {} bytes free{}: {}", access, freeBytes,
           force ? " (forced)" : "", d);
       return d;
+    }
+  }
+
+  /**
+   * The operators' refusal of a request, before the policy sees it: the admission filters, then,
+   * for a dataset holding nothing yet, the quotas that charge it, which must hold all its blocks
+   * (each as large as the one requested, so the estimate errs high by at most one block).
+   */
+  @GuardedBy("lock")
+  private CacheDecision.Reason controlRefusal(BlockAccess a) {
+    CacheDecision.Reason r = controls.filterRefusal(a.datasetId());
+    if (r != null || !controls.hasQuotas() || placement.holds(a.datasetId())) {
+      return r;
+    }
+    return controls.quotaRefusal(a.datasetId(), a.blockBytes() * a.datasetBlocks(),
+        this::quotaUsed);
+  }
+
+  /** The bytes cached now that a quota charges: every dataset under its directory. */
+  @GuardedBy("lock")
+  private long quotaUsed(QuotaProto q) {
+    long[] sum = new long[1];
+    placement.forEachHeld((id, bytes) -> {
+      if (OperatorControls.charges(q, id)) {
+        sum[0] += bytes;
+      }
+    });
+    return sum[0];
+  }
+
+  /**
+   * Expires the datasets whose time to live ran out, at most once every {@link #TTL_CHECK_MS}:
+   * the policy queues their blocks in To_Del, handed out with the heartbeats.
+   */
+  @GuardedBy("lock")
+  private void expireDue(long now) {
+    if (!controls.hasTtls() || now < nextTtlCheckMs) {
+      return;
+    }
+    nextTtlCheckMs = now + TTL_CHECK_MS;
+    List<String> due = new ArrayList<>();
+    placement.forEachHeld((id, bytes) -> {
+      if (controls.expiresAtMs(id, catalog.lastAccessMs(id)) <= now) {
+        due.add(id);
+      }
+    });
+    for (String id : due) {
+      if (policy.expire(id)) {
+        catalog.expired(id, null, now);
+        LOG.info("Dataset {} expired: its time to live passed since its last read", id);
+      }
+    }
+  }
+
+  /**
+   * Pins ({@code on}) or unpins a path: the datasets with an input path at or under it are never
+   * chosen as victims.
+   *
+   * @return false when it was so already
+   * @throws IllegalArgumentException when the path is not absolute
+   */
+  public boolean pin(String path, boolean on) {
+    synchronized (lock) {
+      return on ? controls.pin(path) : controls.unpin(path);
+    }
+  }
+
+  /**
+   * Sets the time to live of the datasets under a path; 0 clears it.
+   *
+   * @return false when nothing changed
+   * @throws IllegalArgumentException when the path is not absolute or the time negative
+   */
+  public boolean setTtl(String path, long ttlMs) {
+    synchronized (lock) {
+      boolean changed = controls.setTtl(path, ttlMs, wallClock.getAsLong());
+      nextTtlCheckMs = 0;
+      return changed;
+    }
+  }
+
+  /**
+   * Sets a user's or a directory's quota; 0 clears it. Datasets already cached stay.
+   *
+   * @return false when nothing changed
+   * @throws IllegalArgumentException when the name is invalid or the limit negative
+   */
+  public boolean setQuota(QuotaProto.Kind kind, String name, long limitBytes) {
+    synchronized (lock) {
+      return controls.setQuota(kind, name, limitBytes);
+    }
+  }
+
+  /** Replaces the admission filters (the configuration's, at start and on refresh). */
+  public void setAdmissionFilter(AdmissionFilter filter) {
+    synchronized (lock) {
+      controls.setFilter(filter);
+    }
+  }
+
+  /** Every operator control, with each quota's usage now. */
+  public ControlsProto controls() {
+    synchronized (lock) {
+      return controls.report(this::quotaUsed);
+    }
+  }
+
+  /** Adds the pins, quotas and times to live to the master's checkpoint. */
+  public void exportControls(MasterStateProto.Builder state) {
+    synchronized (lock) {
+      controls.exportTo(state);
+    }
+  }
+
+  /**
+   * Restores the pins, quotas and times to live of the master's checkpoint.
+   *
+   * @return what was restored, for a log line
+   * @throws IllegalArgumentException naming the section and entry when one is invalid; nothing
+   *     is restored then
+   */
+  public String restoreControls(MasterStateProto state) {
+    synchronized (lock) {
+      controls.restore(state);
+      return controls.summary();
     }
   }
 
@@ -266,11 +408,13 @@ public final class ReplaceArbitrator {
   }
 
   /**
-   * Evictions queued for a slave since it last asked: its To_Del entries, and the evictions
-   * operators ordered (evict, decommission).
+   * Evictions queued for a slave since it last asked: its To_Del entries (with those of datasets
+   * whose time to live ran out, checked here), and the evictions operators ordered (evict,
+   * decommission).
    */
   public List<BlockKey> takeEvictions(String slaveId) {
     synchronized (lock) {
+      expireDue(wallClock.getAsLong());
       List<BlockKey> planned = policy.pendingEvictions(slaveId);
       catalog.policyEvictions(slaveId, planned, wallClock.getAsLong());
       List<BlockKey> ordered = catalog.takeQueued(slaveId);
@@ -339,12 +483,25 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** The status of every known dataset {@code filter} accepts, ordered by id. */
+  /**
+   * The status of every known dataset {@code filter} accepts, ordered by id, with whether it is
+   * pinned and when its time to live runs out.
+   */
   public List<DatasetStatusProto> datasets(Predicate<String> filter) {
     synchronized (lock) {
       List<DatasetStatusProto> out = new ArrayList<>();
       for (String id : catalog.datasetIds(filter)) {
-        out.add(catalog.status(id, policy::standing));
+        DatasetStatusProto d = catalog.status(id, policy::standing);
+        long expires = controls.hasTtls()
+            ? controls.expiresAtMs(id, catalog.lastAccessMs(id)) : Long.MAX_VALUE;
+        if (controls.pinned(id) || expires != Long.MAX_VALUE) {
+          DatasetStatusProto.Builder b = d.toBuilder().setPinned(controls.pinned(id));
+          if (expires != Long.MAX_VALUE) {
+            b.setExpiresAtMs(expires);
+          }
+          d = b.build();
+        }
+        out.add(d);
       }
       return out;
     }

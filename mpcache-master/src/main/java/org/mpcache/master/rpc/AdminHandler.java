@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.security.AccessControlException;
@@ -11,6 +12,9 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.apache.hadoop.thirdparty.protobuf.TextFormat;
+import org.mpcache.common.proto.AdminProtos.ControlRequestProto;
+import org.mpcache.common.proto.AdminProtos.ControlResponseProto;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.AdminProtos.DatasetsRequestProto;
 import org.mpcache.common.proto.AdminProtos.DatasetsResponseProto;
@@ -40,9 +44,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the administrator-to-master protocol ({@code mpcache admin}): status queries through
- * {@link MasterStatus}, and the operators' actions (evict, prefetch, decommission, refresh). A
- * request the master cannot carry out fails with a {@link RequestRefusedException} whose message
- * says why and what to do; the CLI prints it.
+ * {@link MasterStatus}, and the operators' actions (evict, prefetch, decommission, refresh, pin,
+ * unpin, ttl, quota). A request the master cannot carry out fails with a
+ * {@link RequestRefusedException} whose message says why and what to do; the CLI prints it.
  *
  * <p>Every operation first checks its caller against the admin ACLs ({@link AdminAcls}): the
  * caller is the RPC's remote user, authenticated by Kerberos on a secure cluster and only claimed
@@ -228,6 +232,52 @@ public final class AdminHandler implements AdminProtocolPB {
     } catch (IOException | IllegalArgumentException e) {
       throw failure("Refresh failed, nothing changed: " + e.getMessage());
     }
+  }
+
+  /**
+   * An operator pins or unpins a path, or sets a time to live or a quota; the master checkpoints
+   * it with the rest of its state.
+   */
+  @Override
+  public ControlResponseProto control(RpcController c, ControlRequestProto req)
+      throws ServiceException {
+    UserGroupInformation user = operator(req.getAction().name().toLowerCase(Locale.ROOT));
+    boolean changed;
+    try {
+      switch (req.getAction()) {
+        case PIN:
+        case UNPIN:
+          changed = arbitrator.pin(required(req.hasPath(), req.getPath(), "path"),
+              req.getAction() == ControlRequestProto.Action.PIN);
+          break;
+        case TTL:
+          changed = arbitrator.setTtl(required(req.hasPath(), req.getPath(), "path"),
+              req.getTtlMs());
+          break;
+        case QUOTA:
+          if (!req.hasQuota()) {
+            throw new IllegalArgumentException("field quota is missing");
+          }
+          changed = arbitrator.setQuota(req.getQuota().getKind(), req.getQuota().getName(),
+              req.getQuota().getLimitBytes());
+          break;
+        default:
+          throw new IllegalArgumentException("unknown action " + req.getAction());
+      }
+    } catch (IllegalArgumentException e) {
+      throw failure(req.getAction() + " refused: " + e.getMessage());
+    }
+    LOG.info("{} {}: {}", user.getShortUserName(), TextFormat.shortDebugString(req),
+        changed ? "changed" : "unchanged");
+    return ControlResponseProto.newBuilder().setChanged(changed)
+        .setControls(arbitrator.controls()).build();
+  }
+
+  private static String required(boolean present, String value, String field) {
+    if (!present) {
+      throw new IllegalArgumentException("field " + field + " is missing");
+    }
+    return value;
   }
 
   private static ServiceException failure(String message) {

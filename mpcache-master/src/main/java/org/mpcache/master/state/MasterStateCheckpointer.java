@@ -16,6 +16,7 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
+import org.mpcache.master.control.OperatorControls;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,10 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the master's state directory ({@code mpcache.master.state.dir}): at start, before the RPC
  * server opens, it restores what the last checkpoint holds (the policy's per-dataset state,
- * decommission flags, queued prefetches); then it checkpoints every
- * {@code mpcache.master.state.checkpoint.interval.ms} and once more at stop. Slaves re-register
- * afterwards and their blocks are adopted into the restored datasets, which keep their standing.
- * Without a state directory it does nothing and the report says so.
+ * operators' pins, quotas and times to live, decommission flags, queued prefetches); then it
+ * checkpoints every {@code mpcache.master.state.checkpoint.interval.ms} and once more at stop.
+ * Slaves re-register afterwards and their blocks are adopted into the restored datasets, which
+ * keep their standing. Without a state directory it does nothing and the report says so.
  *
  * <p>A checkpoint that cannot be read never stops the master: the error, naming the file, is
  * logged, the file is moved aside to {@code master-state.corrupt}, and the master relearns. A
@@ -113,8 +114,16 @@ public final class MasterStateCheckpointer extends AbstractService {
     }
   }
 
-  /** The policy first: it validates everything before it changes anything. */
+  /**
+   * The operators' controls are checked first, then the policy validates everything before it
+   * changes anything: a bad checkpoint changes nothing.
+   */
   private String apply(MasterStateProto s) {
+    try {
+      OperatorControls.check(s);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(file.path() + ": " + e.getMessage(), e);
+    }
     String policy = "no policy state";
     if (s.hasPolicy()) {
       PolicyStateProto p = s.getPolicy();
@@ -126,6 +135,7 @@ public final class MasterStateCheckpointer extends AbstractService {
         throw new IllegalArgumentException(file.path() + ": policy state: " + e.getMessage(), e);
       }
     }
+    String controls = arbitrator.restoreControls(s);
     registry.restoreDecommissioned(s.getDecommissionedList());
     int queued = 0;
     int dropped = 0;
@@ -138,7 +148,8 @@ public final class MasterStateCheckpointer extends AbstractService {
       LOG.warn("{} queued prefetch commands dropped: more than {}", dropped,
           MasterConfigKeys.PREFETCH_QUEUE_MAX_BLOCKS_KEY);
     }
-    return policy + ", " + s.getDecommissionedCount() + " decommissioned slaves, " + queued
+    return policy + ", " + controls + ", " + s.getDecommissionedCount()
+        + " decommissioned slaves, " + queued
         + " queued prefetches (checkpoint of " + s.getWrittenMs() + " ms)";
   }
 
@@ -150,6 +161,7 @@ public final class MasterStateCheckpointer extends AbstractService {
     if (policy != null) {
       b.setPolicy(policy);
     }
+    arbitrator.exportControls(b);
     return b.addAllDecommissioned(registry.decommissionFlags())
         .setPrefetch(prefetch.queueState()).build();
   }

@@ -119,13 +119,39 @@ public final class DatasetCatalog {
         byDataset.merge(owner, 1, Integer::sum);
       }
     }
+    int replaced = keys.size();
     for (Map.Entry<DatasetRecord.History, Integer> e : byDataset.entrySet()) {
       DatasetRecord.History v = e.getKey();
+      // A dataset whose time to live ran out, and not read since, leaves through To_Del too.
+      EvictionCause cause = v.lastEvictionCause() == EvictionCause.TTL_EXPIRED
+          && v.lastAccessMs() <= v.lastEvictionMs() ? EvictionCause.TTL_EXPIRED
+          : EvictionCause.REPLACEMENT;
       String why = detail != null ? detail
-          : v.lastEvictionCause() == EvictionCause.REPLACEMENT ? v.lastEvictionDetail() : null;
-      v.evicted(EvictionCause.REPLACEMENT, why, e.getValue(), now);
+          : v.lastEvictionCause() == cause ? v.lastEvictionDetail() : null;
+      v.evicted(cause, why, e.getValue(), now);
+      if (cause != EvictionCause.REPLACEMENT) {
+        stats.evicted(cause, e.getValue());
+        replaced -= e.getValue();
+      }
     }
-    stats.evicted(EvictionCause.REPLACEMENT, keys.size());
+    stats.evicted(EvictionCause.REPLACEMENT, replaced);
+  }
+
+  /**
+   * The policy evicted a dataset whose time to live ran out: its blocks, handed out from the
+   * To_Del lists, are recorded as {@link EvictionCause#TTL_EXPIRED}.
+   */
+  public void expired(String datasetId, String detail, long now) {
+    DatasetRecord.History d = history(datasetId);
+    if (d != null) {
+      d.evicted(EvictionCause.TTL_EXPIRED, detail, 0, now);
+    }
+  }
+
+  /** The wall clock of a dataset's last read; 0 when unknown. */
+  public long lastAccessMs(String datasetId) {
+    DatasetRecord.History d = history(datasetId);
+    return d == null ? 0 : d.lastAccessMs();
   }
 
   /** Takes the evictions the master ordered itself for a slave (operator evict, decommission). */

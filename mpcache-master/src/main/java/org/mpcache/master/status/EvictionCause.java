@@ -16,5 +16,7 @@ public enum EvictionCause {
    * A registering slave held a copy of a block HDFS no longer has: its file was deleted or
    * replaced, or the block's generation stamp changed (an append) while the copy sat on the SSD.
    */
-  STALE
+  STALE,
+  /** Its time to live (mpcache admin ttl) passed since its last read. */
+  TTL_EXPIRED
 }

@@ -63,6 +63,13 @@ final class Explanations {
           + "replica(s), cause " + e.getCause() + " (" + cause(e.getCause())
           + (e.hasDetail() ? "; " + e.getDetail() : "") + ").");
     }
+    if (d.getPinned()) {
+      out.add("It is pinned (mpcache admin pin): the policy never chooses it as a victim.");
+    }
+    if (d.hasExpiresAtMs()) {
+      out.add("Its time to live (mpcache admin ttl) runs out " + time(d.getExpiresAtMs())
+          + " unless it is read before.");
+    }
     if (d.hasPriority()) {
       out.add(String.format(Locale.ROOT, "The policy ranks it with priority Pr = %.6g (Fr = "
           + "%.6g); datasets with lower priority are evicted first.", d.getPriority(),
@@ -109,6 +116,17 @@ final class Explanations {
         return "not admitted: the configured policy never caches";
       case REJECTED_SLAVE_DECOMMISSIONED:
         return "not admitted: the slave is being decommissioned";
+      case REJECTED_NOT_INCLUDED:
+        return "not admitted: an input path matches none of the admission include filters "
+            + "(mpcache.master.admission.include)";
+      case REJECTED_EXCLUDED:
+        return "not admitted: an input path matches an admission exclude filter "
+            + "(mpcache.master.admission.exclude)";
+      case REJECTED_QUOTA:
+        return "not admitted: caching it would put a quota past its limit (mpcache admin "
+            + "report lists the quotas and their usage)";
+      case REJECTED_PINNED:
+        return "not admitted: only evicting pinned datasets would make room for it";
       default:
         return r.name();
     }
@@ -134,6 +152,8 @@ final class Explanations {
         return "the slave dropped it: corrupt, failed or its SSD lost";
       case STALE:
         return "HDFS no longer has the cached copy's file or generation stamp";
+      case TTL_EXPIRED:
+        return "its time to live (mpcache admin ttl) passed since its last read";
       default:
         return c.name();
     }

@@ -66,7 +66,7 @@ public final class MasterStatus {
     return r.setLiveSlaves(live).setDeadSlaves(slaves.size() - live)
         .setDatasets(arbitrator.datasetCount()).setTotalSpace(space)
         .setTotalCounters(counters).setCachedBlocks(blocks)
-        .setCheckpoint(checkpoints.get()).build();
+        .setCheckpoint(checkpoints.get()).setControls(arbitrator.controls()).build();
   }
 
   /**

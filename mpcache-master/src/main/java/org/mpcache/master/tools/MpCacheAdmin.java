@@ -10,6 +10,7 @@ import org.apache.hadoop.util.ExitUtil;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.mpcache.common.MpCacheConfiguration;
+import org.mpcache.common.proto.AdminProtos.ControlRequestProto;
 
 /**
  * {@code mpcache admin}: the operators' command line for a running mpCache cluster, a Hadoop
@@ -37,7 +38,11 @@ public class MpCacheAdmin extends Configured implements Tool {
     Map<String, AdminCommand> m = new LinkedHashMap<>();
     for (AdminCommand c : List.of(new ReportCommand(out, err), new DatasetsCommand(out, err),
         new ExplainCommand(out, err), new EvictCommand(out, err), new PrefetchCommand(out, err),
-        new DecommissionCommand(out, err), new RefreshCommand(out, err))) {
+        new DecommissionCommand(out, err), new RefreshCommand(out, err),
+        new ControlCommand(ControlRequestProto.Action.PIN, out, err),
+        new ControlCommand(ControlRequestProto.Action.UNPIN, out, err),
+        new ControlCommand(ControlRequestProto.Action.TTL, out, err),
+        new ControlCommand(ControlRequestProto.Action.QUOTA, out, err))) {
       m.put(c.name(), c);
     }
     return m;

@@ -93,6 +93,7 @@ final class ReportCommand extends AdminCommand {
         + " from SSD), " + c.getMisses() + " misses (" + Table.bytes(c.getBytesFromHdfs())
         + " from HDFS), " + c.getFallbacks() + " fallbacks");
     out.println(checkpoint(r.getCheckpoint()));
+    ControlCommand.print(out, r.getControls());
     out.println();
     Table t = new Table("SLAVE", "STATE", ">HEARTBEAT", ">SSD", ">INPUT USED", ">INPUT CAP",
         ">POOL", ">LENT IN", ">LENT LOC", ">LOCAL USED", ">LOCAL CAP", ">BLOCKS", ">HITS",

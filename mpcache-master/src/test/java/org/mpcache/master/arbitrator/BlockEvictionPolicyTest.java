@@ -58,6 +58,21 @@ class BlockEvictionPolicyTest {
   }
 
   @Test
+  void lru_pinnedDatasetsBlocksAreSkipped_refusedWhenOnlyTheyWouldMakeRoom() {
+    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    cache(lru, "s1", 1);
+    cache(lru, "s1", 2);
+    lru.setPinned("D1"::equals);
+    assertEquals(List.of(block(2)), missFull(lru, "s1", 3, 100, 0).evict());
+    lru.onRemoved("s1", block(2));
+    lru.onCached("s1", block(3));
+    lru.setPinned(id -> true);
+    assertEquals(CacheDecision.Reason.REJECTED_PINNED, missFull(lru, "s1", 4, 100, 0).reason());
+    assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE,
+        missFull(lru, "s1", 4, 300, 0).reason());
+  }
+
+  @Test
   void lru_blockStillFillingIsNotAVictim() {
     LruPolicy lru = new LruPolicy(new PlacementIndex());
     lru.onMiss(access("s1", 1, 100, "j1"), 1_000);
