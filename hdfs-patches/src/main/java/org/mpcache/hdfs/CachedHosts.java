@@ -1,0 +1,202 @@
+package org.mpcache.hdfs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.HdfsBlockLocation;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientMasterProtos.BlockHostsProto;
+import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
+import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Names the hosts whose slave holds a block as that block's cached hosts, so that
+ * {@code FileInputFormat.getSplits} (which passes {@link BlockLocation#getCachedHosts()} into each
+ * split) and YARN place map tasks beside the SSD copy, as HDFS centralized caching does for
+ * blocks cached in DataNode memory. One request to the master per file (per block location
+ * array), answered from its placement index; answers are kept for
+ * {@code mpcache.client.cached.hosts.expiry.ms} so that a split computation over many files, or
+ * repeated ones, do not ask again for the same blocks.
+ *
+ * <p>It never fails the caller: an error or a master that does not answer within the call's time
+ * limit leaves HDFS's own locations as they are, logs one WARN per instance (one FileSystem), and
+ * the master is not asked again for {@code mpcache.client.slave.retry.ms}. Reads never come here.
+ *
+ * <p>Thread-safe: the monitor guards the answers kept and the retry time, and is never held across
+ * the call to the master.
+ */
+final class CachedHosts implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(CachedHosts.class);
+
+  /** The most blocks whose answer is kept: a few MiB at most, the oldest dropped first. */
+  static final int MAX_KEPT_BLOCKS = 100_000;
+
+  private final Configuration conf;
+  private final InetSocketAddress masterAddress;
+  private final int timeoutMs;
+  private final long expiryMs;
+  private final long retryMs;
+  private final LongSupplier clock;
+
+  /** One answer: the hosts, and when it stops being used. */
+  private record Kept(List<String> hosts, long until) {
+  }
+
+  @GuardedBy("this")
+  private final Map<BlockKey, Kept> kept = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<BlockKey, Kept> eldest) {
+      return size() > MAX_KEPT_BLOCKS;
+    }
+  };
+  /** Until when the master is not asked, after a failure. */
+  @GuardedBy("this")
+  private long quietUntil;
+  @GuardedBy("this")
+  private boolean warned;
+  @GuardedBy("this")
+  private ClientMasterProtocolPB master;
+
+  /**
+   * @param timeoutMs the time limit of one call to the master
+   * @param expiryMs how long an answer is used
+   * @param retryMs how long the master is left alone after a failed call
+   */
+  CachedHosts(Configuration conf, InetSocketAddress masterAddress, int timeoutMs, long expiryMs,
+      long retryMs, LongSupplier clock) {
+    this.conf = conf;
+    this.masterAddress = masterAddress;
+    this.timeoutMs = timeoutMs;
+    this.expiryMs = expiryMs;
+    this.retryMs = retryMs;
+    this.clock = clock;
+  }
+
+  /**
+   * Adds to each of {@code locations} the hosts whose slave holds its block, beside any cached
+   * hosts HDFS named; locations of other kinds (not HDFS's, or of erasure-coded files) are left
+   * as they are. Never throws.
+   */
+  void addTo(BlockLocation[] locations) {
+    if (locations == null || locations.length == 0) {
+      return;
+    }
+    List<BlockKey> keys = new ArrayList<>(locations.length);
+    for (BlockLocation loc : locations) {
+      keys.add(keyOf(loc));
+    }
+    Map<BlockKey, List<String>> hosts = lookUp(keys);
+    for (int i = 0; i < locations.length; i++) {
+      List<String> ours = keys.get(i) == null ? null : hosts.get(keys.get(i));
+      if (ours == null || ours.isEmpty()) {
+        continue;
+      }
+      Set<String> merged = new LinkedHashSet<>(List.of(locations[i].getCachedHosts()));
+      merged.addAll(ours);
+      locations[i].setCachedHosts(merged.toArray(new String[0]));
+    }
+  }
+
+  private static BlockKey keyOf(BlockLocation loc) {
+    if (!(loc instanceof HdfsBlockLocation) || ((HdfsBlockLocation) loc).isStriped()) {
+      return null;
+    }
+    LocatedBlock b = ((HdfsBlockLocation) loc).getLocatedBlock();
+    return MpCacheFileSystem.keyOf(b);
+  }
+
+  /** The hosts of each key, kept ones and, for the rest, the master's answer; never throws. */
+  private Map<BlockKey, List<String>> lookUp(List<BlockKey> keys) {
+    Map<BlockKey, List<String>> out = new LinkedHashMap<>();
+    List<BlockKey> ask = new ArrayList<>();
+    ClientMasterProtocolPB m;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      for (BlockKey k : keys) {
+        if (k == null || out.containsKey(k)) {
+          continue;
+        }
+        Kept e = kept.get(k);
+        if (e != null && e.until > now) {
+          out.put(k, e.hosts);
+        } else if (!ask.contains(k)) {
+          ask.add(k);
+        }
+      }
+      if (ask.isEmpty() || now < quietUntil) {
+        return out;
+      }
+      try {
+        m = proxy();
+      } catch (IOException e) {
+        failed(e);
+        return out;
+      }
+    }
+    List<BlockHostsProto> answer;
+    ClientCounters.get().cachedHostsLookup();
+    try {
+      answer = RpcSupport.call(() -> m.cachedHosts(null, CachedHostsRequestProto.newBuilder()
+          .addAllBlocks(ProtoConverters.toProtos(ask)).build())).getBlocksList();
+      if (answer.size() != ask.size()) {
+        throw new IOException("the master answered for " + answer.size() + " blocks, asked for "
+            + ask.size());
+      }
+    } catch (IOException e) {
+      synchronized (this) {
+        failed(e);
+      }
+      return out;
+    }
+    synchronized (this) {
+      long until = clock.getAsLong() + expiryMs;
+      for (int i = 0; i < ask.size(); i++) {
+        List<String> hosts = List.copyOf(answer.get(i).getHostsList());
+        kept.put(ask.get(i), new Kept(hosts, until));
+        out.put(ask.get(i), hosts);
+      }
+    }
+    return out;
+  }
+
+  @GuardedBy("this")
+  private ClientMasterProtocolPB proxy() throws IOException {
+    if (master == null) {
+      master = RpcSupport.proxy(ClientMasterProtocolPB.class, masterAddress, conf, timeoutMs);
+    }
+    return master;
+  }
+
+  @GuardedBy("this")
+  private void failed(IOException e) {
+    ClientCounters.get().cachedHostsFailure();
+    quietUntil = clock.getAsLong() + retryMs;
+    if (!warned) {
+      warned = true;
+      LOG.warn("Cannot ask the mpCache master at {} which hosts cache blocks; tasks are placed by"
+          + " HDFS's locations (not asked again for {} ms; further failures are counted, not"
+          + " logged): {}", masterAddress, retryMs, e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    RpcSupport.close(master);
+    master = null;
+  }
+}
