@@ -13,7 +13,6 @@ import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.HdfsBlockLocation;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientMasterProtos.BlockHostsProto;
@@ -25,10 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Names the hosts whose slave holds a block as that block's cached hosts, so that
- * {@code FileInputFormat.getSplits} (which passes {@link BlockLocation#getCachedHosts()} into each
- * split) and YARN place map tasks beside the SSD copy, as HDFS centralized caching does for
- * blocks cached in DataNode memory. One request to the master per file (per block location
+ * Names the hosts whose slave holds a block as that block's hosts and cached hosts, so that map
+ * tasks are placed beside the SSD copy. Both, because {@code FileInputFormat.getSplits} passes
+ * {@link BlockLocation#getHosts()} and {@link BlockLocation#getCachedHosts()} into each split but
+ * MapReduce asks YARN for a map's container by the split's hosts alone ({@code JobSplitWriter}
+ * keeps {@code getLocations()}; the cached hosts reach only {@code getLocationInfo()}, which
+ * engines such as Spark read): a cached block's hosts are its slaves' hosts, its names and
+ * topology paths still HDFS's replicas. One request to the master per file (per block location
  * array), answered from its placement index; answers are kept for
  * {@code mpcache.client.cached.hosts.expiry.ms} so that a split computation over many files, or
  * repeated ones, do not ask again for the same blocks.
@@ -88,17 +90,17 @@ final class CachedHosts implements Closeable {
   }
 
   /**
-   * Adds to each of {@code locations} the hosts whose slave holds its block, beside any cached
-   * hosts HDFS named; locations of other kinds (not HDFS's, or of erasure-coded files) are left
-   * as they are. Never throws.
+   * Adds to each of {@code locations} the hosts whose slave holds its block, {@code blocks.get(i)}
+   * for {@code locations[i]}, beside any cached hosts HDFS named. A null or erasure-coded block
+   * is left as it is, and so are all when the two lists differ in length. Never throws.
    */
-  void addTo(BlockLocation[] locations) {
-    if (locations == null || locations.length == 0) {
+  void addTo(BlockLocation[] locations, List<LocatedBlock> blocks) {
+    if (locations == null || locations.length == 0 || locations.length != blocks.size()) {
       return;
     }
     List<BlockKey> keys = new ArrayList<>(locations.length);
-    for (BlockLocation loc : locations) {
-      keys.add(keyOf(loc));
+    for (LocatedBlock b : blocks) {
+      keys.add(b == null || b.isStriped() ? null : MpCacheFileSystem.keyOf(b));
     }
     Map<BlockKey, List<String>> hosts = lookUp(keys);
     for (int i = 0; i < locations.length; i++) {
@@ -109,15 +111,14 @@ final class CachedHosts implements Closeable {
       Set<String> merged = new LinkedHashSet<>(List.of(locations[i].getCachedHosts()));
       merged.addAll(ours);
       locations[i].setCachedHosts(merged.toArray(new String[0]));
+      try {
+        // MapReduce requests a map's container by the split's hosts alone (JobSplitWriter keeps
+        // getLocations(), never the cached hosts): a cached block names its slaves' hosts there.
+        locations[i].setHosts(ours.toArray(new String[0]));
+      } catch (IOException e) {
+        throw new IllegalStateException("BlockLocation.setHosts declares but never throws", e);
+      }
     }
-  }
-
-  private static BlockKey keyOf(BlockLocation loc) {
-    if (!(loc instanceof HdfsBlockLocation) || ((HdfsBlockLocation) loc).isStriped()) {
-      return null;
-    }
-    LocatedBlock b = ((HdfsBlockLocation) loc).getLocatedBlock();
-    return MpCacheFileSystem.keyOf(b);
   }
 
   /** The hosts of each key, kept ones and, for the rest, the master's answer; never throws. */

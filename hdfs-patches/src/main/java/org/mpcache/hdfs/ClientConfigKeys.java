@@ -77,9 +77,9 @@ public final class ClientConfigKeys {
   public static final int CACHE_DEADLINE_MS_DEFAULT = 2_000;
 
   /**
-   * Whether the FileSystem names the hosts whose slave holds a block as the block's cached hosts
-   * ({@code BlockLocation.getCachedHosts()}), which MapReduce places map tasks by; false leaves
-   * HDFS's own locations.
+   * Whether the FileSystem names the hosts whose slave holds a block as the block's hosts and
+   * cached hosts ({@code BlockLocation.getHosts()}, which MapReduce places map tasks by, and
+   * {@code getCachedHosts()}); false leaves HDFS's own locations.
    */
   public static final String CACHED_HOSTS_ENABLED_KEY = "mpcache.client.cached.hosts.enabled";
   public static final boolean CACHED_HOSTS_ENABLED_DEFAULT = true;

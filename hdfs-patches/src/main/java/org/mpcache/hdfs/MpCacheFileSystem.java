@@ -3,11 +3,13 @@ package org.mpcache.hdfs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.HdfsBlockLocation;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
@@ -17,6 +19,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.OpenedBlockList;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Time;
@@ -29,9 +32,9 @@ import org.mpcache.common.MpCacheConfigKeys;
  * {@code fs.hdfs.impl=org.mpcache.hdfs.MpCacheFileSystem} in core-site.xml and unmodified jobs
  * read their cached input blocks from the slaves' SSDs, and their map tasks are placed beside
  * those blocks: the block locations it lists name the hosts whose slave holds each block as
- * cached hosts. Everything else is plain {@link DistributedFileSystem}; files HDFS encrypts,
- * erasure-codes or is still writing the last block of are read (or partly read) from HDFS only, and
- * HDFS's permission checks happen at open exactly as without the cache.
+ * the block's hosts and cached hosts. Everything else is plain {@link DistributedFileSystem};
+ * files HDFS encrypts, erasure-codes or is still writing the last block of are read (or partly
+ * read) from HDFS only, and HDFS's permission checks happen at open exactly as without the cache.
  *
  * <p>Thread-safe, like {@link DistributedFileSystem}.
  */
@@ -139,20 +142,26 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   }
 
   /**
-   * HDFS's locations, with the hosts whose slave holds each block as its cached hosts (never
-   * failing for want of them). {@link #getFileBlockLocations(FileStatus, long, long)} comes here.
+   * HDFS's locations, a cached block's naming the hosts whose slave holds it as its hosts and
+   * cached hosts ({@link CachedHosts}; never failing for want of them).
+   * {@link #getFileBlockLocations(FileStatus, long, long)} comes here.
    */
   @Override
   public BlockLocation[] getFileBlockLocations(Path p, long start, long len) throws IOException {
     BlockLocation[] locations = super.getFileBlockLocations(p, start, len);
-    if (cachedHosts != null) {
-      cachedHosts.addTo(locations);
+    if (cachedHosts != null && locations != null) {
+      List<LocatedBlock> blocks = new ArrayList<>(locations.length);
+      for (BlockLocation l : locations) {
+        blocks.add(l instanceof HdfsBlockLocation ? ((HdfsBlockLocation) l).getLocatedBlock()
+            : null);
+      }
+      cachedHosts.addTo(locations, blocks);
     }
     return locations;
   }
 
   /**
-   * HDFS's listing, each file's block locations with their cached hosts as
+   * HDFS's listing, each file's block locations with their slaves' hosts as
    * {@link #getFileBlockLocations(Path, long, long)} gives them: what
    * {@code FileInputFormat.getSplits} places map tasks by. One request to the master per file, as
    * the caller takes it from the iterator.
@@ -173,7 +182,12 @@ public class MpCacheFileSystem extends DistributedFileSystem {
       @Override
       public LocatedFileStatus next() throws IOException {
         LocatedFileStatus s = it.next();
-        cachedHosts.addTo(s.getBlockLocations());
+        // HDFS lists one location per located block, in order, as plain BlockLocations.
+        if (s instanceof HdfsLocatedFileStatus
+            && ((HdfsLocatedFileStatus) s).getLocatedBlocks() != null) {
+          cachedHosts.addTo(s.getBlockLocations(),
+              ((HdfsLocatedFileStatus) s).getLocatedBlocks().getLocatedBlocks());
+        }
         return s;
       }
     };

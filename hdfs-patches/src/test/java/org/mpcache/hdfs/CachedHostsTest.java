@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.HdfsBlockLocation;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -87,19 +89,30 @@ class CachedHostsTest {
     server.stop();
   }
 
+  private static LocatedBlock block(long blockId) {
+    return new LocatedBlock(new ExtendedBlock("BP-1", blockId, 1024, 1001), new DatanodeInfo[0]);
+  }
+
   private static BlockLocation location(long blockId, String... hdfsCached) {
-    LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", blockId, 1024, 1001),
-        new DatanodeInfo[0]);
-    BlockLocation plain = new BlockLocation(new String[] {"dn:9866"}, new String[] {"dn"},
+    BlockLocation l = new BlockLocation(new String[] {"dn:9866"}, new String[] {"dn"},
         (blockId - 1) * 1024, 1024);
-    plain.setCachedHosts(hdfsCached);
-    return new HdfsBlockLocation(plain, b);
+    l.setCachedHosts(hdfsCached);
+    return l;
+  }
+
+  /** Adds cached hosts to locations of the blocks with these ids, and returns the locations. */
+  private BlockLocation[] addTo(BlockLocation... locations) {
+    List<LocatedBlock> blocks = new ArrayList<>();
+    for (BlockLocation l : locations) {
+      blocks.add(block(l.getOffset() / 1024 + 1));
+    }
+    hosts.addTo(locations, blocks);
+    return locations;
   }
 
   @Test
   void addTo_oneCallPerFile_namesSlaveHostsBesideHdfsCachedHosts() {
-    BlockLocation[] file = {location(1), location(2, "dn"), location(0, "dn")};
-    hosts.addTo(file);
+    BlockLocation[] file = addTo(location(1), location(2, "dn"), location(0, "dn"));
     assertEquals(1, calls.get());
     assertArrayEquals(new String[] {"node-1"}, file[0].getCachedHosts());
     assertArrayEquals(new String[] {"dn", "node-2"}, file[1].getCachedHosts());
@@ -107,40 +120,47 @@ class CachedHostsTest {
   }
 
   @Test
+  void addTo_cachedBlock_hostsAreItsSlavesHosts() throws IOException {
+    BlockLocation[] file = addTo(location(1), location(0));
+    assertArrayEquals(new String[] {"node-1"}, file[0].getHosts());
+    assertArrayEquals(new String[] {"dn:9866"}, file[0].getNames(), "names stay HDFS's");
+    assertArrayEquals(new String[] {"dn"}, file[1].getHosts(), "an uncached block keeps HDFS's");
+  }
+
+  @Test
   void addTo_withinExpiry_usesKeptAnswerThenAsksAgain() {
-    hosts.addTo(new BlockLocation[] {location(1)});
-    BlockLocation[] again = {location(1)};
-    hosts.addTo(again);
+    addTo(location(1));
+    BlockLocation[] again = addTo(location(1));
     assertEquals(1, calls.get());
     assertArrayEquals(new String[] {"node-1"}, again[0].getCachedHosts());
     clock.addAndGet(EXPIRY_MS);
-    hosts.addTo(new BlockLocation[] {location(1)});
+    addTo(location(1));
     assertEquals(2, calls.get());
   }
 
   @Test
-  void addTo_masterFails_leavesHdfsLocationsAndWaitsRetryInterval() {
+  void addTo_masterFails_leavesHdfsLocationsAndWaitsRetryInterval() throws IOException {
     fail = true;
     long failures = ClientCounters.get().cachedHostsFailures();
-    BlockLocation[] file = {location(1, "dn"), location(2)};
-    hosts.addTo(file);
+    BlockLocation[] file = addTo(location(1, "dn"), location(2));
     assertArrayEquals(new String[] {"dn"}, file[0].getCachedHosts());
+    assertArrayEquals(new String[] {"dn"}, file[0].getHosts());
     assertArrayEquals(new String[0], file[1].getCachedHosts());
     assertEquals(failures + 1, ClientCounters.get().cachedHostsFailures());
     fail = false;
-    hosts.addTo(new BlockLocation[] {location(1)});
+    addTo(location(1));
     assertEquals(1, calls.get(), "asked again within the retry interval");
     clock.addAndGet(RETRY_MS);
-    BlockLocation[] later = {location(1)};
-    hosts.addTo(later);
+    BlockLocation[] later = addTo(location(1));
     assertEquals(2, calls.get());
     assertArrayEquals(new String[] {"node-1"}, later[0].getCachedHosts());
   }
 
   @Test
-  void addTo_plainLocations_askNothing() {
-    BlockLocation[] file = {new BlockLocation(new String[] {"dn:9866"}, new String[] {"dn"}, 0, 1)};
-    hosts.addTo(file);
+  void addTo_unknownBlocksOrMismatchedLists_askNothing() {
+    BlockLocation[] file = {location(1)};
+    hosts.addTo(file, Arrays.asList((LocatedBlock) null));
+    hosts.addTo(file, List.of(block(1), block(2)));
     assertEquals(0, calls.get());
     assertArrayEquals(new String[0], file[0].getCachedHosts());
   }
