@@ -68,7 +68,10 @@ public final class ClientConfigKeys {
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;
 
-  /** After a fault talking to a slave, how long the client leaves that slave alone. */
+  /**
+   * After a fault talking to a slave, how long the client leaves that slave alone; after a failed
+   * cached-hosts call, how long it places tasks by HDFS's locations without asking the master.
+   */
   public static final String SLAVE_RETRY_MS_KEY = "mpcache.client.slave.retry.ms";
   public static final long SLAVE_RETRY_MS_DEFAULT = 30_000;
 
@@ -80,6 +83,18 @@ public final class ClientConfigKeys {
    */
   public static final String CACHE_DEADLINE_MS_KEY = "mpcache.client.cache.deadline.ms";
   public static final int CACHE_DEADLINE_MS_DEFAULT = 2_000;
+
+  /**
+   * Whether the FileSystem names the hosts whose slave holds a block as the block's hosts and
+   * cached hosts ({@code BlockLocation.getHosts()}, which MapReduce places map tasks by, and
+   * {@code getCachedHosts()}); false leaves HDFS's own locations.
+   */
+  public static final String CACHED_HOSTS_ENABLED_KEY = "mpcache.client.cached.hosts.enabled";
+  public static final boolean CACHED_HOSTS_ENABLED_DEFAULT = true;
+
+  /** How long the client uses the master's answer of which hosts cache a block. */
+  public static final String CACHED_HOSTS_EXPIRY_MS_KEY = "mpcache.client.cached.hosts.expiry.ms";
+  public static final long CACHED_HOSTS_EXPIRY_MS_DEFAULT = 5_000;
 
   private ClientConfigKeys() {
   }

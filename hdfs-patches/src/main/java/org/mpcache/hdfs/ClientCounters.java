@@ -12,9 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cache's figures as one client JVM (a task, a shell) saw them: blocks found (read through a
- * descriptor or through RPC) and missed, bytes
- * read from slaves and from HDFS, fallbacks by cause. A fallback is logged at WARN the first time
- * its cause appears in the JVM and at DEBUG after that, so a dead slave does not flood task logs.
+ * descriptor or through RPC) and missed, bytes read from slaves and from HDFS, fallbacks by cause,
+ * cached-host lookups for task placement. A fallback is logged at WARN the first time its cause
+ * appears in the JVM and at DEBUG after that, so a dead slave does not flood task logs.
  *
  * <p>One instance per JVM ({@link #get}); thread-safe.
  */
@@ -30,6 +30,8 @@ public final class ClientCounters {
   private final AtomicLong bytesFromCache = new AtomicLong();
   private final AtomicLong bytesFromHdfs = new AtomicLong();
   private final AtomicLong fills = new AtomicLong();
+  private final AtomicLong cachedHostsLookups = new AtomicLong();
+  private final AtomicLong cachedHostsFailures = new AtomicLong();
   private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
   private final Set<String> logged = ConcurrentHashMap.newKeySet();
 
@@ -82,6 +84,24 @@ public final class ClientCounters {
 
   void filled() {
     fills.incrementAndGet();
+  }
+
+  void cachedHostsLookup() {
+    cachedHostsLookups.incrementAndGet();
+  }
+
+  void cachedHostsFailure() {
+    cachedHostsFailures.incrementAndGet();
+  }
+
+  /** Calls to the master asking which hosts cache a file's blocks (for task placement). */
+  public long cachedHostsLookups() {
+    return cachedHostsLookups.get();
+  }
+
+  /** Those calls (or proxies to make them) that failed: tasks were placed by HDFS's locations. */
+  public long cachedHostsFailures() {
+    return cachedHostsFailures.get();
   }
 
   /** Counts a fallback to HDFS and logs it once per cause. */

@@ -52,7 +52,12 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("BytesFromHdfs", "Bytes read from HDFS"), c.bytesFromHdfs())
         .addCounter(Interns.info("Fills", "Blocks written through to a slave"), c.fills())
         .addCounter(Interns.info("Fallbacks", "Reads moved to HDFS after a cache fault"),
-            c.totalFallbacks());
+            c.totalFallbacks())
+        .addCounter(Interns.info("CachedHostsLookups",
+            "Calls to the master for the hosts caching a file's blocks"), c.cachedHostsLookups())
+        .addCounter(Interns.info("CachedHostsFailures",
+            "Cached-host calls that failed (tasks placed by HDFS's locations)"),
+            c.cachedHostsFailures());
     for (Map.Entry<String, Long> e : c.fallbacks().entrySet()) {
       rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey()),
           "Fallbacks with cause " + e.getKey()), e.getValue());

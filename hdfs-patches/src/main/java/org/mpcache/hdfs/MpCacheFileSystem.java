@@ -1,16 +1,25 @@
 package org.mpcache.hdfs;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.HdfsBlockLocation;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathFilter;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.OpenedBlockList;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Time;
@@ -21,10 +30,11 @@ import org.mpcache.common.MpCacheConfigKeys;
 /**
  * The drop-in {@code hdfs://} FileSystem that reads through mpCache: set
  * {@code fs.hdfs.impl=org.mpcache.hdfs.MpCacheFileSystem} in core-site.xml and unmodified jobs
- * read their cached input blocks from the slaves' SSDs. Everything but {@link #open} is plain
- * {@link DistributedFileSystem}; files HDFS encrypts, erasure-codes or is still writing the last
- * block of are read (or partly read) from HDFS only, and HDFS's permission checks happen at open
- * exactly as without the cache.
+ * read their cached input blocks from the slaves' SSDs, and their map tasks are placed beside
+ * those blocks: the block locations it lists name the hosts whose slave holds each block as
+ * the block's hosts and cached hosts. Everything else is plain {@link DistributedFileSystem};
+ * files HDFS encrypts, erasure-codes or is still writing the last block of are read (or partly
+ * read) from HDFS only, and HDFS's permission checks happen at open exactly as without the cache.
  *
  * <p>Thread-safe, like {@link DistributedFileSystem}.
  */
@@ -40,6 +50,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private SlaveDirectory directory;
   private FillSenders senders;
   private DatasetResolver datasets;
+  /** Null when cached hosts are off (or the cache is). */
+  private CachedHosts cachedHosts;
 
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
@@ -84,16 +96,23 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
         ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
-    directory = new SlaveDirectory(conf,
-        ConfigChecks.address(conf, MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-            MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT),
-        ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
-            MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1), deadlineMs,
+    InetSocketAddress masterAddress = ConfigChecks.address(conf,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    int rpcTimeoutMs = ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
+        MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1);
+    long retryMs = ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
+        ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0);
+    directory = new SlaveDirectory(conf, masterAddress, rpcTimeoutMs, deadlineMs,
         ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY,
             ClientConfigKeys.SLAVES_REFRESH_MS_DEFAULT, 0),
-        ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
-            ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0),
-        Time::monotonicNow);
+        retryMs, Time::monotonicNow);
+    if (conf.getBoolean(ClientConfigKeys.CACHED_HOSTS_ENABLED_KEY,
+        ClientConfigKeys.CACHED_HOSTS_ENABLED_DEFAULT)) {
+      cachedHosts = new CachedHosts(conf, masterAddress,
+          Math.min(rpcTimeoutMs, deadlineMs),
+          ConfigChecks.longAtLeast(conf, ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY,
+              ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_DEFAULT, 0), retryMs, Time::monotonicNow);
+    }
     senders = new FillSenders(fillThreads, deadlineMs);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
@@ -125,6 +144,58 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         blocks, cacheable, ctx));
   }
 
+  /**
+   * HDFS's locations, a cached block's naming the hosts whose slave holds it as its hosts and
+   * cached hosts ({@link CachedHosts}; never failing for want of them).
+   * {@link #getFileBlockLocations(FileStatus, long, long)} comes here.
+   */
+  @Override
+  public BlockLocation[] getFileBlockLocations(Path p, long start, long len) throws IOException {
+    BlockLocation[] locations = super.getFileBlockLocations(p, start, len);
+    if (cachedHosts != null && locations != null) {
+      List<LocatedBlock> blocks = new ArrayList<>(locations.length);
+      for (BlockLocation l : locations) {
+        blocks.add(l instanceof HdfsBlockLocation ? ((HdfsBlockLocation) l).getLocatedBlock()
+            : null);
+      }
+      cachedHosts.addTo(locations, blocks);
+    }
+    return locations;
+  }
+
+  /**
+   * HDFS's listing, each file's block locations with their slaves' hosts as
+   * {@link #getFileBlockLocations(Path, long, long)} gives them: what
+   * {@code FileInputFormat.getSplits} places map tasks by. One request to the master per file, as
+   * the caller takes it from the iterator.
+   */
+  @Override
+  protected RemoteIterator<LocatedFileStatus> listLocatedStatus(Path p, PathFilter filter)
+      throws IOException {
+    RemoteIterator<LocatedFileStatus> it = super.listLocatedStatus(p, filter);
+    if (cachedHosts == null) {
+      return it;
+    }
+    return new RemoteIterator<>() {
+      @Override
+      public boolean hasNext() throws IOException {
+        return it.hasNext();
+      }
+
+      @Override
+      public LocatedFileStatus next() throws IOException {
+        LocatedFileStatus s = it.next();
+        // HDFS lists one location per located block, in order, as plain BlockLocations.
+        if (s instanceof HdfsLocatedFileStatus
+            && ((HdfsLocatedFileStatus) s).getLocatedBlocks() != null) {
+          cachedHosts.addTo(s.getBlockLocations(),
+              ((HdfsLocatedFileStatus) s).getLocatedBlocks().getLocatedBlocks());
+        }
+        return s;
+      }
+    };
+  }
+
   /** The cache key of a block: pool, id and generation stamp (HDFS's equals ignores the last). */
   static BlockKey keyOf(LocatedBlock b) {
     ExtendedBlock e = b.getBlock();
@@ -140,6 +211,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
       }
       if (directory != null) {
         directory.close();
+      }
+      if (cachedHosts != null) {
+        cachedHosts.close();
       }
     } finally {
       super.close();

@@ -23,6 +23,8 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
+import org.mpcache.common.proto.ClientMasterProtos.CachedHostsResponseProto;
 import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesResponseProto;
@@ -71,6 +73,12 @@ class SlaveDirectoryTest {
           }
         }
         return GetSlavesResponseProto.newBuilder().addSlaves(SLAVE).build();
+      }
+
+      @Override
+      public CachedHostsResponseProto cachedHosts(RpcController c, CachedHostsRequestProto r)
+          throws ServiceException {
+        throw new ServiceException(new IOException("not part of this script"));
       }
     };
     server = RpcSupport.server(conf, ClientMasterProtocolPB.class,

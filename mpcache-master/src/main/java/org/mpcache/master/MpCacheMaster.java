@@ -169,7 +169,7 @@ public class MpCacheMaster extends CompositeService {
                     new SlaveGate(registry, createSlaveAdmission(conf), slaveRefusals), arbitrator,
                     prefetch, adoptionChecker, spaceManager, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
-            timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry))))
+            timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry, arbitrator))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
             timed(AdminProtocolPB.class,
                 new AdminHandler(status, registry, arbitrator, prefetch, refresher,

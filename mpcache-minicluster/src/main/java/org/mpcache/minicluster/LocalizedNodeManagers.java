@@ -30,19 +30,23 @@ public final class LocalizedNodeManagers {
    * NodeManager.
    */
   private static final String SLOTS_KEY = "mpcache.minicluster.localized.slots";
+  /** The NodeManagers' addresses, comma-separated, one per NodeManager; unset: MiniYARNCluster's. */
+  private static final String NODE_ADDRESSES_KEY = "mpcache.minicluster.node.addresses";
   private static final Map<String, AtomicInteger> NEXT_SLOT = new ConcurrentHashMap<>();
 
   private LocalizedNodeManagers() {
   }
 
   /**
-   * A slave a NodeManager is paired with: its SSD directory and Localized Cache address, and the
-   * NodeManager's HDD local dir, or {@code null} to keep the dirs MiniMRYarnCluster gives it.
+   * A slave a NodeManager is paired with: its SSD directory and Localized Cache address, the
+   * NodeManager's HDD local dir, or {@code null} to keep the dirs MiniMRYarnCluster gives it, and
+   * the address the NodeManager serves containers on (its host is the node's name in YARN), or
+   * {@code null} for MiniYARNCluster's {@code localhost}; all slots name one or none.
    */
-  public record Slot(String ssdDir, String localizedAddress, String hddDir) {
+  public record Slot(String ssdDir, String localizedAddress, String hddDir, String nodeAddress) {
     /** Checks that no field holds the separators of the slots value. */
     public Slot {
-      for (String f : new String[] {ssdDir, localizedAddress, hddDir}) {
+      for (String f : new String[] {ssdDir, localizedAddress, hddDir, nodeAddress}) {
         if (f != null && (f.contains("|") || f.contains(","))) {
           throw new IllegalArgumentException("A slot field may not contain '|' or ',': " + f);
         }
@@ -68,6 +72,10 @@ public final class LocalizedNodeManagers {
       }
     }
     conf.set(SLOTS_KEY, s.toString());
+    if (slots.stream().anyMatch(slot -> slot.nodeAddress() != null)) {
+      conf.setStrings(NODE_ADDRESSES_KEY,
+          slots.stream().map(Slot::nodeAddress).toArray(String[]::new));
+    }
     conf.set("yarn.nodemanager.aux-services." + YarnIntegrationConfigKeys.AUX_SERVICE_NAME
         + ".class", LocalizedAuxService.class.getName());
     conf.set(YarnConfiguration.NM_AUX_SERVICES, YarnIntegrationConfigKeys.AUX_SERVICE_NAME);
@@ -97,8 +105,9 @@ public final class LocalizedNodeManagers {
   /**
    * The default executor, after pairing its NodeManager with the next slave: that slave's SSD dir
    * joins the NodeManager's local dirs (which become the slot's HDD dir and the SSD dir when the
-   * slot names an HDD dir), and {@code mpcache.slave.cache.dirs} and
-   * {@code mpcache.localized.address} name the slave for the auxiliary service.
+   * slot names an HDD dir), {@code mpcache.slave.cache.dirs} and
+   * {@code mpcache.localized.address} name the slave for the auxiliary service, and the
+   * NodeManager serves on the slot's node address, when it names one.
    */
   public static final class SsdDirExecutor extends DefaultContainerExecutor {
     @Override
@@ -117,6 +126,12 @@ public final class LocalizedNodeManagers {
         conf.set(YarnConfiguration.NM_LOCAL_DIRS, dirs.isEmpty() ? slot[0] : dirs + "," + slot[0]);
         conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, slot[0]);
         conf.set(YarnIntegrationConfigKeys.LOCALIZED_ADDRESS_KEY, slot[1]);
+        String[] nodeAddresses = conf.getTrimmedStrings(NODE_ADDRESSES_KEY);
+        if (nodeAddresses.length > 0) {
+          // Read by the ContainerManager when it starts, after this: the NodeManager's id (the
+          // node's name to the scheduler) is this address's canonical host name.
+          conf.set(YarnConfiguration.NM_ADDRESS, nodeAddresses[i] + ":0");
+        }
       }
       super.setConf(conf);
     }

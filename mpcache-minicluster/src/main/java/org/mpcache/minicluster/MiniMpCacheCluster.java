@@ -5,6 +5,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -85,6 +87,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private IntFunction<File> nodeManagerHddDir;
     private int nodeManagerMemoryMb;
     private String host = "127.0.0.1";
+    private boolean nodeHosts;
     private BiFunction<Integer, BlockStorage, BlockStorage> slaveStorage;
     private int externalMasterPort = -1;
     private int[] externalClientPorts;
@@ -187,6 +190,19 @@ public final class MiniMpCacheCluster implements Closeable {
     }
 
     /**
+     * Puts node {@code i}, its slave and its NodeManager, on a loopback address of its own,
+     * {@code 127.0.0.<i+2>}, so that YARN and the slaves name the nodes apart ({@link #nodeHost}):
+     * otherwise every NodeManager of a mini cluster is {@code localhost} and every slave the
+     * builder's {@link #host}, and placement by host cannot be observed in one JVM. The master,
+     * the DataNodes and the Localized Cache addresses stay on {@link #host}. Needs YARN with the
+     * Localized Cache wired in (no {@link #nodeManagerLocalDir}) and daemons run by the cluster.
+     */
+    public Builder nodeHosts(boolean on) {
+      this.nodeHosts = on;
+      return this;
+    }
+
+    /**
      * Wraps the block storage of slave {@code i} (its Input Cache's file I/O) each time the slave
      * starts, e.g. in a decorator that injects the SSD's faults.
      */
@@ -225,6 +241,10 @@ public final class MiniMpCacheCluster implements Closeable {
           || externalLocalizedPorts.length != dataNodes)) {
         throw new IllegalArgumentException("externalDaemons needs one client port and one "
             + "localized port per DataNode (" + dataNodes + ")");
+      }
+      if (nodeHosts && (!yarn || nodeManagerLocalDir != null || externalClientPorts != null)) {
+        throw new IllegalArgumentException("nodeHosts needs yarn, no nodeManagerLocalDir and no "
+            + "externalDaemons");
       }
       MiniMpCacheCluster c = new MiniMpCacheCluster(this);
       try {
@@ -379,8 +399,9 @@ public final class MiniMpCacheCluster implements Closeable {
   private Configuration slaveConf(int i, int clientPort, int localizedPort) {
     DataNode dn = dfs.getDataNodes().get(i);
     Configuration sc = new Configuration(conf);
-    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, spec.host + ":" + clientPort);
-    sc.set(SlaveConfigKeys.HOSTNAME_KEY, spec.host);
+    sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY,
+        (spec.nodeHosts ? nodeAddress(i) : spec.host) + ":" + clientPort);
+    sc.set(SlaveConfigKeys.HOSTNAME_KEY, nodeHost(i));
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
     long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
@@ -427,7 +448,8 @@ public final class MiniMpCacheCluster implements Closeable {
       List<LocalizedNodeManagers.Slot> slots = new ArrayList<>();
       for (int i = 0; i < localizedPorts.size(); i++) {
         slots.add(new LocalizedNodeManagers.Slot(ssdDir(i).getAbsolutePath(),
-            spec.host + ":" + localizedPorts.get(i), hddDir(i)));
+            spec.host + ":" + localizedPorts.get(i), hddDir(i),
+            spec.nodeHosts ? nodeAddress(i) : null));
       }
       yc = LocalizedNodeManagers.configure(conf, slots);
     } else {
@@ -488,6 +510,30 @@ public final class MiniMpCacheCluster implements Closeable {
       conf.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
           SsdMapOutputCollector.class.getName());
       conf.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, SsdShuffle.class.getName());
+    }
+  }
+
+  /** Node {@code i}'s own loopback address, with {@link Builder#nodeHosts}. */
+  private static String nodeAddress(int i) {
+    if (i > 250) {
+      throw new IllegalArgumentException("nodeHosts supports up to 251 nodes");
+    }
+    return "127.0.0." + (i + 2);
+  }
+
+  /**
+   * The host name slave {@code i} advertises, which with {@link Builder#nodeHosts} is also the
+   * name YARN gives NodeManager {@code i} (the canonical name of its address, as the
+   * NodeManager derives its id); the builder's {@link Builder#host} otherwise.
+   */
+  public String nodeHost(int i) {
+    if (!spec.nodeHosts) {
+      return spec.host;
+    }
+    try {
+      return InetAddress.getByName(nodeAddress(i)).getCanonicalHostName();
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("An IP literal always resolves: " + nodeAddress(i), e);
     }
   }
 

@@ -59,6 +59,12 @@ public final class RequestChecks {
    */
   public static final int MAX_JOBS_PER_HEARTBEAT = 1024;
 
+  /**
+   * The most blocks one cached-hosts request may name: one file's blocks, far above a real file's
+   * (a 10 TiB file of 128 MiB blocks has 81,920), low enough to bound the master's answer.
+   */
+  public static final int MAX_CACHED_HOSTS_BLOCKS = 1 << 20;
+
   /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
   public static final int MAX_CAUSE_CHARS = 64;
 

@@ -603,6 +603,20 @@ public final class PlacementIndex {
   }
 
   /**
+   * The slaves whose stored copy of a block is readable and stays: reported cached and not queued
+   * for eviction (filling and doomed copies are left out).
+   */
+  public Set<String> readableOn(BlockKey block) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Copy c = table[bucket(block)]; c != null; c = c.nextInBucket) {
+      if (!c.filling && !c.doomed && c.is(block)) {
+        out.add(slaveNames.get(c.slave));
+      }
+    }
+    return out;
+  }
+
+  /**
    * The dataset a block was admitted for, whether its copies are live or doomed (to charge an
    * eviction to it); null for strays and untracked blocks.
    */

@@ -94,6 +94,20 @@ public final class ReplaceArbitrator {
     };
   }
 
+  /**
+   * For each block, the slaves whose copy of it is readable and stays ({@link
+   * PlacementIndex#readableOn}), in the order given; takes the lock for the lookup only.
+   */
+  public List<Set<String>> readableOn(List<BlockKey> blocks) {
+    List<Set<String>> out = new ArrayList<>(blocks.size());
+    synchronized (lock) {
+      for (BlockKey b : blocks) {
+        out.add(placement.readableOn(b));
+      }
+    }
+    return out;
+  }
+
   /** The arbitrator's running totals (thread-safe to read without its lock). */
   public ArbitratorStats stats() {
     return catalog.stats();

@@ -41,6 +41,19 @@ class PlacementIndexTest {
   }
 
   @Test
+  void readableOn_onlyStoredCopiesNotQueuedForEviction() {
+    store("A", 1, 100, "s1");
+    store("A", 1, 100, "s2");
+    p.fill("A", block(1), 100, "s3"); // still filling
+    store("B", 2, 100, "s1");
+    assertEquals(Set.of("s1", "s2"), p.readableOn(block(1)));
+    assertEquals(Set.of("s1"), p.readableOn(block(2)));
+    assertEquals(Set.of(), p.readableOn(block(3)));
+    p.evict("B");
+    assertEquals(Set.of(), p.readableOn(block(2)), "a doomed copy places nothing");
+  }
+
+  @Test
   void evict_queuesStoredCopiesOnTheirSlavesAndALateFillIsQueuedWhenReported() {
     store("A", 1, 100, "s1");
     store("A", 2, 50, "s2");

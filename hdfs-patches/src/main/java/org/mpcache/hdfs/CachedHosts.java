@@ -1,0 +1,203 @@
+package org.mpcache.hdfs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientMasterProtos.BlockHostsProto;
+import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
+import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RpcSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Names the hosts whose slave holds a block as that block's hosts and cached hosts, so that map
+ * tasks are placed beside the SSD copy. Both, because {@code FileInputFormat.getSplits} passes
+ * {@link BlockLocation#getHosts()} and {@link BlockLocation#getCachedHosts()} into each split but
+ * MapReduce asks YARN for a map's container by the split's hosts alone ({@code JobSplitWriter}
+ * keeps {@code getLocations()}; the cached hosts reach only {@code getLocationInfo()}, which
+ * engines such as Spark read): a cached block's hosts are its slaves' hosts, its names and
+ * topology paths still HDFS's replicas. One request to the master per file (per block location
+ * array), answered from its placement index; answers are kept for
+ * {@code mpcache.client.cached.hosts.expiry.ms} so that a split computation over many files, or
+ * repeated ones, do not ask again for the same blocks.
+ *
+ * <p>It never fails the caller: an error or a master that does not answer within the call's time
+ * limit leaves HDFS's own locations as they are, logs one WARN per instance (one FileSystem), and
+ * the master is not asked again for {@code mpcache.client.slave.retry.ms}. Reads never come here.
+ *
+ * <p>Thread-safe: the monitor guards the answers kept and the retry time, and is never held across
+ * the call to the master.
+ */
+final class CachedHosts implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(CachedHosts.class);
+
+  /** The most blocks whose answer is kept: a few MiB at most, the oldest dropped first. */
+  static final int MAX_KEPT_BLOCKS = 100_000;
+
+  private final Configuration conf;
+  private final InetSocketAddress masterAddress;
+  private final int timeoutMs;
+  private final long expiryMs;
+  private final long retryMs;
+  private final LongSupplier clock;
+
+  /** One answer: the hosts, and when it stops being used. */
+  private record Kept(List<String> hosts, long until) {
+  }
+
+  @GuardedBy("this")
+  private final Map<BlockKey, Kept> kept = new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<BlockKey, Kept> eldest) {
+      return size() > MAX_KEPT_BLOCKS;
+    }
+  };
+  /** Until when the master is not asked, after a failure. */
+  @GuardedBy("this")
+  private long quietUntil;
+  @GuardedBy("this")
+  private boolean warned;
+  @GuardedBy("this")
+  private ClientMasterProtocolPB master;
+
+  /**
+   * @param timeoutMs the time limit of one call to the master
+   * @param expiryMs how long an answer is used
+   * @param retryMs how long the master is left alone after a failed call
+   */
+  CachedHosts(Configuration conf, InetSocketAddress masterAddress, int timeoutMs, long expiryMs,
+      long retryMs, LongSupplier clock) {
+    this.conf = conf;
+    this.masterAddress = masterAddress;
+    this.timeoutMs = timeoutMs;
+    this.expiryMs = expiryMs;
+    this.retryMs = retryMs;
+    this.clock = clock;
+  }
+
+  /**
+   * Adds to each of {@code locations} the hosts whose slave holds its block, {@code blocks.get(i)}
+   * for {@code locations[i]}, beside any cached hosts HDFS named. A null or erasure-coded block
+   * is left as it is, and so are all when the two lists differ in length. Never throws.
+   */
+  void addTo(BlockLocation[] locations, List<LocatedBlock> blocks) {
+    if (locations == null || locations.length == 0 || locations.length != blocks.size()) {
+      return;
+    }
+    List<BlockKey> keys = new ArrayList<>(locations.length);
+    for (LocatedBlock b : blocks) {
+      keys.add(b == null || b.isStriped() ? null : MpCacheFileSystem.keyOf(b));
+    }
+    Map<BlockKey, List<String>> hosts = lookUp(keys);
+    for (int i = 0; i < locations.length; i++) {
+      List<String> ours = keys.get(i) == null ? null : hosts.get(keys.get(i));
+      if (ours == null || ours.isEmpty()) {
+        continue;
+      }
+      Set<String> merged = new LinkedHashSet<>(List.of(locations[i].getCachedHosts()));
+      merged.addAll(ours);
+      locations[i].setCachedHosts(merged.toArray(new String[0]));
+      try {
+        // MapReduce requests a map's container by the split's hosts alone (JobSplitWriter keeps
+        // getLocations(), never the cached hosts): a cached block names its slaves' hosts there.
+        locations[i].setHosts(ours.toArray(new String[0]));
+      } catch (IOException e) {
+        throw new IllegalStateException("BlockLocation.setHosts declares but never throws", e);
+      }
+    }
+  }
+
+  /** The hosts of each key, kept ones and, for the rest, the master's answer; never throws. */
+  private Map<BlockKey, List<String>> lookUp(List<BlockKey> keys) {
+    Map<BlockKey, List<String>> out = new LinkedHashMap<>();
+    List<BlockKey> ask = new ArrayList<>();
+    ClientMasterProtocolPB m;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      for (BlockKey k : keys) {
+        if (k == null || out.containsKey(k)) {
+          continue;
+        }
+        Kept e = kept.get(k);
+        if (e != null && e.until > now) {
+          out.put(k, e.hosts);
+        } else if (!ask.contains(k)) {
+          ask.add(k);
+        }
+      }
+      if (ask.isEmpty() || now < quietUntil) {
+        return out;
+      }
+      try {
+        m = proxy();
+      } catch (IOException e) {
+        failed(e);
+        return out;
+      }
+    }
+    List<BlockHostsProto> answer;
+    ClientCounters.get().cachedHostsLookup();
+    try {
+      answer = RpcSupport.call(() -> m.cachedHosts(null, CachedHostsRequestProto.newBuilder()
+          .addAllBlocks(ProtoConverters.toProtos(ask)).build())).getBlocksList();
+      if (answer.size() != ask.size()) {
+        throw new IOException("the master answered for " + answer.size() + " blocks, asked for "
+            + ask.size());
+      }
+    } catch (IOException e) {
+      synchronized (this) {
+        failed(e);
+      }
+      return out;
+    }
+    synchronized (this) {
+      long until = clock.getAsLong() + expiryMs;
+      for (int i = 0; i < ask.size(); i++) {
+        List<String> hosts = List.copyOf(answer.get(i).getHostsList());
+        kept.put(ask.get(i), new Kept(hosts, until));
+        out.put(ask.get(i), hosts);
+      }
+    }
+    return out;
+  }
+
+  @GuardedBy("this")
+  private ClientMasterProtocolPB proxy() throws IOException {
+    if (master == null) {
+      master = RpcSupport.proxy(ClientMasterProtocolPB.class, masterAddress, conf, timeoutMs);
+    }
+    return master;
+  }
+
+  @GuardedBy("this")
+  private void failed(IOException e) {
+    ClientCounters.get().cachedHostsFailure();
+    quietUntil = clock.getAsLong() + retryMs;
+    if (!warned) {
+      warned = true;
+      LOG.warn("Cannot ask the mpCache master at {} which hosts cache blocks; tasks are placed by"
+          + " HDFS's locations (not asked again for {} ms; further failures are counted, not"
+          + " logged): {}", masterAddress, retryMs, e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    RpcSupport.close(master);
+    master = null;
+  }
+}
