@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.ToolRunner;
 import org.mpcache.master.tools.MpCacheAdmin;
 
@@ -41,6 +42,24 @@ public final class AdminCliRun {
     }
     return new AdminCliRun(code, out.toString(StandardCharsets.UTF_8),
         err.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Runs the CLI until it exits 0, for up to 30 s: the first call after a master restart may
+   * fail on the pooled connection to the old master.
+   */
+  public static AdminCliRun runUntilOk(Configuration conf, String... args) throws Exception {
+    long deadline = Time.monotonicNow() + 30_000;
+    while (true) {
+      AdminCliRun r = run(conf, args);
+      if (r.code == 0) {
+        return r;
+      }
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError(String.join(" ", args) + ": " + r);
+      }
+      Thread.sleep(200);
+    }
   }
 
   /** Runs the CLI as {@code user}, whose name the master sees on the call. */

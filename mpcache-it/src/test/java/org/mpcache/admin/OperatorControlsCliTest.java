@@ -68,22 +68,9 @@ class OperatorControlsCliTest {
     }
   }
 
-  /**
-   * {@code mpcache admin} with the cluster's configuration, retried until it exits 0: the first
-   * call after a restart may fail on the pooled connection to the old master.
-   */
+  /** {@code mpcache admin} with the cluster's configuration, retried until it exits 0. */
   private static AdminCliRun ok(String... args) throws Exception {
-    long deadline = Time.monotonicNow() + 30_000;
-    while (true) {
-      AdminCliRun r = AdminCliRun.run(cluster.conf(), args);
-      if (r.code == 0) {
-        return r;
-      }
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError(String.join(" ", args) + ": " + r);
-      }
-      Thread.sleep(200);
-    }
+    return AdminCliRun.runUntilOk(cluster.conf(), args);
   }
 
   /** The dataset of directory {@code p} as {@code datasets -path p -json} shows it, or null. */

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -24,10 +23,12 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Time;
+import org.mpcache.benchmarks.Polling;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.EvictRequestProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
@@ -36,7 +37,9 @@ import org.mpcache.slave.MpCacheSlave;
  * Measures the read paths side by side in one JVM, on an embedded cluster ({@link
  * MiniMpCacheCluster}: one DataNode, the master and one slave): the cached block files read
  * directly, HDFS's short-circuit read (the legacy path-based reader, which needs no native
- * library), plain HDFS sequential and positional, an mpCache hit sequential and positional, and an
+ * library), plain HDFS sequential and positional, an mpCache hit sequential and positional (the
+ * local path, which reads the block file through a descriptor the slave passes, and the RPC path
+ * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}), and an
  * mpCache miss that fills the cache. All files are page-cache-hot, so the figures isolate the
  * software's cost, not the disks'.
  *
@@ -135,8 +138,10 @@ public final class ReadPathFigures {
       scrConf.setBoolean("fs.hdfs.impl.disable.cache", true);
       // A client context of its own: HDFS shares one per name, the first client's settings win.
       scrConf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "short-circuit");
+      Configuration rpcConf = new Configuration(c.conf());
+      rpcConf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
       try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
-          FileSystem cache = c.fileSystem()) {
+          FileSystem cache = c.fileSystem(); FileSystem rpc = FileSystem.get(rpcConf)) {
         for (Path p : files) {
           fill(c, cache, p);
         }
@@ -146,8 +151,10 @@ public final class ReadPathFigures {
         paths.put("plain HDFS over TCP, sequential", p -> sequential(plain, p));
         paths.put("plain HDFS, 1 MiB positional reads at shuffled offsets",
             p -> positional(plain, p));
-        paths.put("mpCache hit, sequential", p -> hits(cache, p, true));
-        paths.put("mpCache hit, positional", p -> hits(cache, p, false));
+        paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, true));
+        paths.put("mpCache hit, positional (descriptor)", p -> hits(cache, p, false));
+        paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
+        paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
         paths.put("mpCache miss + fill (sequential)", new ReadPath() {
           @Override
           public void before(Path p) throws Exception {
@@ -303,7 +310,7 @@ public final class ReadPathFigures {
     } finally {
       RpcSupport.close(admin);
     }
-    await(() -> {
+    Polling.await(() -> {
       try {
         return cachedBlocks(c, p) == 0;
       } catch (IOException e) {
@@ -322,17 +329,6 @@ public final class ReadPathFigures {
           + " bytes of a miss round came from the cache");
     }
     return n;
-  }
-
-  private static void await(BooleanSupplier done, long timeoutMs, String what)
-      throws InterruptedException {
-    long deadline = Time.monotonicNow() + timeoutMs;
-    while (!done.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new IllegalStateException("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
   }
 
   private void print(List<Row> rows) {

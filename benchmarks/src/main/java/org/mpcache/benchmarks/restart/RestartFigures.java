@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -15,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.util.Time;
+import org.mpcache.benchmarks.Polling;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -164,7 +164,7 @@ public final class RestartFigures {
           }
         }
         firstHit.add((Time.monotonicNow() - t0) / 1000.0);
-        await(() -> s.getStartupVerifier().isDone(), 3_600_000, "the verification");
+        Polling.await(() -> s.getStartupVerifier().isDone(), 3_600_000, "the verification");
         double seconds = (Time.monotonicNow() - t0) / 1000.0;
         rates.add(bytes / seconds / (1 << 20));
         if (s.getStartupVerifier().verified() != blocks) {
@@ -187,7 +187,7 @@ public final class RestartFigures {
         long[] t0 = new long[1];
         c.restartMaster(() -> t0[0] = Time.monotonicNow());
         registered.add((Time.monotonicNow() - t0[0]) / 1000.0);
-        await(() -> storedOnMaster(c) >= blocks
+        Polling.await(() -> storedOnMaster(c) >= blocks
             && c.master().getAdoptionChecker().pending() == 0, 600_000, "every block adopted");
         adopted.add((Time.monotonicNow() - t0[0]) / 1000.0);
       }
@@ -222,14 +222,4 @@ public final class RestartFigures {
         sum / values.size(), min, max, values.size(), all);
   }
 
-  private static void await(BooleanSupplier done, long timeoutMs, String what)
-      throws InterruptedException {
-    long deadline = Time.monotonicNow() + timeoutMs;
-    while (!done.getAsBoolean()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new IllegalStateException("timed out waiting for " + what);
-      }
-      Thread.sleep(20);
-    }
-  }
 }
