@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Time;
@@ -57,6 +58,35 @@ public final class AdminCliRun {
       }
       if (Time.monotonicNow() > deadline) {
         throw new AssertionError(String.join(" ", args) + ": " + r);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /**
+   * The dataset of input path {@code path} as {@code datasets -path PATH -json} shows it, or null.
+   */
+  public static JsonNode dataset(Configuration conf, String path) throws Exception {
+    JsonNode all = runUntilOk(conf, "datasets", "-path", path, "-json").json().get("datasets");
+    return all.size() == 1 ? all.get(0) : null;
+  }
+
+  /**
+   * Polls the dataset of {@code path} for up to 30 s until {@code done} accepts it; returns what
+   * it accepted, or fails naming {@code what} with every dataset and the report.
+   */
+  public static JsonNode awaitDataset(Configuration conf, String path, String what,
+      Predicate<JsonNode> done) throws Exception {
+    long deadline = Time.monotonicNow() + 30_000;
+    while (true) {
+      JsonNode d = dataset(conf, path);
+      if (d != null && done.test(d)) {
+        return d;
+      }
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("timed out waiting until " + what + "; last seen " + d
+            + "; all: " + runUntilOk(conf, "datasets", "-json").out
+            + runUntilOk(conf, "report").out);
       }
       Thread.sleep(200);
     }

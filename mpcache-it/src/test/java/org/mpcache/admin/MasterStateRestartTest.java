@@ -65,27 +65,13 @@ class MasterStateRestartTest {
     return AdminCliRun.runUntilOk(cluster.conf(), args);
   }
 
-  /** The dataset of {@code p} as {@code mpcache admin datasets -path p -json} shows it. */
   private static JsonNode dataset(Path p) throws Exception {
-    JsonNode all = ok("datasets", "-path", p.toString(), "-json").json().get("datasets");
-    return all.size() == 1 ? all.get(0) : null;
+    return AdminCliRun.dataset(cluster.conf(), p.toString());
   }
 
-  /** Polls the dataset of {@code p} until {@code done} accepts it; returns what it accepted. */
   private static JsonNode awaitDataset(Path p, String what, Predicate<JsonNode> done)
       throws Exception {
-    long deadline = Time.monotonicNow() + 30_000;
-    while (true) {
-      JsonNode d = dataset(p);
-      if (d != null && done.test(d)) {
-        return d;
-      }
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting until " + what + "; last seen " + d
-            + "; all: " + ok("datasets", "-json").out + ok("report").out);
-      }
-      Thread.sleep(200);
-    }
+    return AdminCliRun.awaitDataset(cluster.conf(), p.toString(), what, done);
   }
 
   /**

@@ -73,26 +73,13 @@ class OperatorControlsCliTest {
     return AdminCliRun.runUntilOk(cluster.conf(), args);
   }
 
-  /** The dataset of directory {@code p} as {@code datasets -path p -json} shows it, or null. */
   private static JsonNode dataset(String p) throws Exception {
-    JsonNode all = ok("datasets", "-path", p, "-json").json().get("datasets");
-    return all.size() == 1 ? all.get(0) : null;
+    return AdminCliRun.dataset(cluster.conf(), p);
   }
 
   private static JsonNode awaitDataset(String p, String what, Predicate<JsonNode> done)
       throws Exception {
-    long deadline = Time.monotonicNow() + 30_000;
-    while (true) {
-      JsonNode d = dataset(p);
-      if (d != null && done.test(d)) {
-        return d;
-      }
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("timed out waiting until " + what + "; last seen " + d
-            + "; all: " + ok("datasets", "-json").out + ok("report").out);
-      }
-      Thread.sleep(200);
-    }
+    return AdminCliRun.awaitDataset(cluster.conf(), p, what, done);
   }
 
   /** Writes {@code dir/f} of {@code blocks} blocks and reads it through the cache, checked. */
