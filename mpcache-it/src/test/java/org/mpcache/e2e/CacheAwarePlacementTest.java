@@ -64,13 +64,14 @@ class CacheAwarePlacementTest {
   static void start() throws IOException {
     // The scheduler waits for a map's node by time, not by missed opportunities: the
     // CapacityScheduler caps those at the node count (three here), which a loaded machine's late
-    // node heartbeats use up. The delay only bounds the wait; a free node is taken at once.
+    // node heartbeats use up. The delay only bounds the wait; a free node is taken at once (10 s
+    // let 4 of 20 maps go elsewhere on a loaded machine).
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/placement")).dataNodes(NODES)
         .yarn(true).nodeHosts(true).blockSize(BLOCK)
         .set(YarnConfiguration.RM_SCHEDULER, FairScheduler.class.getName())
         .set("yarn.scheduler.fair.continuous-scheduling-enabled", "true")
-        .set("yarn.scheduler.fair.locality-delay-node-ms", "10000")
-        .set("yarn.scheduler.fair.locality-delay-rack-ms", "10000")
+        .set("yarn.scheduler.fair.locality-delay-node-ms", "60000")
+        .set("yarn.scheduler.fair.locality-delay-rack-ms", "60000")
         .build();
   }
 
