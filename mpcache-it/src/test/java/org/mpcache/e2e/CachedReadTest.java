@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.holder;
 import static org.mpcache.e2e.ClusterFiles.readAll;
+import static org.mpcache.e2e.ClusterFiles.readUntilCached;
 import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.IOException;
@@ -29,7 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
@@ -69,11 +69,7 @@ class CachedReadTest {
     byte[] content = data(1, 3 * BLOCK + BLOCK / 2);
     write(cluster, p, content);
 
-    assertArrayEquals(content, readAll(cluster, p));
-    for (int i = 0; i < 4; i++) {
-      assertTrue(holder(cluster, keyOf(p, i)) != null,
-          "block " + i + " cached after the first read");
-    }
+    assertArrayEquals(content, readUntilCached(cluster, p));
     SlaveCountersProto before = cluster.totals();
     assertArrayEquals(content, readAll(cluster, p));
     SlaveCountersProto after = cluster.totals();
@@ -87,7 +83,7 @@ class CachedReadTest {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ops");
     byte[] content = data(8, 3 * BLOCK + 12345);
     write(cluster, p, content);
-    readAll(cluster, p);
+    readUntilCached(cluster, p);
     SlaveCountersProto before = cluster.totals();
     try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
       byte[] buf = new byte[5000];
@@ -133,7 +129,7 @@ class CachedReadTest {
   void read_cachedFilesAreReachableByTheSlaveUserOnly() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/private");
     write(cluster, p, data(2, BLOCK));
-    readAll(cluster, p);
+    readUntilCached(cluster, p);
     BlockKey key = keyOf(p, 0);
     Path file = holder(cluster, key).getStore().blockFile(key).orElseThrow();
     // Readable by mode for readers reopening a passed descriptor; by path through the slave's
@@ -150,7 +146,7 @@ class CachedReadTest {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/corrupt");
     byte[] content = data(3, 2 * BLOCK);
     write(cluster, p, content);
-    readAll(cluster, p);
+    readUntilCached(cluster, p);
     BlockKey key = keyOf(p, 1);
     MpCacheSlave slave = holder(cluster, key);
     Path file = slave.getStore().blockFile(key).orElseThrow();
@@ -176,15 +172,12 @@ class CachedReadTest {
     assertEquals(-1, slave.getStore().cachedLength(key), "corrupt block dropped");
   }
 
-  /** Writes {@code content} to {@code p} and reads it once, so that all its blocks get cached. */
-  private static void cached(org.apache.hadoop.fs.Path p, byte[] content) throws Exception {
+  /** Writes {@code content} to {@code p} and reads it until all its blocks are cached. */
+  private static void cached(org.apache.hadoop.fs.Path p, byte[] content) throws IOException {
     write(cluster, p, content);
-    assertArrayEquals(content, readAll(cluster, p));
-    for (int i = 0; i < (content.length + BLOCK - 1) / BLOCK; i++) {
-      BlockKey key = keyOf(p, i);
-      Waits.waitFor(() -> holder(cluster, key) != null, "block " + key + " cached");
-    }
+    assertArrayEquals(content, readUntilCached(cluster, p));
   }
+
 
   @Test
   void read_localHitsGoThroughTheBlockFilesDescriptorsSequentialAndPositional()
@@ -284,7 +277,7 @@ class CachedReadTest {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/truncated");
     byte[] content = data(4, BLOCK);
     write(cluster, p, content);
-    readAll(cluster, p);
+    readUntilCached(cluster, p);
     BlockKey key = keyOf(p, 0);
     MpCacheSlave slave = holder(cluster, key);
     try (RandomAccessFile raf = new RandomAccessFile(
@@ -320,7 +313,7 @@ class CachedReadTest {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/dead-slave");
     byte[] content = data(7, 4 * BLOCK);
     write(cluster, p, content);
-    readAll(cluster, p);
+    readUntilCached(cluster, p);
     List<MpCacheSlave> slaves = cluster.slaves();
     int victim = slaves.indexOf(holder(cluster, keyOf(p, 0)));
     assertTrue(victim >= 0, "block 0 is cached somewhere");

@@ -15,6 +15,7 @@ import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -68,6 +69,39 @@ public final class ClusterFiles {
       assertEquals(-1, in.read(), "stream must end at the file's length");
       return b;
     }
+  }
+
+  /**
+   * The whole of {@code p} read through the intercepting FileSystem until every block of it is
+   * cached: fills are best effort, and one that a loaded machine lets run past the cache deadline
+   * is abandoned, so a block not cached 10 s after a read is read again, at most three reads.
+   */
+  public static byte[] readUntilCached(MiniMpCacheCluster cluster, Path p) throws IOException {
+    List<BlockKey> keys = blocks(cluster, p);
+    for (int read = 1; ; read++) {
+      byte[] b = readAll(cluster, p);
+      long deadline = Time.monotonicNow() + 10_000;
+      List<BlockKey> missing = keys;
+      while (!(missing = uncached(cluster, keys)).isEmpty() && Time.monotonicNow() < deadline) {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted waiting for fills");
+        }
+      }
+      if (missing.isEmpty()) {
+        return b;
+      }
+      if (read == 3) {
+        throw new AssertionError("blocks " + missing + " of " + p + " not cached after " + read
+            + " reads");
+      }
+    }
+  }
+
+  private static List<BlockKey> uncached(MiniMpCacheCluster cluster, List<BlockKey> keys) {
+    return keys.stream().filter(k -> holder(cluster, k) == null).toList();
   }
 
   /**

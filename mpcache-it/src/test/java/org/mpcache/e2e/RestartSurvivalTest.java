@@ -55,10 +55,7 @@ class RestartSurvivalTest {
   private static byte[] cachedFile(Path p, long seed) throws IOException {
     byte[] content = data(seed, 4 * BLOCK + BLOCK / 2);
     write(cluster, p, content);
-    assertArrayEquals(content, readAll(cluster, p));
-    for (BlockKey k : blocks(cluster, p)) {
-      assertNotNull(holder(cluster, k), "block " + k + " cached by the first read");
-    }
+    assertArrayEquals(content, ClusterFiles.readUntilCached(cluster, p));
     return content;
   }
 

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -186,7 +187,8 @@ class VouchedFillTest {
     }
 
     assertArrayEquals(content, readAll(cluster, p), "readers get HDFS's bytes");
-    assertTrue(holder(cluster, key) != null, "an honest read fills the block");
+    Waits.waitFor(() -> holder(cluster, key) != null,
+        "an honest read filling the block");
     long hits = cluster.totals().getHits();
     assertArrayEquals(content, readAll(cluster, p));
     assertEquals(hits + 1, cluster.totals().getHits(), "the next read is a hit");
