@@ -130,6 +130,9 @@ public class MpCacheMaster extends CompositeService {
     slaveRefusals = new SlaveRefusals();
     arbitrator = new ReplaceArbitrator(placement -> createPolicy(conf, placement), registry,
         MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats(), Time::now);
+    arbitrator.setWriteBudget(ConfigChecks.bytesAtLeast(conf,
+        MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY,
+        MasterConfigKeys.ADMISSION_WRITE_BUDGET_DEFAULT, 0));
     registry.readHoldingsFrom(arbitrator.holdings());
     // After the login: an empty mpcache.admin.acl names the user the master runs as.
     AdminAcls adminAcls = new AdminAcls(
