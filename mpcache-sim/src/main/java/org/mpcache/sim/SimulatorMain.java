@@ -19,7 +19,9 @@ import org.mpcache.master.arbitrator.PolicyParameters;
 
 /**
  * Runs the simulator on the paper's mix for every policy and cache size and prints a table of
- * block hit ratio, effective (all-or-nothing) hit ratio and estimated speedup; the rows also go
+ * block hit ratio, effective (all-or-nothing) hit ratio, estimated speedup and bytes written to
+ * the SSDs, with a row for each SSD write budget given for the policies that have a write-budget
+ * mode; the rows also go
  * to {@code <out>/simulation.csv}, and PNG plots against the cache size to the same folder. The
  * offline {@code belady} heuristic runs beside the online policies, and at every size the
  * {@link HitBound} on the effective hit ratio is printed, written to {@code <out>/bound.csv} and

@@ -40,8 +40,8 @@ public final class CacheDecision {
     REJECTED_PINNED,
     /**
      * The cluster is over its SSD write budget (mpcache.master.admission.write.budget) and the
-     * dataset was not accessed in the budget's window (the last hour) before this access: it is
-     * remembered, so an access within the hour may be admitted.
+     * dataset was not accessed in the hour before this access: it is remembered, so an access
+     * within the hour may be admitted.
      */
     REJECTED_WRITE_BUDGET
   }

@@ -40,6 +40,9 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  *   <li>Pending To_Del blocks of the requesting slave are used first (Algorithm 1 line 12-13); if
  *       they do not free enough, further victims are chosen.</li>
  *   <li>A block reported cached for a dataset evicted meanwhile is queued for eviction.</li>
+ *   <li>While the cluster is over its SSD write budget ({@link #setOverWriteBudget}), a dataset
+ *       outside the main cache is admitted only when the auxiliary cache saw an access of it
+ *       begin within the hour before this one ({@code REJECTED_WRITE_BUDGET} otherwise).</li>
  * </ul>
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
