@@ -69,8 +69,8 @@ public final class ClusterSimulator {
 
     /**
      * This cluster with an SSD write budget of {@code bytesPerHourPerNode} (0 for none): the
-     * policy is told the cluster is over budget while the bytes its slaves stored in the last
-     * hour of simulated time exceed the budget times the nodes.
+     * blocks its slaves store go into a {@link WriteRateMeter} draining at the budget times the
+     * nodes, and the policy is told the cluster is over budget while the meter says so.
      */
     public Config withWriteBudget(long bytesPerHourPerNode) {
       return new Config(nodes, capacityBytesPerNode, blockBytes, replicas, cost,

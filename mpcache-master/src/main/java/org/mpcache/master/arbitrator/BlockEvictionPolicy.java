@@ -13,7 +13,7 @@ import org.mpcache.common.BlockKey;
  * The shared shape of the block-granularity baselines ({@link LruPolicy}, {@link LfuPolicy}): every
  * miss is admitted (no admission control), except while the cluster is over its SSD write budget,
  * when a block is admitted only if its dataset's previous access, remembered by an
- * {@link AuxiliaryCache}, was within the budget's window (the write-budget mode, as
+ * {@link AuxiliaryCache}, began within the hour before (the write-budget mode, as
  * {@link MpCachePolicy} has it); when the requesting slave lacks room, its own cached
  * blocks are evicted in the order the subclass defines until the new block fits. Each slave's copy
  * of a block is tracked on its own, with its access count and the sequence number of its last
