@@ -210,6 +210,15 @@ public final class MasterConfigKeys {
   public static final String ADMISSION_EXCLUDE_KEY = "mpcache.master.admission.exclude";
   public static final String ADMISSION_EXCLUDE_DEFAULT = "";
 
+  /**
+   * The SSD write budget, bytes per hour per slave (k, m, g, t suffixes); 0: none. While the
+   * slaves' writes are over it (a leaky bucket's backlog above an hour of the budget), a dataset
+   * is admitted only when it was read before within the hour (the policies lru, lfu and
+   * mpcache). Read at start.
+   */
+  public static final String ADMISSION_WRITE_BUDGET_KEY = "mpcache.master.admission.write.budget";
+  public static final long ADMISSION_WRITE_BUDGET_DEFAULT = 0;
+
   private MasterConfigKeys() {
   }
 }

@@ -130,6 +130,7 @@ public class MpCacheMaster extends CompositeService {
     slaveRefusals = new SlaveRefusals();
     arbitrator = new ReplaceArbitrator(placement -> createPolicy(conf, placement), registry,
         MasterConfigKeys.STATUS_MAX_DATASETS_DEFAULT, new ArbitratorStats(), Time::now);
+    arbitrator.setWriteBudget(writeBudget(conf));
     registry.readHoldingsFrom(arbitrator.holdings());
     // After the login: an empty mpcache.admin.acl names the user the master runs as.
     AdminAcls adminAcls = new AdminAcls(
@@ -274,6 +275,16 @@ public class MpCacheMaster extends CompositeService {
       return DynamicSpaceManager.inMemory(fraction);
     }
     return DynamicSpaceManager.open(Paths.get(file), fraction);
+  }
+
+  /**
+   * The SSD write budget, {@code mpcache.master.admission.write.budget}, bytes per hour per slave.
+   *
+   * @throws IllegalArgumentException naming the key when it is negative or not a size
+   */
+  static long writeBudget(Configuration conf) {
+    return ConfigChecks.bytesAtLeast(conf, MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY,
+        MasterConfigKeys.ADMISSION_WRITE_BUDGET_DEFAULT, 0);
   }
 
   /**

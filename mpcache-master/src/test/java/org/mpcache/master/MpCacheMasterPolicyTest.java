@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.PlacementIndex;
 
-/** The master selects its cache policy by the name in {@code mpcache.master.policy}. */
+/**
+ * The master selects its cache policy by the name in {@code mpcache.master.policy}, and reads
+ * its write budget from {@code mpcache.master.admission.write.budget}.
+ */
 class MpCacheMasterPolicyTest {
 
   @Test
@@ -41,6 +44,19 @@ class MpCacheMasterPolicyTest {
     e = assertThrows(IllegalArgumentException.class,
         () -> new MpCacheMaster().createPolicy(bonus, new PlacementIndex()));
     assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_FULL_BONUS_KEY + "=-1.0"),
+        e.getMessage());
+  }
+
+  @Test
+  void writeBudget_acceptsSizesAndRefusesNegativeNamingTheKey() {
+    Configuration conf = new Configuration(false);
+    assertEquals(0, MpCacheMaster.writeBudget(conf));
+    conf.set(MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY, "2g");
+    assertEquals(2L << 30, MpCacheMaster.writeBudget(conf));
+    conf.set(MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY, "-1");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> MpCacheMaster.writeBudget(conf));
+    assertTrue(e.getMessage().contains(MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY),
         e.getMessage());
   }
 }

@@ -10,6 +10,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.CachePolicy;
+import org.mpcache.master.arbitrator.WriteRateMeter;
 
 /**
  * Replays a job trace on a simulated cluster of slaves through a real {@link CachePolicy}, the way
@@ -22,8 +23,13 @@ import org.mpcache.master.arbitrator.CachePolicy;
  * the dataset's size, as a reader tells it the file's.
  *
  * <p>Measures block hits, jobs whose whole input was cached (all-or-nothing), bytes read from HDD
- * and SSD, and the estimated job times of {@link CostModel} with the cache and without. Not
- * thread-safe.
+ * and SSD, bytes written to the SSDs (every block a slave stores), and the estimated job times of
+ * {@link CostModel} with the cache and without.
+ *
+ * <p>Simulated time, for a write budget, is the estimated job times with the cache run back to
+ * back: jobs of the paper's mix carry no submit times, and a job on the simulated cluster uses
+ * every node. A budget is cluster-wide, as the master applies it ({@link WriteRateMeter} over
+ * every slave against the budget times the nodes). Not thread-safe.
  */
 public final class ClusterSimulator {
 
@@ -34,9 +40,16 @@ public final class ClusterSimulator {
     final long blockBytes;
     final int replicas;
     final CostModel cost;
+    /** The SSD write budget, bytes per hour per node; 0 for none. */
+    final long writeBudgetPerNode;
 
     public Config(int nodes, long capacityBytesPerNode, long blockBytes, int replicas,
         CostModel cost) {
+      this(nodes, capacityBytesPerNode, blockBytes, replicas, cost, 0);
+    }
+
+    private Config(int nodes, long capacityBytesPerNode, long blockBytes, int replicas,
+        CostModel cost, long writeBudgetPerNode) {
       if (nodes < 1 || capacityBytesPerNode < 0 || blockBytes < 1 || replicas < 1) {
         throw new IllegalArgumentException("Invalid simulated cluster: nodes " + nodes
             + " (>= 1), capacity " + capacityBytesPerNode + " (>= 0), block " + blockBytes
@@ -47,6 +60,21 @@ public final class ClusterSimulator {
       this.blockBytes = blockBytes;
       this.replicas = Math.min(replicas, nodes);
       this.cost = cost;
+      if (writeBudgetPerNode < 0) {
+        throw new IllegalArgumentException("Invalid write budget: " + writeBudgetPerNode
+            + " bytes per hour per node (>= 0)");
+      }
+      this.writeBudgetPerNode = writeBudgetPerNode;
+    }
+
+    /**
+     * This cluster with an SSD write budget of {@code bytesPerHourPerNode} (0 for none): the
+     * blocks its slaves store go into a {@link WriteRateMeter} draining at the budget times the
+     * nodes, and the policy is told the cluster is over budget while the meter says so.
+     */
+    public Config withWriteBudget(long bytesPerHourPerNode) {
+      return new Config(nodes, capacityBytesPerNode, blockBytes, replicas, cost,
+          bytesPerHourPerNode);
     }
 
     /** The paper's platform: 7 nodes, 128 MB blocks, 3 replicas, the default cost model. */
@@ -80,7 +108,13 @@ public final class ClusterSimulator {
     double hadoop = 0;
     double cached = 0;
     double speedups = 0;
-    long time = 0;
+    long written = 0;
+    long[] clockMs = new long[1];
+    WriteRateMeter meter = new WriteRateMeter();
+    long clusterBudget = config.writeBudgetPerNode * config.nodes;
+    if (clusterBudget > 0) {
+      policy.setOverWriteBudget(() -> meter.over(clockMs[0], clusterBudget));
+    }
     for (SimJob job : jobs) {
       long first = firstBlockIds.get(job.dataset);
       int jobHits = 0;
@@ -90,7 +124,7 @@ public final class ClusterSimulator {
         Set<BlockKey> slave = slaves.get(node);
         String slaveId = slaveIds[node];
         BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset,
-            job.datasetBlocks, job.id, time++);
+            job.datasetBlocks, job.id, clockMs[0]);
         accesses++;
         if (slave.contains(key)) {
           jobHits++;
@@ -104,6 +138,8 @@ public final class ClusterSimulator {
         }
         if (d.admitted() && slave.size() < perNodeBlocks) {
           slave.add(key);
+          written += config.blockBytes;
+          meter.add(clockMs[0], config.blockBytes, clusterBudget);
           policy.onCached(slaveId, key);
         }
       }
@@ -125,9 +161,12 @@ public final class ClusterSimulator {
       hadoop += plain;
       cached += withCache;
       speedups += plain / withCache;
+      clockMs[0] += (long) (withCache * 1000);
     }
-    return new SimResult(policy.name(), config.capacityBytesPerNode, accesses, hits, jobs.size(),
-        whole, hddBytes, ssdBytes, hadoop, cached, speedups);
+    String name = clusterBudget > 0
+        ? policy.name() + SimResult.budgetSuffix(config.writeBudgetPerNode) : policy.name();
+    return new SimResult(name, config.capacityBytesPerNode, accesses, hits, jobs.size(),
+        whole, hddBytes, ssdBytes, written, hadoop, cached, speedups, clockMs[0]);
   }
 
   /**

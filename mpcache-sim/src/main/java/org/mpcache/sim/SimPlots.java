@@ -24,8 +24,9 @@ final class SimPlots {
   }
 
   /**
-   * Writes hit-ratio.png, effective-hit-ratio.png and speedup.png into {@code dir}; the effective
-   * hit ratio plot also draws {@code bounds} (cache bytes per node to the upper bound).
+   * Writes hit-ratio.png, effective-hit-ratio.png, speedup.png and ssd-written.png into
+   * {@code dir}; the effective hit ratio plot also draws {@code bounds} (cache bytes per node to
+   * the upper bound).
    */
   static List<Path> write(List<SimResult> results, Map<Long, Double> bounds, Path dir)
       throws IOException {
@@ -37,6 +38,8 @@ final class SimPlots {
         SimResult::effectiveHitRatio));
     out.add(chart(results, Map.of(), dir.resolve("speedup.png"), "Estimated speedup over Hadoop",
         "speedup", SimResult::speedup));
+    out.add(chart(results, Map.of(), dir.resolve("ssd-written.png"),
+        "Bytes written to the SSDs (every node)", "GiB written", SimResult::ssdWrittenGib));
     return out;
   }
 

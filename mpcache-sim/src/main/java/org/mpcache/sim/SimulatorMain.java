@@ -19,7 +19,9 @@ import org.mpcache.master.arbitrator.PolicyParameters;
 
 /**
  * Runs the simulator on the paper's mix for every policy and cache size and prints a table of
- * block hit ratio, effective (all-or-nothing) hit ratio and estimated speedup; the rows also go
+ * block hit ratio, effective (all-or-nothing) hit ratio, estimated speedup and bytes written to
+ * the SSDs, with a row for each SSD write budget given for the policies that have a write-budget
+ * mode; the rows also go
  * to {@code <out>/simulation.csv}, and PNG plots against the cache size to the same folder. The
  * offline {@code belady} heuristic runs beside the online policies, and at every size the
  * {@link HitBound} on the effective hit ratio is printed, written to {@code <out>/bound.csv} and
@@ -37,6 +39,8 @@ public final class SimulatorMain extends CommandLineTool {
   private int nodes;
   private List<Long> sizesGb;
   private List<String> policies;
+  /** SSD write budgets, GiB per hour per node; 0 for none. */
+  private List<Double> writeBudgetsGb;
   private long seed;
   private double fullBonus;
   private int auxiliary;
@@ -81,6 +85,8 @@ public final class SimulatorMain extends CommandLineTool {
         .option("nodes", "N", "nodes of the simulated cluster", 7)
         .option("sizes-gb", "5,10,...", "cache sizes per node, GB", "5,10,20,40,80,160")
         .option("policies", "a,b,...", "policies to simulate", String.join(",", names()))
+        .option("write-budgets-gb", "0,8,...", "SSD write budgets, GiB per hour per node, each "
+            + "run for every policy with a write-budget mode (0: none)", "0")
         .option("seed", "N", "seed of the paper mix", 1)
         .option("full-bonus", "X", "mpcache's bonus for completing a dataset",
             PolicyParameters.DEFAULT_FULL_BONUS)
@@ -112,6 +118,14 @@ public final class SimulatorMain extends CommandLineTool {
     nodes = o.positiveInt("nodes");
     sizesGb = o.positiveLongs("sizes-gb");
     policies = o.allOf("policies", names());
+    writeBudgetsGb = o.list("write-budgets-gb", v -> {
+      double gb = Double.parseDouble(v);
+      if (!(gb >= 0) || Double.isInfinite(gb)) {
+        throw new IllegalArgumentException("a write budget must be a number >= 0, got '" + v
+            + "'");
+      }
+      return gb;
+    });
     seed = o.longValue("seed");
     fullBonus = o.doubleAtLeast("full-bonus", 0);
     auxiliary = o.positiveInt("auxiliary");
@@ -134,8 +148,8 @@ public final class SimulatorMain extends CommandLineTool {
           nodes);
     }
     CostModel cost = CostModel.of(nodes, hddMbps, ssdMbps, cores);
-    console.printf("%-11s %8s %10s %14s %9s %10s %10s%n", "policy", "GB/node", "hit ratio",
-        "effective hit", "speedup", "HDD GiB", "SSD GiB");
+    console.printf("%-14s %8s %10s %14s %9s %10s %10s %12s%n", "policy", "GB/node",
+        "hit ratio", "effective hit", "speedup", "HDD GiB", "SSD GiB", "written GiB");
     PolicyParameters parameters = new PolicyParameters(fullBonus, auxiliary);
     List<SimResult> results = new ArrayList<>();
     List<String> csv = new ArrayList<>();
@@ -151,16 +165,23 @@ public final class SimulatorMain extends CommandLineTool {
       bounds.put(gb << 30, boundRatio);
       boundCsv.add(String.format(Locale.ROOT, "%d,%d,%.2f,%.4f", gb, trace.size(), bound,
           boundRatio));
-      console.printf(Locale.ROOT, "%-11s %8d %10s %14.3f %9s %10s %10s%n", "bound", gb, "-",
-          boundRatio, "-", "-", "-");
+      console.printf(Locale.ROOT, "%-14s %8d %10s %14.3f %9s %10s %10s %12s%n", "bound", gb,
+          "-", boundRatio, "-", "-", "-", "-");
       for (String p : policies) {
-        SimResult r = new ClusterSimulator(c).run(p.equals(BeladyDatasetPolicy.NAME)
-            ? new BeladyDatasetPolicy(trace) : CachePolicies.create(p, parameters), trace);
-        results.add(r);
-        csv.add(r.csv());
-        console.printf(Locale.ROOT, "%-11s %8d %10.3f %14.3f %9.3f %10.0f %10.0f%n", p, gb,
-            r.hitRatio(), r.effectiveHitRatio(), r.speedup(), r.hddBytes / (double) (1L << 30),
-            r.ssdBytes / (double) (1L << 30));
+        for (double budgetGb : writeBudgetsGb) {
+          if (budgetGb > 0 && !CachePolicies.withWriteBudgetMode().contains(p)) {
+            continue;
+          }
+          SimResult r = new ClusterSimulator(c.withWriteBudget((long) (budgetGb * (1L << 30))))
+              .run(p.equals(BeladyDatasetPolicy.NAME) ? new BeladyDatasetPolicy(trace)
+                  : CachePolicies.create(p, parameters), trace);
+          results.add(r);
+          csv.add(r.csv());
+          console.printf(Locale.ROOT, "%-14s %8d %10.3f %14.3f %9.3f %10.0f %10.0f %12.0f%n",
+              r.policy, gb, r.hitRatio(), r.effectiveHitRatio(), r.speedup(),
+              r.hddBytes / (double) (1L << 30), r.ssdBytes / (double) (1L << 30),
+              r.ssdWrittenGib());
+        }
       }
     }
     Files.createDirectories(out);

@@ -36,6 +36,26 @@ class ClusterSimulatorTest {
   }
 
   @Test
+  void run_bytesWrittenAreTheBlocksStoredAndABudgetCutsThem() {
+    List<SimJob> trace = new PaperMix(1.0, 0.2, 128L << 20).jobs(400, 11);
+    long distinctBlocks = trace.stream().collect(java.util.stream.Collectors.toMap(
+        j -> j.dataset, j -> j.blocks, Math::max)).values().stream()
+        .mapToLong(Integer::longValue).sum();
+    SimResult all = run(CachePolicies.LRU, 10_000 * GB, trace);
+    assertEquals(distinctBlocks * (128L << 20), all.ssdWrittenBytes,
+        "with room for everything, each block is written once");
+    assertEquals(0, run(CachePolicies.NONE, 10 * GB, trace).ssdWrittenBytes);
+    ClusterSimulator.Config small = ClusterSimulator.Config.paper(10 * GB);
+    SimResult lru = new ClusterSimulator(small)
+        .run(CachePolicies.create(CachePolicies.LRU, PolicyParameters.defaults()), trace);
+    SimResult budgeted = new ClusterSimulator(small.withWriteBudget(GB / 4))
+        .run(CachePolicies.create(CachePolicies.LRU, PolicyParameters.defaults()), trace);
+    assertEquals("lru/wb0.25", budgeted.policy);
+    assertTrue(budgeted.ssdWrittenBytes < lru.ssdWrittenBytes,
+        budgeted.ssdWrittenBytes + " against " + lru.ssdWrittenBytes);
+  }
+
+  @Test
   void run_nullPolicyAndNoCacheNeverHit() {
     List<SimJob> trace = new PaperMix(1.0, 0.1, 128L << 20).jobs(100, 3);
     SimResult none = run(CachePolicies.NONE, 100 * GB, trace);

@@ -302,7 +302,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   @Override
   public SlaveCountersProto counters() {
-    return counters.snapshot();
+    return counters.snapshot().toBuilder().setSsdBytesWritten(store.bytesWritten())
+        .setLocalizedBytesGranted(getLocalizedCache().bytesGranted()).build();
   }
 
   @Override

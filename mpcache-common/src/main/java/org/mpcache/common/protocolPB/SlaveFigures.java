@@ -46,6 +46,8 @@ public final class SlaveFigures {
         .setFillsBySlaveFailed(t.getFillsBySlaveFailed() + c.getFillsBySlaveFailed())
         .setDescriptorsGranted(t.getDescriptorsGranted() + c.getDescriptorsGranted())
         .setDescriptorsRefused(t.getDescriptorsRefused() + c.getDescriptorsRefused());
+    t.setSsdBytesWritten(t.getSsdBytesWritten() + c.getSsdBytesWritten())
+        .setLocalizedBytesGranted(t.getLocalizedBytesGranted() + c.getLocalizedBytesGranted());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

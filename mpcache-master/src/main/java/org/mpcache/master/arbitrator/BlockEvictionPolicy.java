@@ -11,7 +11,10 @@ import org.mpcache.common.BlockKey;
 
 /**
  * The shared shape of the block-granularity baselines ({@link LruPolicy}, {@link LfuPolicy}): every
- * miss is admitted (no admission control); when the requesting slave lacks room, its own cached
+ * miss is admitted (no admission control), except while the cluster is over its SSD write budget,
+ * when a block is admitted only if its dataset's previous access, remembered by an
+ * {@link AuxiliaryCache}, began within the hour before (the write-budget mode, as
+ * {@link MpCachePolicy} has it); when the requesting slave lacks room, its own cached
  * blocks are evicted in the order the subclass defines until the new block fits. Each slave's copy
  * of a block is tracked on its own, with its access count and the sequence number of its last
  * access (counted over every event the policy sees, so stamps are unique). Counts live while the
@@ -46,10 +49,14 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
   }
 
   private final Map<String, Slave> slaves = new HashMap<>();
+  /** The datasets accessed recently, for the write-budget mode. */
+  private final AuxiliaryCache auxiliary;
   private long seq;
 
-  BlockEvictionPolicy(PlacementIndex placement) {
+  BlockEvictionPolicy(PlacementIndex placement, PolicyParameters params) {
     super(placement);
+    this.auxiliary = new AuxiliaryCache(params.auxiliaryCapacity(), WriteRateMeter.WINDOW_MS,
+        id -> { });
   }
 
   /** The order victims are taken in, most evictable first. */
@@ -78,6 +85,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
 
   @Override
   public void onHit(BlockAccess a) {
+    auxiliary.access(a.datasetId(), a.jobId(), a.timeMillis());
     Slave s = slaves.get(a.slaveId());
     BlockCopy c = s == null ? null : s.copies.get(a.block());
     if (c != null) {
@@ -87,6 +95,10 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
 
   @Override
   public CacheDecision onMiss(BlockAccess a, long slaveFreeBytes) {
+    if (auxiliary.access(a.datasetId(), a.jobId(), a.timeMillis()) != AuxiliaryCache.Seen.RECENTLY
+        && overWriteBudget.getAsBoolean()) {
+      return CacheDecision.reject(CacheDecision.Reason.REJECTED_WRITE_BUDGET);
+    }
     Slave s = slave(a.slaveId());
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();

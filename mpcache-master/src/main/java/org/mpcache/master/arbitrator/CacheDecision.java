@@ -37,7 +37,13 @@ public final class CacheDecision {
     /** Caching the dataset would put a user's or a directory's quota past its limit. */
     REJECTED_QUOTA,
     /** Only evicting pinned datasets would make room: the pins hold, the block is not cached. */
-    REJECTED_PINNED
+    REJECTED_PINNED,
+    /**
+     * The cluster is over its SSD write budget (mpcache.master.admission.write.budget) and the
+     * dataset was not accessed in the hour before this access: it is remembered, so an access
+     * within the hour may be admitted.
+     */
+    REJECTED_WRITE_BUDGET
   }
 
   /** The decisions that evict nothing, one per reason, shared (they are immutable). */

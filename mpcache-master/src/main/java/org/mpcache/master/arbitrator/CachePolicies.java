@@ -30,6 +30,14 @@ public final class CachePolicies {
   }
 
   /**
+   * The policies with a write-budget mode ({@link CachePolicy#setOverWriteBudget}): the others
+   * ignore the budget.
+   */
+  public static List<String> withWriteBudgetMode() {
+    return List.of(MPCACHE, LRU, LFU);
+  }
+
+  /**
    * A new policy with a placement index of its own (the simulator's case: nothing else reads it).
    *
    * @throws IllegalArgumentException for an unknown name, listing the known ones
@@ -51,9 +59,9 @@ public final class CachePolicies {
       case NONE:
         return new NullPolicy(placement);
       case LRU:
-        return new LruPolicy(placement);
+        return new LruPolicy(placement, parameters);
       case LFU:
-        return new LfuPolicy(placement);
+        return new LfuPolicy(placement, parameters);
       case GDSF:
         return new GdsfPolicy(placement);
       case LFU_F:

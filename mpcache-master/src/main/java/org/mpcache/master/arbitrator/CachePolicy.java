@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
@@ -119,6 +120,17 @@ public interface CachePolicy {
    * nothing is pinned. Policies that evict nothing ignore it.
    */
   default void setPinned(Predicate<String> pinned) {
+  }
+
+  /**
+   * Tells the policy whether the cluster is over its SSD write budget now (the mechanism measures
+   * the rate; {@code WriteRateMeter}): while it is, a policy with a write-budget mode admits a
+   * dataset only on its second access within its memory of datasets, and refuses a first one
+   * with {@code REJECTED_WRITE_BUDGET}; once under budget again it admits as usual. The supplier
+   * is asked during calls, so it must answer as of each call; by default the cluster is never
+   * over budget. Policies that admit nothing ignore it.
+   */
+  default void setOverWriteBudget(BooleanSupplier overBudget) {
   }
 
   /**

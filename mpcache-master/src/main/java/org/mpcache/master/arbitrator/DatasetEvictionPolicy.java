@@ -71,7 +71,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /** A new dataset access was counted (after {@code accesses} and the stamps were updated). */
-  void afterAccess(DatasetRecord d) {
+  void afterAccess(DatasetRecord d, BlockAccess a) {
   }
 
   /**
@@ -151,7 +151,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     d.accesses++;
     d.lastAccessSeq = accessSeq;
     d.countedJob = a.jobId();
-    afterAccess(d);
+    afterAccess(d, a);
   }
 
   /** A hit on a block of a tracked dataset counts an access (Algorithm 1 lines 1-5). */

@@ -57,6 +57,11 @@ public final class DatasetRecord {
   long lastAccessSeq;
   /** Whether the dataset was in the auxiliary cache when its current access began. */
   boolean wasInAuxiliary;
+  /**
+   * Whether its previous access, remembered by the auxiliary cache, was within the write
+   * budget's window when the current access began (a write-budget admission needs it).
+   */
+  boolean seenRecently;
   /** The job whose access the policy counted last ("" unknown, null none). */
   String countedJob;
   /** The {@code lastAccessSeq} of the access whose admission verdict {@code verdict} holds. */
@@ -92,6 +97,7 @@ public final class DatasetRecord {
     priority = 0;
     lastAccessSeq = 0;
     wasInAuxiliary = false;
+    seenRecently = false;
     countedJob = null;
     verdictSeq = 0;
     verdict = null;

@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 
@@ -18,6 +19,8 @@ abstract class IndexedPolicy implements CachePolicy {
   final PlacementIndex placement;
   /** The datasets operators pinned: never victims. */
   Predicate<String> pinned = id -> false;
+  /** Whether the cluster is over its SSD write budget now (asked at admissions). */
+  BooleanSupplier overWriteBudget = () -> false;
 
   IndexedPolicy(PlacementIndex placement) {
     this.placement = placement;
@@ -26,6 +29,11 @@ abstract class IndexedPolicy implements CachePolicy {
   @Override
   public final void setPinned(Predicate<String> pinned) {
     this.pinned = pinned;
+  }
+
+  @Override
+  public final void setOverWriteBudget(BooleanSupplier overBudget) {
+    this.overWriteBudget = overBudget;
   }
 
   @Override

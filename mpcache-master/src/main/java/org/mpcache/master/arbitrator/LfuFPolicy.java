@@ -32,7 +32,7 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  void afterAccess(DatasetRecord d) {
+  void afterAccess(DatasetRecord d, BlockAccess a) {
     if (accessSeq % AGING_PERIOD == 0) {
       datasets.forEachTracked(each -> each.accesses /= 2);
       forgetIdle(d);

@@ -2,8 +2,6 @@ package org.mpcache.master.arbitrator;
 
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +40,9 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  *   <li>Pending To_Del blocks of the requesting slave are used first (Algorithm 1 line 12-13); if
  *       they do not free enough, further victims are chosen.</li>
  *   <li>A block reported cached for a dataset evicted meanwhile is queued for eviction.</li>
+ *   <li>While the cluster is over its SSD write budget ({@link #setOverWriteBudget}), a dataset
+ *       outside the main cache is admitted only when the auxiliary cache saw an access of it
+ *       begin within the hour before this one ({@code REJECTED_WRITE_BUDGET} otherwise).</li>
  * </ul>
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
@@ -50,8 +51,8 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   private final PolicyParameters params;
   private final TreeSet<DatasetRecord> queue = new TreeSet<>(DatasetRecord.BY_PRIORITY);
-  /** The auxiliary cache: dataset ids in LRU order (eldest first). */
-  private final LinkedHashMap<String, Boolean> auxiliary = new LinkedHashMap<>(16, 0.75f, true);
+  /** The auxiliary cache; a dataset it forgets is forgotten unless it holds blocks. */
+  private final AuxiliaryCache auxiliary;
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
   private final Map<String, long[]> freeBySlave = new HashMap<>();
   /** The sum of {@code freeBySlave}. */
@@ -61,6 +62,8 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   MpCachePolicy(PolicyParameters params, PlacementIndex placement) {
     super(placement);
     this.params = params;
+    this.auxiliary = new AuxiliaryCache(params.auxiliaryCapacity(), WriteRateMeter.WINDOW_MS,
+        this::forgetIfIdle);
   }
 
   @Override
@@ -87,7 +90,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   /** Whether the auxiliary cache remembers a dataset. */
   boolean inAuxiliaryCache(String datasetId) {
-    return auxiliary.containsKey(datasetId);
+    return auxiliary.contains(datasetId);
   }
 
   @Override
@@ -101,20 +104,15 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * blocks.
    */
   @Override
-  void afterAccess(DatasetRecord d) {
-    d.wasInAuxiliary = auxiliary.containsKey(d.id);
-    auxiliary.put(d.id, Boolean.TRUE);
-    if (auxiliary.size() > params.auxiliaryCapacity()) {
-      Iterator<String> eldest = auxiliary.keySet().iterator();
-      String gone = eldest.next();
-      eldest.remove();
-      forgetIfIdle(gone);
-    }
+  void afterAccess(DatasetRecord d, BlockAccess a) {
+    AuxiliaryCache.Seen seen = auxiliary.access(d.id, d.countedJob, a.timeMillis());
+    d.wasInAuxiliary = seen != AuxiliaryCache.Seen.NEW;
+    d.seenRecently = seen == AuxiliaryCache.Seen.RECENTLY;
   }
 
   @Override
   boolean remembers(DatasetRecord d) {
-    return auxiliary.containsKey(d.id);
+    return auxiliary.contains(d.id);
   }
 
   @Override
@@ -204,11 +202,14 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   private CacheDecision.Reason judge(DatasetRecord d, long blockBytes) {
     long missing = (long) (d.size - placement.cachedBlocks(d.id)) * blockBytes;
     long deficit = missing - (reportedFree + placement.pendingBytes());
+    if (deficit > 0 && !d.wasInAuxiliary) {
+      return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
+    }
+    if (!d.seenRecently && overWriteBudget.getAsBoolean()) {
+      return CacheDecision.Reason.REJECTED_WRITE_BUDGET;
+    }
     if (deficit <= 0) {
       return null;
-    }
-    if (!d.wasInAuxiliary) {
-      return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
     }
     List<DatasetRecord> victims = PlacementIndex.covering(queue, d, deficit,
         v -> pinned.test(v.id) ? 0 : placement.bytesHeld(v.id));
@@ -353,7 +354,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** The Clock and the auxiliary cache, eldest first. */
   @Override
   void exportTerms(PolicyStateProto.Builder state) {
-    state.setClock(clock).addAllAuxiliary(auxiliary.keySet());
+    state.setClock(clock).addAllAuxiliary(auxiliary.idsEldestFirst());
   }
 
   /**
@@ -363,11 +364,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   @Override
   void restoreTerms(PolicyStateProto state) {
     clock = state.getClock();
-    List<String> aux = state.getAuxiliaryList();
-    for (String id : aux.subList(Math.max(0, aux.size() - params.auxiliaryCapacity()),
-        aux.size())) {
-      auxiliary.put(id, Boolean.TRUE);
-    }
+    auxiliary.restore(state.getAuxiliaryList());
   }
 
   @Override
@@ -377,6 +374,6 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
       return null;
     }
     return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
-        d.full, auxiliary.containsKey(datasetId));
+        d.full, auxiliary.contains(datasetId));
   }
 }

@@ -60,6 +60,9 @@ public final class ReplaceArbitrator {
   private long nextTtlCheckMs;
   /** How often, at most, times to live are checked (at heartbeats). */
   private static final long TTL_CHECK_MS = 1_000;
+  /** The SSD write budget and the slaves' recent writes; the policy asks it at admissions. */
+  @GuardedBy("lock")
+  private WriteBudget writeBudget = new WriteBudget(0);
 
   /**
    * @param policy makes the cache policy, given the placement index it is to keep and plan against
@@ -70,6 +73,8 @@ public final class ReplaceArbitrator {
       int maxDatasets, ArbitratorStats stats, LongSupplier wallClock) {
     this.policy = policy.apply(placement);
     this.policy.setPinned(controls::pinned);
+    // Asked only inside the policy's calls, which hold the lock.
+    this.policy.setOverWriteBudget(() -> writeBudget.over(wallClock.getAsLong()));
     this.registry = registry;
     this.catalog = new DatasetCatalog(maxDatasets, stats, placement);
     this.wallClock = wallClock;
@@ -361,10 +366,40 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** Every operator control, with each quota's usage now. */
+  /**
+   * Sets the SSD write budget ({@code mpcache.master.admission.write.budget}), bytes per hour
+   * per slave, 0 for none; at start, before slaves report (the writes measured so far are
+   * forgotten).
+   *
+   * @throws IllegalArgumentException when it is negative
+   */
+  public void setWriteBudget(long bytesPerHourPerSlave) {
+    synchronized (lock) {
+      writeBudget = new WriteBudget(bytesPerHourPerSlave);
+    }
+  }
+
+  /**
+   * A slave's heartbeat counters: the growth of its {@code ssdBytesWritten} counts against the
+   * write budget.
+   */
+  public void onCounters(String slaveId, long ssdBytesWritten) {
+    synchronized (lock) {
+      writeBudget.reported(slaveId, ssdBytesWritten, wallClock.getAsLong());
+    }
+  }
+
+  /** Every operator control, with each quota's usage now, and the write budget's state. */
   public ControlsProto controls() {
     synchronized (lock) {
-      return controls.report(this::quotaUsed);
+      ControlsProto c = controls.report(this::quotaUsed);
+      if (writeBudget.bytesPerHourPerSlave() == 0) {
+        return c;
+      }
+      long now = wallClock.getAsLong();
+      return c.toBuilder().setWriteBudget(writeBudget.bytesPerHourPerSlave())
+          .setWriteBacklogPerSlave(writeBudget.backlogPerSlave(now))
+          .setOverWriteBudget(writeBudget.over(now)).build();
     }
   }
 
@@ -445,6 +480,7 @@ public final class ReplaceArbitrator {
   public void onSlaveLost(String slaveId) {
     synchronized (lock) {
       catalog.slaveLost(slaveId, wallClock.getAsLong());
+      writeBudget.slaveLost(slaveId);
       policy.onSlaveLost(slaveId);
     }
   }

@@ -183,6 +183,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         req.getPredictionsInUseList())) {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
+    arbitrator.onCounters(req.getSlaveId(), req.getCounters().getSsdBytesWritten());
     if (req.getFinishedJobsCount() > 0) {
       recordFinishedJobs(req.getSlaveId(), req.getFinishedJobsList());
     }

@@ -127,6 +127,11 @@ final class Explanations {
             + "report lists the quotas and their usage)";
       case REJECTED_PINNED:
         return "not admitted: only evicting pinned datasets would make room for it";
+      case REJECTED_WRITE_BUDGET:
+        return "not admitted: the slaves wrote more to their SSDs than the write budget "
+            + "allows (mpcache.master.admission.write.budget), and while they do a dataset is "
+            + "cached only when it was read before within the hour; this read is remembered, "
+            + "so another within the hour may be admitted";
       default:
         return r.name();
     }

@@ -177,6 +177,11 @@ final class ControlCommand extends AdminCommand {
     out.println("Admission filters: include " + (c.getIncludeCount() == 0 ? "every path"
         : String.join(",", c.getIncludeList())) + "; exclude " + (c.getExcludeCount() == 0
         ? "none" : String.join(",", c.getExcludeList())));
+    out.println("Write budget: " + (c.getWriteBudget() == 0 ? "none"
+        : Table.bytes(c.getWriteBudget()) + " per slave per hour; backlog "
+        + Table.bytes(c.getWriteBacklogPerSlave()) + " per slave"
+        + (c.getOverWriteBudget() ? ", over budget: datasets not read in the last hour are not "
+        + "cached" : ", under budget")));
     out.println("Pinned: " + (c.getPinsCount() == 0 ? "none" : String.join(", ",
         c.getPinsList())));
     if (c.getTtlsCount() == 0) {

@@ -92,12 +92,14 @@ final class ReportCommand extends AdminCommand {
     out.println("Reads: " + c.getHits() + " hits (" + Table.bytes(c.getBytesFromCache())
         + " from SSD), " + c.getMisses() + " misses (" + Table.bytes(c.getBytesFromHdfs())
         + " from HDFS), " + c.getFallbacks() + " fallbacks");
+    out.println("SSD writes: " + Table.bytes(c.getSsdBytesWritten()) + " for the Input Cache; "
+        + Table.bytes(c.getLocalizedBytesGranted()) + " granted to tasks' localized data");
     out.println(checkpoint(r.getCheckpoint()));
     ControlCommand.print(out, r.getControls());
     out.println();
     Table t = new Table("SLAVE", "STATE", ">HEARTBEAT", ">SSD", ">INPUT USED", ">INPUT CAP",
         ">POOL", ">LENT IN", ">LENT LOC", ">LOCAL USED", ">LOCAL CAP", ">BLOCKS", ">HITS",
-        ">HIT BYTES", ">MISSES", ">MISS BYTES", ">FALLBACKS");
+        ">HIT BYTES", ">MISSES", ">MISS BYTES", ">FALLBACKS", ">SSD WRITTEN");
     for (SlaveReportProto sl : r.getSlavesList()) {
       SpaceReportProto sp = sl.getSpace();
       SlaveCountersProto sc = sl.getCounters();
@@ -109,7 +111,7 @@ final class ReportCommand extends AdminCommand {
           Table.bytes(sp.getPoolLentToLocalized()), Table.bytes(sp.getLocalizedCacheUsed()),
           Table.bytes(sp.getLocalizedCacheCapacity()), sl.getCachedBlocks(), sc.getHits(),
           Table.bytes(sc.getBytesFromCache()), sc.getMisses(), Table.bytes(sc.getBytesFromHdfs()),
-          sc.getFallbacks());
+          sc.getFallbacks(), Table.bytes(sc.getSsdBytesWritten()));
     }
     t.print(out);
     out.println();

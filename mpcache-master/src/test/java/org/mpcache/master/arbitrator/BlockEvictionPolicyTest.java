@@ -39,7 +39,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_evictsTheLeastRecentlyAccessedBlockOfTheRequestingSlave() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
     cache(lru, "s1", 2);
     cache(lru, "s1", 3);
@@ -59,7 +59,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_pinnedDatasetsBlocksAreSkipped_refusedWhenOnlyTheyWouldMakeRoom() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
     cache(lru, "s1", 2);
     lru.setPinned("D1"::equals);
@@ -74,7 +74,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_blockStillFillingIsNotAVictim() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     lru.onMiss(access("s1", 1, 100, "j1"), 1_000);
     cache(lru, "s1", 2);
     // Block 1 is older but not yet cached: block 2 goes.
@@ -83,7 +83,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_rejectsABlockLargerThanEverythingTheSlaveCaches() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
     cache(lru, "s1", 2);
     CacheDecision d = missFull(lru, "s1", 3, 300, 50);
@@ -95,7 +95,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_blockCachedWithoutAMissIsAdoptedAsMostRecent() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
     lru.onCached("s1", block(7));
     assertEquals(List.of(block(1)), missFull(lru, "s1", 2, 100, 0).evict());
@@ -103,7 +103,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lru_lostSlaveIsForgotten() {
-    LruPolicy lru = new LruPolicy(new PlacementIndex());
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
     lru.onSlaveLost("s1");
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, missFull(lru, "s1", 2, 100, 0).reason());
@@ -111,7 +111,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_evictsTheLeastFrequentlyAccessedBlock() {
-    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lfu, "s1", 1);
     cache(lfu, "s1", 2);
     cache(lfu, "s1", 3);
@@ -127,7 +127,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_tiesGoToTheLeastRecentlyAccessed() {
-    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lfu, "s1", 1);
     cache(lfu, "s1", 2);
     hit(lfu, "s1", 2);
@@ -138,7 +138,7 @@ class BlockEvictionPolicyTest {
 
   @Test
   void lfu_countsStartOverAfterEviction() {
-    LfuPolicy lfu = new LfuPolicy(new PlacementIndex());
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lfu, "s1", 1);
     hit(lfu, "s1", 1);
     lfu.onRemoved("s1", block(1));

@@ -90,6 +90,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("Fills",
             "Blocks cached (write-through, filled by the slave for readers, prefetch)"),
             c.getBlocksCached())
+        .addCounter(Interns.info("SsdBytesWritten",
+            "Bytes written to the SSD for the Input Cache (every fill's data and checksums)"),
+            c.getSsdBytesWritten())
         .addCounter(Interns.info("FillsWriteThrough", "Blocks cached by a reader's write-through"),
             c.getFillsWriteThrough())
         .addCounter(Interns.info("FillsBySlave",

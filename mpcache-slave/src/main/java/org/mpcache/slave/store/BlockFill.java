@@ -94,6 +94,7 @@ public final class BlockFill {
     ByteBuffer sum = data.duplicate();
     int bytes = data.remaining();
     storage.write(file, written, data, written == 0);
+    store.wrote(bytes);
     while (sum.hasRemaining()) {
       int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
       ByteBuffer part = sum.slice();

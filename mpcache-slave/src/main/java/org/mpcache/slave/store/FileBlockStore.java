@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
@@ -132,6 +133,8 @@ public final class FileBlockStore {
   private final InputCacheSpace space;
   private final int chunkSize;
   private final Map<BlockKey, Entry> entries = new ConcurrentHashMap<>();
+  /** Bytes written to the SSD by fills: data and checksum files, committed or not. */
+  private final LongAdder bytesWritten = new LongAdder();
 
   private FileBlockStore(BlockStorage storage, InputCacheSpace space, int chunkSize) {
     this.storage = storage;
@@ -237,6 +240,19 @@ public final class FileBlockStore {
     return space;
   }
 
+  /**
+   * The bytes fills wrote to the SSD since the store opened: every fill's data and checksum
+   * files, whether it was committed or aborted (flash wears either way).
+   */
+  public long bytesWritten() {
+    return bytesWritten.sum();
+  }
+
+  /** A fill wrote {@code bytes} to the SSD. */
+  void wrote(long bytes) {
+    bytesWritten.add(bytes);
+  }
+
   public int chunkSize() {
     return chunkSize;
   }
@@ -284,8 +300,11 @@ public final class FileBlockStore {
     BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      storage.write(tmpCrc, 0, ChecksumFile.encode(fill.chunkSize(), fill.length(),
-          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks()), true);
+      ByteBuffer sidecar = ChecksumFile.encode(fill.chunkSize(), fill.length(),
+          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks());
+      int sidecarBytes = sidecar.remaining();
+      storage.write(tmpCrc, 0, sidecar, true);
+      wrote(sidecarBytes);
       // Both files reach the device before the block is published: after a crash, a block in
       // current is whole and its record says what it is. A rename lost in the crash leaves the
       // files in tmp, which the next start deletes.

@@ -145,6 +145,22 @@ class FileBlockStoreTest {
   }
 
   @Test
+  void bytesWritten_countsDataAndChecksumsOfCommittedAndAbortedFills() throws IOException {
+    FileBlockStore s = open(1 << 20);
+    assertEquals(0, s.bytesWritten());
+    byte[] data = bytes(3000, 7);
+    fill(s, key(1), data);
+    long sidecar = s.bytesWritten() - data.length;
+    // The checksum file: a header and one CRC per 1 KiB chunk.
+    assertTrue(sidecar > 3 * 4, "the checksum file counts: " + sidecar);
+    BlockFill f = s.beginFill(key(2), 2000, DATASET, 1).orElseThrow();
+    f.append(0, ByteBuffer.wrap(bytes(1500, 8)));
+    f.abort();
+    assertEquals(data.length + sidecar + 1500, s.bytesWritten(),
+        "an aborted fill's bytes wore the flash too");
+  }
+
+  @Test
   void append_rejectsOutOfOrderAndOverlongWrites() throws IOException {
     FileBlockStore s = open(1 << 20);
     BlockFill f = s.beginFill(key(1), 100, DATASET, 1).orElseThrow();
