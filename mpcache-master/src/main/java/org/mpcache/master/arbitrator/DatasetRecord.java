@@ -307,9 +307,8 @@ public final class DatasetRecord {
      */
     public void describe(DatasetStatusProto.Builder p) {
       p.setSizeBlocks(size).setLastAccessMs(lastAccessMs).setLastJob(lastJob);
-      if (figures != null) {
-        figures.describe(p);
-      }
+      // Zeros before any report, so that every status carries the figures' fields.
+      (figures != null ? figures : new DatasetFigures()).describe(p);
       if (lastReason != null) {
         p.setLastVerdict(AdmissionVerdictProto.newBuilder().setReason(lastReason.name())
             .setAdmitted(lastAdmitted).setTimeMs(lastVerdictMs).setSlaveId(lastVerdictSlave)
