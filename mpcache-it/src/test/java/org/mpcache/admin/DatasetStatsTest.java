@@ -94,13 +94,15 @@ class DatasetStatsTest {
         "the slaves' counters to equal the client's");
     SlaveCountersProto slaves = cluster.totals();
     long[] client = delta(client0);
+    // Qualified: a cluster directory left by an earlier run holds blocks of another NameNode's
+    // /stats, which the slaves' registration brought back as a dataset of its own.
     String dataset = cluster.plainFileSystem().makeQualified(DIR).toString();
-    AdminCliRun.awaitDataset(cluster.conf(), DIR.toString(),
+    AdminCliRun.awaitDataset(cluster.conf(), dataset,
         "the slaves' heartbeats bring every figure to the master",
         x -> Arrays.equals(new long[] {x.get("hits").asLong(), x.get("misses").asLong(),
             x.get("bytesFromCache").asLong(), x.get("bytesFromHdfs").asLong()}, client));
     JsonNode shown = AdminCliRun.runUntilOk(cluster.conf(), "datasets", "-stats", "-path",
-        DIR.toString(), "-json").json().get("datasets").get(0);
+        dataset, "-json").json().get("datasets").get(0);
     assertEquals(dataset, shown.get("datasetId").asText());
     assertEquals(slaves.getHits(), shown.get("hits").asLong());
     assertEquals(slaves.getMisses(), shown.get("misses").asLong());
@@ -120,6 +122,8 @@ class DatasetStatsTest {
         shown.get("byteHitRatio").asDouble(), 1e-9);
 
     AdminCliRun table = AdminCliRun.runUntilOk(cluster.conf(), "datasets", "-stats");
+    // In the test's output, for docs/admin.md.
+    System.out.println("$ mpcache admin datasets -stats\n" + table.out);
     assertTrue(table.out.contains("HIT RATIO") && table.out.contains("SAVED (SSD)"), table.out);
     String row = table.out.lines().filter(l -> l.startsWith(dataset)).findFirst()
         .orElseThrow(() -> new AssertionError(table.out));

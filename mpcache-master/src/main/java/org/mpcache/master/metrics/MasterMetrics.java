@@ -27,8 +27,9 @@ import org.mpcache.master.status.EvictionCause;
  * per reason), slave registrations and calls refused (in all and per reason), block replicas
  * evicted per cause, prefetch blocks queued, checkpoints of the state directory written and
  * failed, the datasets with the most bytes read and their figures (at most {@code topDatasets},
- * as one JSON tag, {@code TopDatasets}), and the time each RPC method took ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every
- * metric is listed in {@code docs/metrics.md}.
+ * as one JSON tag, {@code TopDatasets}), and the time each RPC method took
+ * ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every metric is listed
+ * in {@code docs/metrics.md}.
  *
  * <p>Thread-safe: figures are read from thread-safe owners when the metrics system asks; the RPC
  * rates aggregate per thread.

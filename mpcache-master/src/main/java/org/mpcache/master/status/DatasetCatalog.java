@@ -32,7 +32,8 @@ import org.mpcache.master.arbitrator.PlacementIndex;
  * reads and updates the {@linkplain DatasetRecord.History history} part of the records in the
  * Replace Arbitrator's {@link PlacementIndex} (the last read, the last admission verdict, the last
  * eviction with its cause, the slaves' figures per dataset), and reads from the index where each
- * dataset's blocks are; the rest it learns from the events the arbitrator passes through, so it works with every policy.
+ * dataset's blocks are; the rest it learns from the events the arbitrator passes through, so it
+ * works with every policy.
  *
  * <p>Bounded: the records keep at most {@code maxDatasets} datasets that have no block in the
  * cache and that the policy does not track (least recently read dropped first,

@@ -162,7 +162,7 @@ public final class DatasetCounters {
       }
     }
     due.sort(Comparator.comparingLong((Run r) -> r.reportedTick).thenComparingLong(r -> r.since));
-    Report report = new Report(Math.min(due.size(), maxPerReport), due.size());
+    Report report = new Report(Math.min(due.size(), maxPerReport));
     for (Run r : due.subList(0, report.ticks.length)) {
       // The tick before the figures: an event between the two is reported again next time.
       report.ticks[report.protos.size()] = r.lastTick;
@@ -189,7 +189,7 @@ public final class DatasetCounters {
     return forgotten.get();
   }
 
-  /** The figures of one dataset, for tests and metrics; null when it is not counted. */
+  /** The figures of one dataset (for tests and diagnostics); null when it is not counted. */
   public DatasetCountersProto get(String datasetId) {
     Run r = runs.get(datasetId);
     return r == null ? null : r.toProto();
@@ -200,21 +200,14 @@ public final class DatasetCounters {
     private final long[] ticks;
     private final List<Run> runs = new ArrayList<>();
     private final List<DatasetCountersProto> protos = new ArrayList<>();
-    private final int due;
 
-    private Report(int size, int due) {
+    private Report(int size) {
       this.ticks = new long[size];
-      this.due = due;
     }
 
     /** The figures to send. */
     public List<DatasetCountersProto> datasets() {
       return protos;
-    }
-
-    /** Datasets whose figures changed, this report's and those left for later ones. */
-    public int due() {
-      return due;
     }
 
     /** The master took the report: its datasets are reported as of then. */
