@@ -98,7 +98,36 @@ function render(s) {
   if (s.datasets.length === 0) {
     note(datasets, 5, 'No dataset has been read through the cache yet.');
   }
+  renderFigures(s);
   document.body.setAttribute('data-loaded', 'true');
+}
+
+// The figures slaves counted per dataset, most bytes read first; exact numbers in data-*.
+function renderFigures(s) {
+  const tbody = document.querySelector('#dataset-stats tbody');
+  tbody.replaceChildren();
+  const read = d => (d.bytesFromCache || 0) + (d.bytesFromHdfs || 0);
+  const counted = s.datasets.filter(d => d.hits || d.misses || read(d) > 0 || d.fills)
+      .sort((a, b) => read(b) - read(a));
+  for (const d of counted) {
+    const attrs = {'class': 'dataset-stats', 'data-hits': d.hits || 0,
+      'data-misses': d.misses || 0, 'data-bytes-from-cache': d.bytesFromCache || 0,
+      'data-bytes-from-hdfs': d.bytesFromHdfs || 0};
+    if (s.datasetPaths) {
+      attrs['data-dataset-id'] = d.datasetId;
+    }
+    row(tbody, [
+      s.datasetPaths ? d.datasetId : '(path hidden)',
+      (d.hits || 0) + ' / ' + (d.misses || 0),
+      percent(d.byteHitRatio),
+      bytes(d.bytesFromCache || 0),
+      bytes(d.bytesFromHdfs || 0),
+      (d.fills || 0) + ' / ' + (d.evictions || 0),
+    ], attrs);
+  }
+  if (counted.length === 0) {
+    note(tbody, 6, 'No slave has reported figures for a dataset yet.');
+  }
 }
 
 function refresh() {

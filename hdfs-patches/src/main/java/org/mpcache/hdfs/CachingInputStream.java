@@ -600,7 +600,8 @@ final class CachingInputStream extends FSInputStream
   private static void reportHdfsRead(SlaveDirectory.Slave slave, Cursor c, long bytes,
       String cause) {
     ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
-        .setBlock(c.access.getBlock()).setBytesFromHdfs(bytes).setBlockToken(c.token);
+        .setBlock(c.access.getBlock()).setBytesFromHdfs(bytes).setBlockToken(c.token)
+        .setDatasetId(c.access.getDatasetId());
     if (cause != null) {
       b.setFallbackCause(cause);
     }

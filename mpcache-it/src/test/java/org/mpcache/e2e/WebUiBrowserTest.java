@@ -5,29 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.io.OutputStream;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.fs.FSDataInputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.CommonConfigurationKeys;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.mpcache.admin.AdminCliRun;
+import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -36,10 +37,11 @@ import org.mpcache.slave.MpCacheSlave;
  * embedded cluster with the web security docs/security.md gives
  * ({@code hadoop.security.authorization} and {@code hadoop.security.instrumentation.requires.admin},
  * simple HTTP authentication): after the page's script ran, the DOM lists every live slave, the
- * admin sees the dataset's path and an anonymous visitor only its figures, and a screenshot is
- * saved to {@code target/web-ui/status.png}. The admin signs in with {@code user.name} on the page's URL;
- * the authentication cookie Hadoop's filter sets carries the script's request for
- * {@code /status.json}.
+ * admin sees the dataset's path and its figures (hits, misses, byte hit ratio, bytes saved) as
+ * {@code mpcache admin datasets} shows them, an anonymous visitor only the figures, and a
+ * screenshot is saved to {@code target/web-ui/status.png}. The admin signs in with
+ * {@code user.name} on the page's URL; the authentication cookie Hadoop's filter sets carries the
+ * script's request for {@code /status.json}.
  *
  * <p>CI installs chromium (.ci/run) and this test fails there without it; elsewhere (no {@code CI}
  * environment variable) it is skipped when chromium is missing.
@@ -50,9 +52,11 @@ class WebUiBrowserTest {
   private static MiniMpCacheCluster cluster;
   private static String chromium;
   private static String admin;
+  /** The dataset as {@code mpcache admin datasets -json} showed it before the page was read. */
+  private static JsonNode figures;
 
   @BeforeAll
-  static void start() throws IOException {
+  static void start() throws Exception {
     chromium = findChromium();
     boolean ci = System.getenv("CI") != null && !System.getenv("CI").isEmpty()
         && !"false".equalsIgnoreCase(System.getenv("CI"));
@@ -79,13 +83,25 @@ class WebUiBrowserTest {
     try (FSDataOutputStream out = cluster.plainFileSystem().create(data)) {
       out.write(bytes);
     }
-    try (FileSystem fs = cluster.fileSystem()) {
-      for (int run = 0; run < 2; run++) {
-        try (FSDataInputStream in = fs.open(data)) {
-          IOUtils.copyBytes(in, OutputStream.nullOutputStream(), 1 << 16, false);
-        }
-      }
-    }
+    // The first read (or reads, until every block is cached) misses, the last one hits.
+    ClusterFiles.readUntilCached(cluster, data);
+    ClusterFiles.readAll(cluster, data);
+    // The page shows what the slaves counted once their heartbeats brought it to the master.
+    // Qualified: a cluster directory left by an earlier run may hold another NameNode's dataset.
+    figures = AdminCliRun.awaitDataset(cluster.conf(),
+        cluster.plainFileSystem().makeQualified(DATASET).toString(),
+        "the dataset's figures reach the master", d -> sameFigures(d, cluster.totals()));
+    assertTrue(figures.get("hits").asLong() >= 3 && figures.get("misses").asLong() >= 3,
+        figures.toString());
+  }
+
+  /** Whether the dataset's figures are the slaves' (the cluster reads nothing else). */
+  private static boolean sameFigures(JsonNode d, SlaveCountersProto slaves) {
+    return d.get("hits").asLong() == slaves.getHits()
+        && d.get("misses").asLong() == slaves.getMisses()
+        && d.get("bytesFromCache").asLong() == slaves.getBytesFromCache()
+        && d.get("bytesFromHdfs").asLong() == slaves.getBytesFromHdfs()
+        && d.get("fills").asLong() == slaves.getBlocksCached();
   }
 
   @AfterAll
@@ -149,6 +165,46 @@ class WebUiBrowserTest {
     assertTrue(dom.contains("data-dataset-id=\"") && dom.contains(DATASET.toString()),
         "the dataset read is listed:\n" + dom);
     assertFalse(dom.contains("Cannot read /status.json"), dom);
+  }
+
+  @Test
+  void statusPage_showsTheDatasetFiguresTable() throws Exception {
+    String dom = chromium(adminPageUrl(), "--dump-dom");
+    Files.writeString(OUT.resolve("status-dom-figures.html"), dom);
+    Matcher row = Pattern.compile("<tr class=\"dataset-stats\" ([^>]*)>(.*?)</tr>")
+        .matcher(dom);
+    assertTrue(row.find(), "the figures table has a row:\n" + dom);
+    String attrs = row.group(1);
+    assertTrue(attrs.contains("data-dataset-id=\"" + figures.get("datasetId").asText() + "\""),
+        attrs);
+    for (String[] f : new String[][] {{"hits", "data-hits"}, {"misses", "data-misses"},
+        {"bytesFromCache", "data-bytes-from-cache"}, {"bytesFromHdfs", "data-bytes-from-hdfs"}}) {
+      assertTrue(attrs.contains(f[1] + "=\"" + figures.get(f[0]).asLong() + "\""),
+          f[0] + " as datasets -json shows it, " + figures.get(f[0]) + ", in " + attrs);
+    }
+    List<String> cells = new ArrayList<>();
+    Matcher td = Pattern.compile("<td>(.*?)</td>").matcher(row.group(2));
+    while (td.find()) {
+      cells.add(td.group(1));
+    }
+    assertEquals(List.of(figures.get("datasetId").asText(),
+        figures.get("hits").asLong() + " / " + figures.get("misses").asLong(),
+        String.format(Locale.ROOT, "%.1f%%", 100 * figures.get("byteHitRatio").asDouble()),
+        pageBytes(figures.get("bytesFromCache").asLong()),
+        pageBytes(figures.get("bytesFromHdfs").asLong()),
+        figures.get("fills").asLong() + " / " + figures.get("evictions").asLong()), cells);
+  }
+
+  /** Bytes as the page prints them. */
+  private static String pageBytes(long n) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    double v = n;
+    while (v >= 1024 && i < units.length - 1) {
+      v /= 1024;
+      i++;
+    }
+    return i == 0 ? n + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[i]);
   }
 
   @Test

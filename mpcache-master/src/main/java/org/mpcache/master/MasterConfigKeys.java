@@ -92,6 +92,14 @@ public final class MasterConfigKeys {
   public static final int STATUS_MAX_DATASETS_DEFAULT = 10_000;
 
   /**
+   * How many datasets the master's metrics list in {@code TopDatasets} (those with the most bytes
+   * read, with their figures); 0 lists none. Their ids are input paths, shown to whoever may read
+   * {@code /jmx}.
+   */
+  public static final String METRICS_TOP_DATASETS_KEY = "mpcache.master.metrics.top-datasets";
+  public static final int METRICS_TOP_DATASETS_DEFAULT = 10;
+
+  /**
    * A local file listing slaves to decommission, one slave id (host:port) or host per line;
    * {@code #} starts a comment. Read at start and by {@code mpcache admin refresh}. Reloadable.
    */

@@ -94,6 +94,8 @@ public class MpCacheMaster extends CompositeService {
   private MasterRefresher refresher;
   private MasterMetrics metrics;
   private MasterStateCheckpointer checkpointer;
+  /** How many datasets the metrics list in {@code TopDatasets}. */
+  private int topDatasets;
   /** RPC durations wait here until the port (part of the metrics' name) is known at start. */
   private volatile MasterMetrics rpcTimer;
 
@@ -114,6 +116,8 @@ public class MpCacheMaster extends CompositeService {
     }
     int handlers = ConfigChecks.intAtLeast(conf, MasterConfigKeys.RPC_HANDLER_COUNT_KEY,
         MasterConfigKeys.RPC_HANDLER_COUNT_DEFAULT, 1);
+    topDatasets = ConfigChecks.intAtLeast(conf, MasterConfigKeys.METRICS_TOP_DATASETS_KEY,
+        MasterConfigKeys.METRICS_TOP_DATASETS_DEFAULT, 0);
     InetSocketAddress rpcAddress = ConfigChecks.address(conf,
         MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
     InetSocketAddress bind = new InetSocketAddress(conf.getTrimmed(
@@ -310,7 +314,7 @@ public class MpCacheMaster extends CompositeService {
   protected void serviceStart() throws Exception {
     super.serviceStart();
     metrics = new MasterMetrics(rpcServer.getAddress().getPort(), registry, arbitrator,
-        slaveRefusals, checkpointer);
+        slaveRefusals, checkpointer, topDatasets);
     metrics.register();
     rpcTimer = metrics;
     LOG.info("mpCache master serving on {} with policy {}; web UI at {}",

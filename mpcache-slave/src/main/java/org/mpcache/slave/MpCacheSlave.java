@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.service.Service;
+import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
@@ -28,6 +29,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
@@ -141,7 +143,17 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     dirLocks = StorageDirLocks.lock(dirs);
     store = FileBlockStore.open(createBlockStorage(conf), dirs,
         new TunedInputCacheSpace(tuner, spaceLock), chunk);
-    counters = new SlaveCounters();
+    int heartbeatDatasets = ConfigChecks.intAtLeast(conf,
+        SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY, SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_DEFAULT,
+        1);
+    if (heartbeatDatasets > RequestChecks.MAX_DATASETS_PER_HEARTBEAT) {
+      throw new IllegalArgumentException(SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY + " = "
+          + heartbeatDatasets + " is more than the master accepts in one heartbeat; set it to at"
+          + " most " + RequestChecks.MAX_DATASETS_PER_HEARTBEAT);
+    }
+    counters = new SlaveCounters(new DatasetCounters(ConfigChecks.intAtLeast(conf,
+        SlaveConfigKeys.DATASETS_MAX_KEY, SlaveConfigKeys.DATASETS_MAX_DEFAULT, 1),
+        heartbeatDatasets, Time::now));
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
     FillVerifier verifier = FillVerifier.off();
     if (conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT)) {
@@ -304,6 +316,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   public SlaveCountersProto counters() {
     return counters.snapshot().toBuilder().setSsdBytesWritten(store.bytesWritten())
         .setLocalizedBytesGranted(getLocalizedCache().bytesGranted()).build();
+  }
+
+  @Override
+  public DatasetCounters datasetCounters() {
+    return counters.datasets();
   }
 
   @Override

@@ -87,6 +87,20 @@ public final class SlaveConfigKeys {
   public static final int SLAVE_FILL_QUEUE_DEFAULT = 1_000;
 
   /**
+   * How many datasets a slave keeps figures for (hits, misses, bytes, fills, evictions per
+   * dataset); a new dataset past it makes the slave forget the least recently counted one.
+   */
+  public static final String DATASETS_MAX_KEY = "mpcache.slave.datasets.max";
+  public static final int DATASETS_MAX_DEFAULT = 4_096;
+
+  /**
+   * How many datasets' figures one heartbeat carries at most; the other changed datasets follow
+   * in the next heartbeats, least recently reported first.
+   */
+  public static final String HEARTBEAT_DATASETS_MAX_KEY = "mpcache.slave.heartbeat.datasets.max";
+  public static final int HEARTBEAT_DATASETS_MAX_DEFAULT = 256;
+
+  /**
    * The keytab the slave logs in from as {@code mpcache.slave.kerberos.principal} when
    * {@code hadoop.security.authentication} is {@code kerberos}. No default.
    */

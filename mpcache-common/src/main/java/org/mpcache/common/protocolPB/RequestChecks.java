@@ -10,6 +10,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 
 /**
  * Checks of the values a request carries, made where it arrives, before it changes anything: a
@@ -65,6 +66,12 @@ public final class RequestChecks {
    */
   public static final int MAX_CACHED_HOSTS_BLOCKS = 1 << 20;
 
+  /**
+   * The most datasets one heartbeat may carry figures for: the ceiling of
+   * {@code mpcache.slave.heartbeat.datasets.max}, low enough to bound one heartbeat's work.
+   */
+  public static final int MAX_DATASETS_PER_HEARTBEAT = 10_000;
+
   /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
   public static final int MAX_CAUSE_CHARS = 64;
 
@@ -96,6 +103,19 @@ public final class RequestChecks {
     uint64("length", b.getLength(), 1, MAX_BLOCK_BYTES);
     text("datasetId", b.getDatasetIdBytes(), MAX_DATASET_ID_CHARS);
     uint32("datasetBlocks", b.getDatasetBlocks(), 1, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Checks one dataset's figures in a heartbeat: a {@code datasetId} of 1 to
+   * {@link #MAX_DATASET_ID_CHARS} characters and every number below 2^63.
+   *
+   * @return the dataset id
+   */
+  public static String datasetCounters(String field, DatasetCountersProto d)
+      throws RequestRefusedException {
+    String id = text(field + ".datasetId", d.getDatasetIdBytes(), MAX_DATASET_ID_CHARS);
+    unsignedFields(field, d);
+    return id;
   }
 
   /**

@@ -200,9 +200,10 @@ public final class DatasetRecord {
   /**
    * What operators see of a dataset beside its placement and standing ({@code mpcache admin
    * datasets}, {@code explain}): its size and last access as readers reported them, the Replace
-   * Arbitrator's last admission verdict and a count per verdict reason, and the last eviction with
-   * its cause. Its size does not grow with the dataset's history: only the last verdict and the
-   * last eviction are kept.
+   * Arbitrator's last admission verdict and a count per verdict reason, the last eviction with
+   * its cause, and the slaves' figures ({@link DatasetFigures}). Its size does not grow with the
+   * dataset's history: only the last verdict and the last eviction are kept, and one run of
+   * figures per slave.
    *
    * <p>Not thread-safe: guarded as its record is.
    */
@@ -221,6 +222,8 @@ public final class DatasetRecord {
     private long lastEvictionMs;
     private int lastEvictionBlocks;
     private String lastEvictionDetail;
+    /** What slaves counted for the dataset; null until the first report. */
+    private DatasetFigures figures;
 
     private History(int size) {
       this.size = size;
@@ -291,9 +294,27 @@ public final class DatasetRecord {
       return size;
     }
 
-    /** Adds what the history knows to a dataset's status: size, last access, verdicts, eviction. */
+    /** What slaves counted for the dataset, created empty at the first call. */
+    public DatasetFigures figures() {
+      if (figures == null) {
+        figures = new DatasetFigures();
+      }
+      return figures;
+    }
+
+    /** Whether a slave reported figures for the dataset. */
+    public boolean hasFigures() {
+      return figures != null;
+    }
+
+    /**
+     * Adds what the history knows to a dataset's status: size, last access, verdicts, eviction,
+     * and the slaves' figures.
+     */
     public void describe(DatasetStatusProto.Builder p) {
       p.setSizeBlocks(size).setLastAccessMs(lastAccessMs).setLastJob(lastJob);
+      // Zeros before any report, so that every status carries the figures' fields.
+      (figures != null ? figures : new DatasetFigures()).describe(p);
       if (lastReason != null) {
         p.setLastVerdict(AdmissionVerdictProto.newBuilder().setReason(lastReason.name())
             .setAdmitted(lastAdmitted).setTimeMs(lastVerdictMs).setSlaveId(lastVerdictSlave)

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -16,6 +17,7 @@ import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.MasterStateProtos.MasterStateProto;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
 import org.mpcache.common.proto.MpCacheProtos.QuotaProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.master.control.AdmissionFilter;
 import org.mpcache.master.control.OperatorControls;
 import org.mpcache.master.registry.SlaveHoldings;
@@ -554,6 +556,25 @@ public final class ReplaceArbitrator {
         out.add(d);
       }
       return out;
+    }
+  }
+
+  /**
+   * A slave's figures per dataset from its heartbeat (values checked by the caller), kept in the
+   * datasets' records ({@link DatasetFigures}).
+   */
+  public void onDatasetFigures(String slaveId, List<DatasetCountersProto> figures) {
+    synchronized (lock) {
+      for (DatasetCountersProto p : figures) {
+        catalog.figures(slaveId, p);
+      }
+    }
+  }
+
+  /** The {@code n} datasets with the most bytes read, most first ({@link DatasetCatalog}). */
+  public List<Map.Entry<String, DatasetFigures.Totals>> topDatasetsByBytesRead(int n) {
+    synchronized (lock) {
+      return catalog.topByBytesRead(n);
     }
   }
 

@@ -1,5 +1,9 @@
 package org.mpcache.master.metrics;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
@@ -8,6 +12,7 @@ import org.apache.hadoop.metrics2.lib.MetricsRegistry;
 import org.apache.hadoop.metrics2.lib.MutableRatesWithAggregation;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.DatasetFigures;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
 import org.mpcache.master.registry.SlaveAdmission;
 import org.mpcache.master.registry.SlaveRefusals;
@@ -19,10 +24,12 @@ import org.mpcache.master.status.EvictionCause;
 /**
  * The master's metrics2 source, {@code MpCacheMaster-<rpc port>} in JMX: slaves live, dead and
  * decommissioning, datasets known, replace requests with admissions and rejections (in all and
- * per reason), slave registrations and calls refused (in all and per reason), block replicas evicted per cause, prefetch blocks queued, checkpoints of the state
- * directory written and failed, and the time each RPC
- * method took ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every
- * metric is listed in {@code docs/metrics.md}.
+ * per reason), slave registrations and calls refused (in all and per reason), block replicas
+ * evicted per cause, prefetch blocks queued, checkpoints of the state directory written and
+ * failed, the datasets with the most bytes read and their figures (at most {@code topDatasets},
+ * as one JSON tag, {@code TopDatasets}), and the time each RPC method took
+ * ({@code Rpc<Method>NumOps}, {@code Rpc<Method>AvgTime} in milliseconds). Every metric is listed
+ * in {@code docs/metrics.md}.
  *
  * <p>Thread-safe: figures are read from thread-safe owners when the metrics system asks; the RPC
  * rates aggregate per thread.
@@ -36,19 +43,22 @@ public final class MasterMetrics implements MetricsSource {
   private final ReplaceArbitrator arbitrator;
   private final SlaveRefusals slaveRefusals;
   private final MasterStateCheckpointer checkpoints;
+  private final int topDatasets;
   private final MetricsRegistry rpcRegistry = new MetricsRegistry("MpCacheMasterRpc");
   private final MutableRatesWithAggregation rpcRates = rpcRegistry.newRatesWithAggregation("Rpc");
 
   /**
    * @param rpcPort the master's RPC port, which makes the source name unique in the JVM
+   * @param topDatasets how many datasets {@code TopDatasets} lists; 0 lists none
    */
   public MasterMetrics(int rpcPort, SlaveRegistry registry, ReplaceArbitrator arbitrator,
-      SlaveRefusals slaveRefusals, MasterStateCheckpointer checkpoints) {
+      SlaveRefusals slaveRefusals, MasterStateCheckpointer checkpoints, int topDatasets) {
     this.name = PREFIX + "-" + rpcPort;
     this.registry = registry;
     this.arbitrator = arbitrator;
     this.slaveRefusals = slaveRefusals;
     this.checkpoints = checkpoints;
+    this.topDatasets = topDatasets;
   }
 
   /** The source name (the JMX bean's {@code name=}). */
@@ -114,6 +124,28 @@ public final class MasterMetrics implements MetricsSource {
       rb.addCounter(Interns.info("Evictions" + MetricsSupport.name(c.name()),
           "Block replicas evicted, cause " + c.name()), s.evictions(c));
     }
+    if (topDatasets > 0) {
+      rb.tag(Interns.info("TopDatasets", "The datasets with the most bytes read (JSON), most "
+          + "first: hits, misses, bytes from the SSDs and from HDFS, fills, evictions"),
+          topDatasetsJson());
+    }
     rpcRegistry.snapshot(rb, all);
+  }
+
+  /** The top datasets as a JSON array of objects, one per dataset. */
+  String topDatasetsJson() {
+    ArrayNode a = JsonNodeFactory.instance.arrayNode();
+    for (Map.Entry<String, DatasetFigures.Totals> e
+        : arbitrator.topDatasetsByBytesRead(topDatasets)) {
+      DatasetFigures.Totals t = e.getValue();
+      ObjectNode o = a.addObject().put("dataset", e.getKey()).put("hits", t.hits())
+          .put("misses", t.misses()).put("bytesFromCache", t.bytesFromCache())
+          .put("bytesFromHdfs", t.bytesFromHdfs()).put("fills", t.fills())
+          .put("evictions", t.evictions());
+      if (t.bytesRead() > 0) {
+        o.put("byteHitRatio", t.byteHitRatio());
+      }
+    }
+    return a.toString();
   }
 }

@@ -16,6 +16,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportResponseProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
@@ -51,13 +52,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the slave-to-master protocol: registration, heartbeats (which carry back queued
  * evictions and prefetch commands, bring the localized space finished jobs used to the Dynamic
- * Space Manager, and carry back its predictions for the jobs that started), block and hit reports, replace requests and reclaim requests. Requests from a
+ * Space Manager, carry back its predictions for the jobs that started, and bring the slave's
+ * figures per dataset to the datasets' records), block and hit reports, replace requests and
+ * reclaim requests. Requests from a
  * slave the master does not know (it expired, or the master restarted) are answered with
  * {@code reregister}.
  *
  * <p>Every value a slave sends is checked with {@link RequestChecks} before anything changes:
  * slave ids, hosts and job types of 1 to {@link RequestChecks#MAX_ID_CHARS} characters without
- * control characters, a client port from 1 to 65535, space figures and counters below 2^63, a
+ * control characters, a client port from 1 to 65535, space figures and counters below 2^63 (per
+ * dataset too, for at most {@link RequestChecks#MAX_DATASETS_PER_HEARTBEAT} datasets), a
  * replace request's free bytes likewise, a reclaim of at most the slave's registered capacity. A
  * bad one refuses the request, naming the field, and a registration with any bad value (the keys
  * of the blocks it holds included) leaves any earlier registration under that id as it was; a
@@ -175,6 +179,11 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
             RequestChecks.MAX_ID_CHARS);
         RequestChecks.unsignedFields("predictionsInUse", p);
       }
+      RequestChecks.count("datasets", req.getDatasetsCount(),
+          RequestChecks.MAX_DATASETS_PER_HEARTBEAT);
+      for (DatasetCountersProto d : req.getDatasetsList()) {
+        RequestChecks.datasetCounters("datasets", d);
+      }
       gate.checkCall("heartbeat", req.getSlaveId());
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
@@ -186,6 +195,9 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
     arbitrator.onCounters(req.getSlaveId(), req.getCounters().getSsdBytesWritten());
     if (req.getFinishedJobsCount() > 0) {
       recordFinishedJobs(req.getSlaveId(), req.getFinishedJobsList());
+    }
+    if (req.getDatasetsCount() > 0) {
+      arbitrator.onDatasetFigures(req.getSlaveId(), req.getDatasetsList());
     }
     return HeartbeatResponseProto.newBuilder()
         .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))

@@ -2,11 +2,13 @@ package org.mpcache.master.status;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -14,8 +16,10 @@ import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.AdminProtos.SlaveBlocksProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.DatasetFigures;
 import org.mpcache.master.arbitrator.DatasetRecord;
 import org.mpcache.master.arbitrator.DatasetRecords;
 import org.mpcache.master.arbitrator.DatasetStanding;
@@ -27,8 +31,9 @@ import org.mpcache.master.arbitrator.PlacementIndex;
  * operator's {@code evict}, a slave's decommissioning). It keeps no dataset record of its own: it
  * reads and updates the {@linkplain DatasetRecord.History history} part of the records in the
  * Replace Arbitrator's {@link PlacementIndex} (the last read, the last admission verdict, the last
- * eviction with its cause), and reads from the index where each dataset's blocks are; the rest it
- * learns from the events the arbitrator passes through, so it works with every policy.
+ * eviction with its cause, the slaves' figures per dataset), and reads from the index where each
+ * dataset's blocks are; the rest it learns from the events the arbitrator passes through, so it
+ * works with every policy.
  *
  * <p>Bounded: the records keep at most {@code maxDatasets} datasets that have no block in the
  * cache and that the policy does not track (least recently read dropped first,
@@ -146,6 +151,39 @@ public final class DatasetCatalog {
     if (d != null) {
       d.evicted(EvictionCause.TTL_EXPIRED, detail, 0, now);
     }
+  }
+
+  /**
+   * A slave's figures for a dataset (checked by the caller); a dataset the master had no record
+   * of gets one (after a master restart, the slaves' next registration resends their figures).
+   */
+  public void figures(String slaveId, DatasetCountersProto p) {
+    datasets.getOrCreate(p.getDatasetId()).history(0).figures().report(slaveId, p);
+  }
+
+  /**
+   * The {@code n} datasets slaves reported most bytes read for (from the SSDs and from HDFS), most
+   * first, ties by id.
+   */
+  public List<Map.Entry<String, DatasetFigures.Totals>> topByBytesRead(int n) {
+    Comparator<Map.Entry<String, DatasetFigures.Totals>> order = Comparator
+        .comparingLong((Map.Entry<String, DatasetFigures.Totals> e) -> e.getValue().bytesRead())
+        .reversed().thenComparing(Map.Entry::getKey);
+    PriorityQueue<Map.Entry<String, DatasetFigures.Totals>> top =
+        new PriorityQueue<>(order.reversed());
+    for (String id : datasets.seenIds(id -> true)) {
+      DatasetRecord.History h = history(id);
+      if (!h.hasFigures()) {
+        continue;
+      }
+      top.add(Map.entry(id, h.figures().totals()));
+      if (top.size() > n) {
+        top.poll();
+      }
+    }
+    List<Map.Entry<String, DatasetFigures.Totals>> out = new ArrayList<>(top);
+    out.sort(order);
+    return out;
   }
 
   /** The wall clock of a dataset's last read; 0 when unknown. */

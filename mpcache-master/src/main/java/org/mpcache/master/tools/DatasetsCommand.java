@@ -12,9 +12,13 @@ import java.util.Map;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.AdminProtos.DatasetsRequestProto;
 import org.mpcache.common.proto.AdminProtos.DatasetsResponseProto;
+import org.apache.hadoop.util.StringUtils;
 import org.mpcache.common.protocolPB.RpcSupport;
 
-/** {@code mpcache admin datasets}: every dataset the master knows. Not thread-safe. */
+/**
+ * {@code mpcache admin datasets}: every dataset the master knows, with its standing and placement
+ * or, with {@code -stats}, with the figures slaves counted for it. Not thread-safe.
+ */
 final class DatasetsCommand extends AdminCommand {
   /** The sort fields, each with its order (largest first, but for the id and Full first). */
   private static final Map<String, Comparator<DatasetStatusProto>> SORTS = new LinkedHashMap<>();
@@ -28,6 +32,11 @@ final class DatasetsCommand extends AdminCommand {
     SORTS.put("cached", Comparator.comparingInt(DatasetStatusProto::getCachedBlocks).reversed());
     SORTS.put("full", Comparator.comparing(DatasetStatusProto::getFull).reversed());
     SORTS.put("access", Comparator.comparingLong(DatasetStatusProto::getLastAccessMs).reversed());
+    SORTS.put("hits", Comparator.comparingLong(DatasetStatusProto::getHits).reversed());
+    SORTS.put("saved", Comparator.comparingLong(DatasetStatusProto::getBytesFromCache)
+        .reversed());
+    SORTS.put("read", Comparator.comparingLong((DatasetStatusProto d) -> d.getBytesFromCache()
+        + d.getBytesFromHdfs()).reversed());
   }
 
   DatasetsCommand(PrintStream out, PrintStream err) {
@@ -41,13 +50,18 @@ final class DatasetsCommand extends AdminCommand {
 
   @Override
   String shortUsage() {
-    return "datasets [-path <path>] [-sort <field>] [-json]";
+    return "datasets [-stats] [-path <path>] [-sort <field>] [-json]";
   }
 
   @Override
   String longUsage() {
     return "  Every dataset the master knows: priority Pr and frequency Fr (as the policy ranks\n"
         + "  it), size in blocks, cached blocks, the Full flag, and the last access.\n"
+        + "  -stats         the figures slaves counted instead: block lookups that hit and\n"
+        + "                 missed, the byte hit ratio (bytes from the SSDs over bytes read),\n"
+        + "                 bytes saved (read from the SSDs instead of HDFS's disks), bytes\n"
+        + "                 read from HDFS, blocks cached (fills) and evicted; -json prints\n"
+        + "                 every field as plain numbers\n"
         + "  -path <path>   only datasets with an input path equal to <path> or under it\n"
         + "  -sort <field>  one of " + String.join(", ", SORTS.keySet()) + " (default id;\n"
         + "                 numbers and times largest first, Full datasets first)";
@@ -55,6 +69,7 @@ final class DatasetsCommand extends AdminCommand {
 
   @Override
   Action parse(List<String> args) throws UsageException {
+    boolean stats = StringUtils.popOption("-stats", args);
     String path = option(args, "-path");
     String sort = option(args, "-sort");
     Comparator<DatasetStatusProto> order = SORTS.get(sort == null ? "id"
@@ -82,6 +97,10 @@ final class DatasetsCommand extends AdminCommand {
         out.println(ProtoJson.print(o));
         return;
       }
+      if (stats) {
+        printStats(sorted);
+        return;
+      }
       Table t = new Table("DATASET", ">PRIORITY", ">FR", ">SIZE", ">CACHED", ">CACHED BYTES",
           "FULL", "LAST ACCESS");
       for (DatasetStatusProto d : sorted) {
@@ -94,5 +113,19 @@ final class DatasetsCommand extends AdminCommand {
       t.print(out);
       out.println(sorted.size() + " dataset(s)");
     };
+  }
+
+  /** The figures table: one row per dataset. */
+  private void printStats(List<DatasetStatusProto> sorted) {
+    Table t = new Table("DATASET", ">HITS", ">MISSES", ">HIT RATIO", ">SAVED (SSD)",
+        ">FROM HDFS", ">FILLS", ">EVICTIONS");
+    for (DatasetStatusProto d : sorted) {
+      t.row(d.getDatasetId(), d.getHits(), d.getMisses(), d.hasByteHitRatio()
+          ? String.format(Locale.ROOT, "%.1f%%", 100 * d.getByteHitRatio()) : "-",
+          Table.bytes(d.getBytesFromCache()), Table.bytes(d.getBytesFromHdfs()), d.getFills(),
+          d.getEvictions());
+    }
+    t.print(out);
+    out.println(sorted.size() + " dataset(s)");
   }
 }

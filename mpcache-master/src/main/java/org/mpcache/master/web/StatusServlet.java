@@ -34,7 +34,8 @@ public final class StatusServlet extends HttpServlet {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   /** The fields of a dataset shown to callers who may not see its paths. */
   private static final Set<String> FIGURES = Set.of("sizeBlocks", "cachedBlocks", "cachedBytes",
-      "fillingBlocks", "full", "priority", "frequency", "lastAccessMs", "inAuxiliaryCache");
+      "fillingBlocks", "full", "priority", "frequency", "lastAccessMs", "inAuxiliaryCache",
+      "hits", "misses", "bytesFromCache", "bytesFromHdfs", "fills", "evictions", "byteHitRatio");
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {

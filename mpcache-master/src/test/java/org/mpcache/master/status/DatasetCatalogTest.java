@@ -6,13 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.arbitrator.DatasetFigures;
 import org.mpcache.master.arbitrator.DatasetStanding;
 import org.mpcache.master.arbitrator.PlacementIndex;
 import org.mpcache.master.arbitrator.PolicyParameters;
@@ -165,5 +168,36 @@ class DatasetCatalogTest {
     assertFalse(DatasetPaths.matches(id, "/dat", true));
     assertTrue(DatasetPaths.matches(id, "/", true));
     assertFalse(DatasetPaths.matches(id, "hdfs://other:8020/data/in", false));
+  }
+
+  private static DatasetCountersProto figures(String dataset, long fromCache, long fromHdfs) {
+    return DatasetCountersProto.newBuilder().setDatasetId(dataset).setSinceMs(1).setHits(1)
+        .setMisses(2).setBytesFromCache(fromCache).setBytesFromHdfs(fromHdfs).setFills(2)
+        .setEvictions(0).build();
+  }
+
+  @Test
+  void figures_showInTheDatasetsStatusSummedOverSlaves() {
+    catalog.access(access("s1", 1, "/d", 2, 10));
+    catalog.figures("s1", figures("/d", 300, 100));
+    catalog.figures("s2", figures("/d", 100, 0));
+    DatasetStatusProto d = status("/d");
+    assertEquals(2, d.getHits());
+    assertEquals(4, d.getMisses());
+    assertEquals(400, d.getBytesFromCache());
+    assertEquals(100, d.getBytesFromHdfs());
+    assertEquals(4, d.getFills());
+    assertEquals(0.8, d.getByteHitRatio(), 1e-12);
+  }
+
+  @Test
+  void topByBytesRead_mostBytesFirstAndBounded() {
+    catalog.figures("s1", figures("/c", 20, 0));
+    catalog.figures("s1", figures("/b", 0, 30));
+    List<Map.Entry<String, DatasetFigures.Totals>> top = catalog.topByBytesRead(5);
+    assertEquals(List.of("/b", "/c"), top.stream().map(Map.Entry::getKey).toList());
+    assertEquals(30, top.get(0).getValue().bytesFromHdfs());
+    assertEquals(List.of("/b"), catalog.topByBytesRead(1).stream().map(Map.Entry::getKey)
+        .toList());
   }
 }

@@ -189,7 +189,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     authorize(key, req.getBlockToken());
     long length = store.cachedLength(key);
     if (length >= 0) {
-      counters.hits.incrementAndGet();
+      counters.hit(store.datasetOf(key));
       masterLink.reportHit(access);
       LookupResponseProto.Builder hit = LookupResponseProto.newBuilder()
           .setStatus(LookupResponseProto.Status.HIT).setLength(length);
@@ -199,7 +199,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       }
       return hit.build();
     }
-    counters.misses.incrementAndGet();
+    counters.miss(access.getDatasetId());
     if (!req.getOfferFill() && completion == null) {
       return miss("not cached");
     }
@@ -298,8 +298,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   /** Evicts blocks the master chose and reports each removal back. */
   public void evict(List<BlockKey> blocks) {
     for (BlockKey k : blocks) {
+      String datasetId = store.datasetOf(k);
       if (store.remove(k)) {
-        counters.blocksEvicted.incrementAndGet();
+        counters.evicted(datasetId);
       }
       masterLink.reportRemoved(k);
     }
@@ -337,7 +338,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throw new ServiceException(e);
     }
     long served = Math.max(0, Math.min(length, r.offset() + r.data().length - offset));
-    counters.bytesFromCache.addAndGet(served);
+    counters.readFromCache(store.datasetOf(key), served);
     ReadResponseProto.Builder b = ReadResponseProto.newBuilder().setOffset(r.offset())
         .setData(UnsafeByteOperations.unsafeWrap(r.data())).setChunkSize(r.chunkSize());
     for (int crc : r.checksums()) {
@@ -462,7 +463,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         return CommitResponseProto.newBuilder().setCached(false).build();
       }
     }
-    counters.blocksCached.incrementAndGet();
+    counters.blockCached(s.fill.datasetId());
     counters.fillsWriteThrough.incrementAndGet();
     masterLink.reportCached(s.fill.key());
     return CommitResponseProto.newBuilder().setCached(true).build();
@@ -483,17 +484,22 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throws ServiceException {
     long bytes;
     String cause;
+    String datasetId;
     try {
-      authorize(RequestChecks.blockKey("block", req.getBlock()), req.getBlockToken());
+      BlockKey key = RequestChecks.blockKey("block", req.getBlock());
+      authorize(key, req.getBlockToken());
       // One report per block read: more than a block's bytes would only overflow the counter.
       bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0,
           RequestChecks.MAX_BLOCK_BYTES);
       cause = req.hasFallbackCause()
           ? RequestChecks.cause("fallbackCause", req.getFallbackCauseBytes()) : null;
+      // A reader that names no dataset: the one the block is being filled for, if any.
+      datasetId = req.hasDatasetId() ? RequestChecks.text("datasetId", req.getDatasetIdBytes(),
+          RequestChecks.MAX_DATASET_ID_CHARS) : store.datasetOf(key);
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
-    counters.bytesFromHdfs.addAndGet(bytes);
+    counters.readFromHdfs(datasetId, bytes);
     if (cause != null) {
       counters.fallback(cause);
     }

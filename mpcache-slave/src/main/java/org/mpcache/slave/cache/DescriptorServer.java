@@ -326,8 +326,8 @@ public final class DescriptorServer extends AbstractService {
       try {
         DescriptorReleaseProto r = DescriptorFrames.decode(frame,
             DescriptorReleaseProto.parser(), "descriptor release");
-        counters.bytesFromCache.addAndGet(Math.min(Math.max(0, r.getBytesRead()),
-            lease.length()));
+        counters.readFromCache(store.datasetOf(lease.key()),
+            Math.min(Math.max(0, r.getBytesRead()), lease.length()));
       } catch (IOException e) {
         LOG.debug("Ignored a malformed release: {}", e.getMessage());
       }

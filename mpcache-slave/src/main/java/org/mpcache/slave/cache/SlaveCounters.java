@@ -15,10 +15,11 @@ import org.mpcache.slave.verify.FillVerifier;
  * reads that failed on an I/O error without the block being dropped, fills refused because HDFS
  * did not vouch for their bytes (by cause), fills by kind (written through by a reader, read from
  * HDFS by the slave for a reader's miss) and the latter's failures, blocks found at start that
- * failed verification.
+ * failed verification; and the same figures per dataset ({@link DatasetCounters}).
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
+  private final DatasetCounters datasets;
   final AtomicLong hits = new AtomicLong();
   final AtomicLong misses = new AtomicLong();
   final AtomicLong bytesFromCache = new AtomicLong();
@@ -46,6 +47,41 @@ public final class SlaveCounters {
   static final int MAX_CAUSES = 64;
   static final String OTHER_CAUSE = "other";
   private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
+
+  /** Counters with the per-dataset figures kept in {@code datasets}. */
+  public SlaveCounters(DatasetCounters datasets) {
+    this.datasets = datasets;
+  }
+
+  /** The figures per dataset. */
+  public DatasetCounters datasets() {
+    return datasets;
+  }
+
+  void hit(String datasetId) {
+    hits.incrementAndGet();
+    datasets.hit(datasetId);
+  }
+
+  void miss(String datasetId) {
+    misses.incrementAndGet();
+    datasets.miss(datasetId);
+  }
+
+  void readFromCache(String datasetId, long n) {
+    bytesFromCache.addAndGet(n);
+    datasets.bytesFromCache(datasetId, n);
+  }
+
+  void readFromHdfs(String datasetId, long n) {
+    bytesFromHdfs.addAndGet(n);
+    datasets.bytesFromHdfs(datasetId, n);
+  }
+
+  void evicted(String datasetId) {
+    blocksEvicted.incrementAndGet();
+    datasets.evicted(datasetId);
+  }
 
   /**
    * Counts a fill refused at commit.
@@ -75,9 +111,13 @@ public final class SlaveCounters {
     blocksFailedVerification.incrementAndGet();
   }
 
-  /** Counts a block cached other than by a client's write-through (an operator's prefetch). */
-  public void blockCached() {
+  /**
+   * Counts a block cached for {@code datasetId}: written through by a client, read from HDFS by
+   * the slave for a reader's miss, or prefetched.
+   */
+  public void blockCached(String datasetId) {
     blocksCached.incrementAndGet();
+    datasets.filled(datasetId);
   }
 
   /** Counts a block the slave read from HDFS itself for a reader's miss. */

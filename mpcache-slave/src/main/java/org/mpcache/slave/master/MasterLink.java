@@ -45,6 +45,7 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
+import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.localized.SpaceManagerLink;
 import org.mpcache.slave.store.CachedBlock;
 import org.slf4j.Logger;
@@ -52,8 +53,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The slave's connection to the master: it registers (with every block the slave holds), sends
- * heartbeats with the space split, counters, the localized space of jobs that ended, the jobs that
- * started (whose predicted localized need the answer carries back) and the predictions in use,
+ * heartbeats with the space split, counters and the per-dataset figures that changed, the
+ * localized space of jobs that ended, the jobs that started (whose predicted localized need the
+ * answer carries back) and the predictions in use,
  * forwards block and hit reports in batches, carries replace and reclaim requests, and hands the
  * evictions the master queues for this slave to a listener.
  *
@@ -83,6 +85,9 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     SpaceReportProto space();
 
     SlaveCountersProto counters();
+
+    /** The slave's figures per dataset, whose changes each heartbeat carries. */
+    DatasetCounters datasetCounters();
 
     /** Every block the store holds, with the dataset each was cached for. */
     List<CachedBlock> cachedBlocks();
@@ -375,6 +380,8 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
             .addAllCachedBlocks(held(s.cachedBlocks())).build()));
     heartbeatIntervalMs = r.getHeartbeatIntervalMs();
     registered = true;
+    // A master that did not know this slave has none of its figures per dataset.
+    s.datasetCounters().resendAll();
     LOG.info("Registered with the mpCache master at {} as {}", masterAddress,
         s.info().getSlaveId());
     if (r.getEvictCount() > 0) {
@@ -474,12 +481,14 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     SlaveState s = state.get();
     List<JobSpaceUsageProto> jobs = drain(finishedJobs);
     List<JobSpaceQueryProto> started = drain(startedJobs);
+    DatasetCounters.Report datasets = s.datasetCounters().changed();
     HeartbeatResponseProto r;
     try {
       r = RpcSupport.call(() -> proxy.heartbeat(null,
           HeartbeatRequestProto.newBuilder().setSlaveId(s.info().getSlaveId())
               .setSpace(s.space()).setCounters(s.counters()).addAllFinishedJobs(jobs)
-              .addAllStartedJobs(started).addAllPredictionsInUse(s.predictionsInUse()).build()));
+              .addAllStartedJobs(started).addAllPredictionsInUse(s.predictionsInUse())
+              .addAllDatasets(datasets.datasets()).build()));
     } catch (IOException | RuntimeException e) {
       finishedJobs.addAll(jobs);
       startedJobs.addAll(started);
@@ -492,6 +501,7 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
       registered = false;
       return;
     }
+    datasets.taken();
     if (r.getEvictCount() > 0) {
       s.evict(ProtoConverters.fromProtos(r.getEvictList()));
     }

@@ -14,7 +14,8 @@ import org.mpcache.slave.MpCacheSlave;
  * A slave's metrics2 source, {@code MpCacheSlave-<client port>} in JMX: the SSD space per region
  * (Input Cache, Dynamic Pool and what it lends, Localized Cache), the pool's unit moves, hits and misses, bytes served
  * from the SSD and bytes clients read from HDFS instead, fallbacks in all and per cause, fills,
- * evictions, corrupt blocks, fills in progress and the prefetcher's figures. Every metric is
+ * evictions, corrupt blocks, fills in progress, the datasets counted and forgotten, and the
+ * prefetcher's figures. Every metric is
  * listed in {@code docs/metrics.md}.
  *
  * <p>Thread-safe: every figure is read from the slave's thread-safe counters and store when the
@@ -111,6 +112,11 @@ public final class SlaveMetrics implements MetricsSource {
             slave.getStore().leasesHeld())
         .addCounter(Interns.info("Evictions", "Blocks evicted on the master's order"),
             c.getBlocksEvicted())
+        .addGauge(Interns.info("DatasetsCounted", "Datasets the slave keeps figures for"),
+            slave.getCounters().datasets().size())
+        .addCounter(Interns.info("DatasetsForgotten", "Datasets forgotten past "
+            + "mpcache.slave.datasets.max before the master had their latest figures"),
+            slave.getCounters().datasets().forgotten())
         .addCounter(Interns.info("CorruptBlocks", "Cached blocks dropped as corrupt"),
             c.getBlocksCorrupt())
         .addCounter(Interns.info("BlocksFailedVerification",

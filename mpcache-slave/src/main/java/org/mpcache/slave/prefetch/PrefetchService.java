@@ -263,7 +263,7 @@ public class PrefetchService extends AbstractService {
     }
     cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
     if (fill(key, c)) {
-      counters.blockCached();
+      counters.blockCached(c.getAccess().getDatasetId());
       masterLink.reportCached(key);
       return true;
     }

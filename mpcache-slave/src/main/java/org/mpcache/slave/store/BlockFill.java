@@ -167,7 +167,8 @@ public final class BlockFill {
     return checksums;
   }
 
-  String datasetId() {
+  /** The dataset the block is cached for. */
+  public String datasetId() {
     return datasetId;
   }
 

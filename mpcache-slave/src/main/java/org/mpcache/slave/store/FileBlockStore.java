@@ -214,6 +214,15 @@ public final class FileBlockStore {
     return e != null && e.state == State.CACHED ? e.length : -1;
   }
 
+  /**
+   * The dataset a block was cached (or is being filled) for, or null when the store does not have
+   * it.
+   */
+  public String datasetOf(BlockKey key) {
+    Entry e = entries.get(key);
+    return e == null ? null : e.datasetId;
+  }
+
   /** The blocks that are cached (not those being filled). */
   public List<BlockKey> cachedBlocks() {
     List<BlockKey> out = new ArrayList<>();

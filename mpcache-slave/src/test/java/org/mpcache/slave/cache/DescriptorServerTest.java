@@ -42,7 +42,7 @@ class DescriptorServerTest {
   @TempDir
   Path dir;
   private FileBlockStore store;
-  private final SlaveCounters counters = new SlaveCounters();
+  private final SlaveCounters counters = new SlaveCounters(new DatasetCounters(16, 16, () -> 1L));
   private DescriptorServer server;
   private Path socket;
   private byte[] data;
