@@ -65,6 +65,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
@@ -254,8 +255,10 @@ class RpcFuzzTest {
       s.put("master.blocks " + id, new TreeSet<>(master.getSlaveRegistry().blocksOf(id)));
     }
     for (DatasetStatusProto d : master.getStatus().datasets("")) {
+      // The slaves' figures, as their counters, are what each heartbeat brings.
       DatasetStatusProto.Builder b = d.toBuilder().clearPriority().clearFrequency()
-          .clearLastAccessMs().clearLastJob();
+          .clearLastAccessMs().clearLastJob().clearHits().clearMisses().clearBytesFromCache()
+          .clearBytesFromHdfs().clearFills().clearEvictions().clearByteHitRatio();
       if (all) {
         s.put("master.dataset " + d.getDatasetId(), b.buildPartial());
       } else if (d.getCachedBlocks() > 0) {
@@ -578,6 +581,7 @@ class RpcFuzzTest {
     Map<String, Kind> reportRead = new LinkedHashMap<>(blockKey("block", Expect.answered()));
     reportRead.put("bytesFromHdfs", number(0, 2L << 30, false));
     reportRead.put("fallbackCause", text(true, "Cause With Spaces", "cause!"));
+    reportRead.put("datasetId", ID);
     reportRead.put("blockToken", anyText());
     all.add(new MethodCases("ClientSlave", "reportRead", () -> ReportReadRequestProto.newBuilder()
         .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100), reportRead));
@@ -731,6 +735,17 @@ class RpcFuzzTest {
     heartbeat.put("predictionsInUse.inputBytes", UINT64);
     heartbeat.put("predictionsInUse.localizedBytes", UINT64);
     heartbeat.put("predictionsInUse.fromHistory", bool());
+    DatasetCountersProto figures = DatasetCountersProto.newBuilder().setDatasetId("/fuzz/figures")
+        .setSinceMs(1).setHits(1).setMisses(1).setBytesFromCache(1).setBytesFromHdfs(1)
+        .setFills(1).setEvictions(1).build();
+    heartbeat.put("datasets", repeated(figures, Expect.answered(),
+        figures.toBuilder().setDatasetId("").build(), Expect.refused("datasetId")));
+    heartbeat.put("datasets.datasetId", ID);
+    for (FieldDescriptor f : DatasetCountersProto.getDescriptor().getFields()) {
+      if (f.getType() == FieldDescriptor.Type.UINT64) {
+        heartbeat.put("datasets." + f.getName(), UINT64);
+      }
+    }
     all.add(new MethodCases("SlaveMaster", "heartbeat", new FuzzSlave() {
       @Override
       Message.Builder request() {
@@ -738,7 +753,7 @@ class RpcFuzzTest {
             .setCounters(SlaveCountersProto.newBuilder().setHits(0).setMisses(0)
                 .setBytesFromCache(0).setBytesFromHdfs(0).setFallbacks(0).setBlocksCached(0)
                 .setBlocksEvicted(0).setBlocksCorrupt(0)).addFinishedJobs(job)
-            .addStartedJobs(query).addPredictionsInUse(inUse);
+            .addStartedJobs(query).addPredictionsInUse(inUse).addDatasets(figures);
       }
     }, heartbeat));
 
