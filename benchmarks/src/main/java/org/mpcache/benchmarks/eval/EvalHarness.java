@@ -144,9 +144,10 @@ public final class EvalHarness {
     List<File> tierDirs = new ArrayList<>();
     MiniMpCacheCluster.Builder b = new MiniMpCacheCluster.Builder(base)
         .dataNodes(settings.nodes()).yarn(true).blockSize(settings.blockBytes())
-        .slaveCapacity(mode.caches() ? cacheBytesPerNode : settings.blockBytes())
+        .slaveCapacity(mode.caches() || mode.ssdSlave() ? cacheBytesPerNode
+            : settings.blockBytes())
         .dataNodeDir(tierDir(mode.dataOnSsd() ? Tier.SSD : Tier.HDD, run + "/dn", tierDirs))
-        .slaveCacheDir(tierDir(mode == EvalMode.PACMAN ? Tier.MEMORY : Tier.SSD,
+        .slaveCacheDir(tierDir(mode.cacheInMemory() ? Tier.MEMORY : Tier.SSD,
             run + "/cache", tierDirs))
         .nodeManagerMemoryMb(containerMb)
         // The cluster's short heartbeats stay (at Hadoop's defaults they would hide the tiers'
@@ -156,7 +157,7 @@ public final class EvalHarness {
         .set(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_HEAP)
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
         .set(MasterConfigKeys.POLICY_KEY,
-            mode == EvalMode.PACMAN ? effectivePacmanPolicy() : MPCACHE_POLICY);
+            mode == EvalMode.PACMAN ? effectivePacmanPolicy() : mode.policy());
     if (mode.localizedCache()) {
       b.nodeManagerHddDir(tierDir(Tier.HDD, run + "/nm-local", tierDirs))
           .localizedCapacity(settings.localizedBytes());
@@ -303,7 +304,7 @@ public final class EvalHarness {
         after.getBytesFromCache() - before.getBytesFromCache(),
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
-        mode == EvalMode.PACMAN ? "memory" : mode == EvalMode.MPCACHE ? "ssd" : "none",
+        mode.cacheTier(),
         local, mode.localTier(),
         cluster.localizedBytesGranted() - grantedBefore,
         cluster.localizedBytesDenied() - deniedBefore,

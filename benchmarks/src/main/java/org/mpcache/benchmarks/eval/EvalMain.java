@@ -30,6 +30,8 @@ public final class EvalMain extends CommandLineTool {
   private static final long MB = 1L << 20;
   /** The defaults {@code --full} sets: the paper's size classes and a longer mix. */
   private static final Map<String, Object> FULL = fullDefaults();
+  /** The modes README's command runs: the baseline, mpCache and the admit-all SSD cache. */
+  static final String DEFAULT_MODES = "hadoop,mpcache,ssd-lru";
 
   int jobs;
   List<EvalMode> modes;
@@ -83,8 +85,9 @@ public final class EvalMain extends CommandLineTool {
         + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
         .preset("full", "the paper's 20 size classes and a longer mix", FULL)
         .option("jobs", "N", "jobs in the mix", 5)
-        .option("modes", "m1,m2,...", "the modes to run, in order", Arrays.stream(EvalMode.values())
-            .map(EvalMode::cliName).collect(Collectors.joining(",")))
+        .option("modes", "m1,m2,...", "the modes to run, in order (" + Arrays.stream(
+            EvalMode.values()).map(EvalMode::cliName).collect(Collectors.joining(", ")) + ")",
+            DEFAULT_MODES)
         .option("seed", "S", "seed of the mix", 2014)
         .optional("out", "DIR", "directory for the results", "results/<UTC yyyyMMdd-HHmmss>")
         .option("work", "DIR", "directory for the clusters and the tiers", "target/eval-work")

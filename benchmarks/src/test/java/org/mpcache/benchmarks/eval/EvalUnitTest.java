@@ -40,6 +40,24 @@ class EvalUnitTest {
   }
 
   @Test
+  void modes_ablationAndBaselines_differOnlyWhereDocumented() {
+    assertThat(EvalMode.of("mpcache-input").caches()).isTrue();
+    assertThat(EvalMode.MPCACHE_INPUT.localTier()).isEqualTo("hdd");
+    assertThat(EvalMode.MPCACHE_INPUT.policy()).isEqualTo(EvalMode.MPCACHE.policy())
+        .isEqualTo("mpcache");
+    assertThat(EvalMode.of("mpcache-localized").caches()).isFalse();
+    assertThat(EvalMode.MPCACHE_LOCALIZED.localTier()).isEqualTo("ssd+hdd");
+    assertThat(EvalMode.MPCACHE_LOCALIZED.ssdSlave()).isTrue();
+    assertThat(EvalMode.SSD_LRU.policy()).isEqualTo("lru");
+    assertThat(EvalMode.SSD_LRU.cacheTier()).isEqualTo(EvalMode.MPCACHE.cacheTier())
+        .isEqualTo("ssd");
+    assertThat(EvalMode.SSD_LRU.localTier()).isEqualTo("hdd");
+    assertThat(EvalMode.PACMAN.cacheTier()).isEqualTo("memory");
+    assertThat(EvalMode.HADOOP.ssdSlave()).isFalse();
+    assertThat(EvalMode.ALL_SSD.dataOnSsd()).isTrue();
+  }
+
+  @Test
   void parse_badArguments_nameTheArgument() {
     assertThatThrownBy(() -> new EvalMain().parse(new String[] {"--jobs", "x"}))
         .hasMessageContaining("--jobs").hasMessageContaining("'x'");
