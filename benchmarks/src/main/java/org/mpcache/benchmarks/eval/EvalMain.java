@@ -35,6 +35,7 @@ public final class EvalMain extends CommandLineTool {
 
   int jobs;
   List<EvalMode> modes;
+  int repeat;
   long seed;
   String out;
   String work;
@@ -88,6 +89,7 @@ public final class EvalMain extends CommandLineTool {
         .option("modes", "m1,m2,...", "the modes to run, in order (" + Arrays.stream(
             EvalMode.values()).map(EvalMode::cliName).collect(Collectors.joining(", ")) + ")",
             DEFAULT_MODES)
+        .option("repeat", "R", "runs of the mix per mode, modes interleaved per repetition", 1)
         .option("seed", "S", "seed of the mix", 2014)
         .optional("out", "DIR", "directory for the results", "results/<UTC yyyyMMdd-HHmmss>")
         .option("work", "DIR", "directory for the clusters and the tiers", "target/eval-work")
@@ -118,6 +120,7 @@ public final class EvalMain extends CommandLineTool {
   private void configure(ToolOptions.Values o) {
     jobs = o.positiveInt("jobs");
     modes = o.list("modes", EvalMode::of);
+    repeat = o.positiveInt("repeat");
     seed = o.longValue("seed");
     out = o.string("out");
     work = o.string("work");
@@ -164,32 +167,31 @@ public final class EvalMain extends CommandLineTool {
     List<MixJob> mix = EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed);
     EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, cacheMb * MB,
         localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed);
-    List<long[]> runs = new ArrayList<>();
+    List<EvalHarness.Run> runs = new ArrayList<>();
     for (EvalMode m : modes) {
       long size = m == EvalMode.PACMAN ? memoryCacheMb : cacheMb;
       if (m == EvalMode.MPCACHE && !sweepCacheMb.isEmpty()) {
         for (long s : sweepCacheMb) {
-          runs.add(new long[] {m.ordinal(), s * MB});
+          runs.add(new EvalHarness.Run(m, s * MB));
         }
       } else {
-        runs.add(new long[] {m.ordinal(), size * MB});
+        runs.add(new EvalHarness.Run(m, size * MB));
       }
     }
     console.printf(Locale.ROOT, "mpCache evaluation: %d jobs (Zipf s=%.2f over %d size classes of "
-        + "%.1f MiB, seed %d), %d nodes, runs: %s%n", jobs, zipf, classes, mbPerClass, seed, nodes,
-        runNames(runs));
+        + "%.1f MiB, seed %d), %d nodes, %d repetition(s) of runs: %s%n", jobs, zipf, classes,
+        mbPerClass, seed, nodes, repeat, runNames(runs));
     for (MixJob j : mix) {
       console.printf(Locale.ROOT, "  job %d: %s on %s (%.1f MiB)%n", j.index(),
           j.benchmark().name(), j.dataset(), j.bytes() / (double) MB);
     }
     tiers.figures().forEach(f -> console.println("tiers: " + f));
-    List<JobResult> results = new ArrayList<>();
+    List<JobResult> results;
     List<String> notices;
-    try (ProgressLine progress = new ProgressLine(console, terminal, jobs * runs.size())) {
+    try (ProgressLine progress = new ProgressLine(console, terminal,
+        jobs * runs.size() * repeat)) {
       EvalHarness harness = new EvalHarness(settings, tiers, new File(work), progress);
-      for (long[] r : runs) {
-        results.addAll(harness.run(EvalMode.values()[(int) r[0]], r[1], mix));
-      }
+      results = harness.runAll(runs, mix, repeat);
       notices = progress.notices();
     }
     EvalReport report = new EvalReport(results, tiers.figures(), notices);
@@ -202,11 +204,12 @@ public final class EvalMain extends CommandLineTool {
     return report;
   }
 
-  private static String runNames(List<long[]> runs) {
+  private static String runNames(List<EvalHarness.Run> runs) {
     List<String> names = new ArrayList<>();
-    for (long[] r : runs) {
-      EvalMode m = EvalMode.values()[(int) r[0]];
-      names.add(m.caches() ? m.cliName() + " (" + (r[1] >> 20) + " MiB cache/node)" : m.cliName());
+    for (EvalHarness.Run r : runs) {
+      EvalMode m = r.mode();
+      names.add(m.caches() ? m.cliName() + " (" + (r.cacheBytesPerNode() >> 20)
+          + " MiB cache/node)" : m.cliName());
     }
     return String.join(", ", names);
   }

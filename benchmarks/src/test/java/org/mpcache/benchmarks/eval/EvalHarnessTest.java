@@ -39,7 +39,7 @@ class EvalHarnessTest {
     List<String> events = new ArrayList<>();
     EvalHarness.Listener listener = new EvalHarness.Listener() {
       @Override
-      public void runStarted(String run, int jobs) {
+      public void runStarted(String run, int repetition, int jobs) {
         events.add("run " + run);
       }
 
@@ -61,8 +61,8 @@ class EvalHarnessTest {
     List<JobResult> results = new ArrayList<>();
     try (TierLayout tiers = new PlainTiers(new File(ROOT, "tiers"), "test")) {
       EvalHarness harness = new EvalHarness(settings, tiers, new File(ROOT, "work"), listener);
-      results.addAll(harness.run(EvalMode.HADOOP, 64 * MB, mix));
-      results.addAll(harness.run(EvalMode.MPCACHE, 64 * MB, mix));
+      results.addAll(harness.run(EvalMode.HADOOP, 64 * MB, mix, 1));
+      results.addAll(harness.run(EvalMode.MPCACHE, 64 * MB, mix, 1));
       assertThat(new File(ROOT, "work/hadoop")).doesNotExist();
       EvalReport report = new EvalReport(results, tiers.figures(), List.of());
       Path out = ROOT.toPath().resolve("results");

@@ -138,13 +138,69 @@ class EvalUnitTest {
         .containsExactly("fig3-map.png", "fig3-reduce.png", "fig5-speedup.png");
     assertThat(ImageIO.read(dir.resolve("fig5-speedup.png").toFile()).getWidth()).isEqualTo(800);
     assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(4)
-        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,2,2,") && l.contains(",2.0000,"));
+        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,1,2,2,") && l.contains(",2.0000,"));
     // The summary compares against the largest cache of the sweep.
     assertThat(report.summary()).containsPattern("over hadoop\\s+2\\.00x");
   }
 
+  @Test
+  void spread_threeValues_meanRangeAndStudentInterval() {
+    Spread s = Spread.of(List.of(3.0, 1.0, 2.0));
+    assertThat(s.mean()).isEqualTo(2.0);
+    assertThat(s.min()).isEqualTo(1.0);
+    assertThat(s.max()).isEqualTo(3.0);
+    // sd = 1, t(0.975, 2 df) = 4.303: 4.303 / sqrt(3).
+    assertThat(s.ci95()).isCloseTo(4.303 / Math.sqrt(3), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(Spread.of(List.of(1.0, 2.0)).ci95()).isNaN();
+    assertThat(Spread.of(List.of(1.0, 4.0)).coveringBar()).isEqualTo(1.5);
+    assertThat(Spread.of(List.of(1.0, 2.0, 6.0)).coveringBar()).isEqualTo(3.0);
+    assertThat(Spread.of(List.of()).present()).isFalse();
+  }
+
+  @Test
+  void write_twoRepetitions_statsAreMeansOfTheRowsWithRanges(@TempDir Path dir)
+      throws Exception {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 1, 0, 10, true), result("hadoop", 0, 1, 1, 20, true),
+        result("mpcache", 64, 1, 0, 5, true), result("mpcache", 64, 1, 1, 20, true),
+        result("hadoop", 0, 2, 0, 14, true), result("hadoop", 0, 2, 1, 20, true),
+        result("mpcache", 64, 2, 0, 7, true), result("mpcache", 64, 2, 1, 10, false));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of());
+    // Ratio of means: job 0 12/6, job 1 20/20 (repetition 2 failed).
+    assertThat(report.speedup("mpcache-64mb", "hadoop").getAsDouble()).isEqualTo(1.5);
+    // Repetition 1: (2 + 1) / 2; repetition 2: job 0 only, 2.
+    Spread range = report.speedupSpread("mpcache-64mb", "hadoop");
+    assertThat(range.min()).isEqualTo(1.5);
+    assertThat(range.max()).isEqualTo(2.0);
+    report.write(dir);
+    List<String> jobs = Files.readAllLines(dir.resolve("jobs.csv"));
+    assertThat(jobs).hasSize(9);
+    assertThat(jobs.get(0)).startsWith("mode,cache_mb_per_node,repetition,job,");
+    List<String> stats = Files.readAllLines(dir.resolve("job-stats.csv"));
+    assertThat(stats).hasSize(5).contains(
+        "mpcache-64mb,mpcache,64,0,grep,1,wikipedia-k1,2,2,6.0000,5.0000,7.0000,,3.0000,2.5000,"
+            + "3.5000,1.5000,1.2500,1.7500,2.0000,2.0000,2.0000,0.6000",
+        "mpcache-64mb,mpcache,64,1,grep,1,wikipedia-k1,2,1,20.0000,20.0000,20.0000,,10.0000,"
+            + "10.0000,10.0000,5.0000,5.0000,5.0000,1.0000,1.0000,1.0000,0.6000");
+    List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
+    assertThat(runs.get(2)).startsWith("mpcache-64mb,mpcache,64,2,2,3,21.000,17.000,25.000,,")
+        .contains(",1.5000,1.5000,2.0000,,");
+    assertThat(Files.readString(dir.resolve("job-stats.json"))).contains("\"seconds_min\": 5.0000");
+    // Figure 3's bars: each repetition's mean map time over hadoop's mean map time (8.0).
+    assertThat(Files.readAllLines(dir.resolve("fig3.csv"))).contains(
+        "map,hadoop,grep,2,1.0000,0.9375,1.0625,0.0625",
+        "map,mpcache-64mb,grep,2,0.6094,0.4375,0.7813,0.1719");
+    assertThat(report.summary()).contains("Repetitions: 2 per run")
+        .contains("1.50x [1.50-2.00]").contains("6.0 [5.0-7.0]").contains("no 95% interval");
+  }
+
   private static JobResult result(String mode, long mb, int index, double seconds, boolean ok) {
-    return new JobResult(mode, mb, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
+    return result(mode, mb, 1, index, seconds, ok);
+  }
+
+  private static JobResult result(String mode, long mb, int repetition, int index, double seconds,
+      boolean ok) {
+    return new JobResult(mode, mb, repetition, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
         seconds / 2, seconds / 4, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
         mb > 0 ? "ssd" : "none", 10, "hdd", 0, 0, 1, 1);
   }
