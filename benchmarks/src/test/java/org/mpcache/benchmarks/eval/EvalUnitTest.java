@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.mpcache.tiers.TierConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
@@ -27,6 +29,45 @@ class EvalUnitTest {
     assertThat(k1).isBetween(880L, 1040L);
     assertThat(k4).isBetween(190L, 290L);
     assertThat(a.stream().map(j -> j.benchmark().name()).distinct().count()).isEqualTo(13);
+  }
+
+  @Test
+  void reuseMix_fewDatasets_readBySeveralBenchmarksByPopularity() {
+    List<MixJob> a = EvalMix.reuse(2000, 4, 1.0, 4, 1.0, 1000, 5);
+    assertThat(EvalMix.reuse(2000, 4, 1.0, 4, 1.0, 1000, 5)).isEqualTo(a);
+    assertThat(a).allMatch(j -> j.benchmark().inputKind() == j.kind()
+        && j.bytes() == 1000L * j.k());
+    Map<String, Long> reads = a.stream().collect(Collectors.groupingBy(MixJob::dataset,
+        Collectors.counting()));
+    assertThat(reads).hasSize(4);
+    // Zipf s = 1 over 4 datasets: the first (Wikipedia text, the kind most benchmarks read) gets
+    // 48% of the jobs, the fourth 12%.
+    String first = a.stream().filter(j -> j.kind().kindName().equals("wikipedia"))
+        .map(MixJob::dataset).findFirst().orElseThrow();
+    assertThat(reads.get(first)).isBetween(880L, 1040L);
+    assertThat(a.stream().filter(j -> j.dataset().equals(first)).map(j -> j.benchmark().name())
+        .distinct().count()).isEqualTo(5);
+    MixReuse reuse = MixReuse.of(a);
+    assertThat(reuse.datasets()).isEqualTo(4);
+    assertThat(reuse.inputBytes()).isEqualTo(a.stream().mapToLong(MixJob::bytes).sum());
+    assertThat(reuse.reReadBytes() + reuse.workingSetBytes()).isEqualTo(reuse.inputBytes());
+    assertThat(reuse.reReadShare()).isGreaterThan(0.99);
+    assertThatThrownBy(() -> EvalMix.reuse(5, 100, 1.0, 2, 1.0, 10, 1))
+        .hasMessageContaining("distinct datasets");
+  }
+
+  @Test
+  void defaultMix_reReadsMostOfItsInputAndOutgrowsTheCaches() {
+    EvalMain m = new EvalMain();
+    List<MixJob> mix = EvalMix.reuse(m.jobs, m.datasets, m.popularity, m.classes, m.zipf,
+        (long) (m.mbPerClass * (1 << 20)), m.seed);
+    MixReuse reuse = MixReuse.of(mix);
+    assertThat(reuse.reReadShare()).isGreaterThanOrEqualTo(0.5);
+    // The Input Cache holds part of the working set, so admission and replacement decide.
+    assertThat(m.cacheMb * m.nodes << 20).isLessThan(reuse.workingSetBytes());
+    assertThat(m.memoryCacheMb).isLessThan(m.cacheMb);
+    assertThat(m.describeReuse(reuse)).contains("re-reads: 67% of input bytes")
+        .contains("8 MiB x 2 nodes = 67%");
   }
 
   @Test
@@ -105,6 +146,15 @@ class EvalUnitTest {
     assertThat(m.classes).isEqualTo(20);
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
+    assertThat(m.repeat).isEqualTo(1);
+    EvalMain compare = new EvalMain();
+    compare.parse(new String[] {"--compare"});
+    assertThat(compare.modes).containsExactly(EvalMode.values());
+    assertThat(compare.repeat).isEqualTo(3);
+    compare.parse(new String[] {"--compare", "--repeat", "5"});
+    assertThat(compare.repeat).isEqualTo(5);
+    assertThat(new EvalMain().modes).containsExactly(EvalMode.HADOOP, EvalMode.MPCACHE,
+        EvalMode.SSD_LRU);
   }
 
   @Test
