@@ -31,9 +31,10 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.arbitrator.CachePolicies;
 
 /**
- * Runs a job mix on a fresh embedded cluster ({@link MiniMpCacheCluster}) per mode, placing each
- * node's HDFS blocks, input cache and NodeManager local dirs on the tiers of a {@link TierLayout}
- * as {@link EvalMode} says, and measures every job. Before a mode's first job, the datasets of the
+ * Runs a job mix on a fresh embedded cluster ({@link MiniMpCacheCluster}) per mode and
+ * repetition, placing each node's HDFS blocks, input cache and NodeManager local dirs on the tiers
+ * of a {@link TierLayout} and choosing the master's policy as {@link EvalMode} says, and measures
+ * every job. Before a mode's first job, the datasets of the
  * mix are generated once per (input kind, size class) through plain HDFS, so the cache starts cold
  * and later jobs over the same dataset can hit it. An untimed warm-up job runs first in every
  * mode. The page cache is dropped before every job where the machine allows it.
@@ -59,10 +60,12 @@ public final class EvalHarness {
    * @param reduces reduce tasks per job
    * @param kmeansIterations the most iterations k-means runs
    * @param seed seeds the datasets
+   * @param warmUp whether every run starts with the untimed warm-up job (only tests that time
+   *     nothing leave it out)
    */
   public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long localizedBytes,
       long memoryCacheBytes, int nodeManagerMemoryMb, String pacmanPolicy, int reduces,
-      int kmeansIterations, long seed) {
+      int kmeansIterations, long seed, boolean warmUp) {
 
     /** Checks the settings. */
     public Settings {
@@ -212,7 +215,9 @@ public final class EvalHarness {
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         generateInputs(cluster.plainFileSystem(), mix);
-        warmUp(cluster, run);
+        if (settings.warmUp()) {
+          warmUp(cluster, run);
+        }
         for (MixJob job : mix) {
           listener.jobStarted(run, job);
           JobResult r = runJob(cluster, mode, cacheMb, run, repetition, job);

@@ -189,7 +189,8 @@ public final class EvalMain extends CommandLineTool {
         ? EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed)
         : EvalMix.reuse(jobs, datasets, popularity, classes, zipf, (long) (mbPerClass * MB), seed);
     EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, cacheMb * MB,
-        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed);
+        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations,
+        seed, true);
     List<EvalHarness.Run> runs = new ArrayList<>();
     for (EvalMode m : modes) {
       long size = m == EvalMode.PACMAN ? memoryCacheMb : cacheMb;
