@@ -31,9 +31,10 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.arbitrator.CachePolicies;
 
 /**
- * Runs a job mix on a fresh embedded cluster ({@link MiniMpCacheCluster}) per mode, placing each
- * node's HDFS blocks, input cache and NodeManager local dirs on the tiers of a {@link TierLayout}
- * as {@link EvalMode} says, and measures every job. Before a mode's first job, the datasets of the
+ * Runs a job mix on a fresh embedded cluster ({@link MiniMpCacheCluster}) per mode and
+ * repetition, placing each node's HDFS blocks, input cache and NodeManager local dirs on the tiers
+ * of a {@link TierLayout} and choosing the master's policy as {@link EvalMode} says, and measures
+ * every job. Before a mode's first job, the datasets of the
  * mix are generated once per (input kind, size class) through plain HDFS, so the cache starts cold
  * and later jobs over the same dataset can hit it. An untimed warm-up job runs first in every
  * mode. The page cache is dropped before every job where the machine allows it.
@@ -59,10 +60,12 @@ public final class EvalHarness {
    * @param reduces reduce tasks per job
    * @param kmeansIterations the most iterations k-means runs
    * @param seed seeds the datasets
+   * @param warmUp whether every run starts with the untimed warm-up job (only tests that time
+   *     nothing leave it out)
    */
   public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long localizedBytes,
       long memoryCacheBytes, int nodeManagerMemoryMb, String pacmanPolicy, int reduces,
-      int kmeansIterations, long seed) {
+      int kmeansIterations, long seed, boolean warmUp) {
 
     /** Checks the settings. */
     public Settings {
@@ -74,10 +77,22 @@ public final class EvalHarness {
     }
   }
 
+  /**
+   * One run of a comparison: a mode and, for a caching mode, its cache size per node.
+   *
+   * @param mode the mode
+   * @param cacheBytesPerNode the input cache size per node (ignored by modes without one)
+   */
+  public record Run(EvalMode mode, long cacheBytesPerNode) {
+  }
+
   /** Hears about the harness's progress; called on the harness's thread. */
   public interface Listener {
-    /** A run of {@code jobs} jobs begins (cluster start and data generation follow). */
-    void runStarted(String run, int jobs);
+    /**
+     * Repetition {@code repetition} of a run of {@code jobs} jobs begins (cluster start and data
+     * generation follow).
+     */
+    void runStarted(String run, int repetition, int jobs);
 
     /** A job is submitted. */
     void jobStarted(String run, MixJob job);
@@ -117,17 +132,39 @@ public final class EvalHarness {
   }
 
   /**
-   * Runs {@code mix} in {@code mode}.
+   * Runs {@code mix} {@code repeat} times in each of {@code runs}, interleaved: repetition 1 of
+   * every run, then repetition 2 of every run, and so on, so that a drift of the machine's speed
+   * over the comparison hits every run alike rather than the runs that came last.
+   *
+   * @return one result per job, run and repetition, in the order they ran
+   */
+  public List<JobResult> runAll(List<Run> runs, List<MixJob> mix, int repeat)
+      throws IOException, InterruptedException {
+    if (repeat < 1) {
+      throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+    }
+    List<JobResult> results = new ArrayList<>();
+    for (int rep = 1; rep <= repeat; rep++) {
+      for (Run r : runs) {
+        results.addAll(run(r.mode(), r.cacheBytesPerNode(), mix, rep));
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Runs {@code mix} in {@code mode} once, on a fresh cluster with a cold cache.
    *
    * @param cacheBytesPerNode the input cache size per node for a caching mode (ignored by the
    *     others)
+   * @param repetition the repetition this run is, from 1, recorded in the results
    * @return one result per job, in mix order
    */
-  public List<JobResult> run(EvalMode mode, long cacheBytesPerNode, List<MixJob> mix)
-      throws IOException, InterruptedException {
+  public List<JobResult> run(EvalMode mode, long cacheBytesPerNode, List<MixJob> mix,
+      int repetition) throws IOException, InterruptedException {
     long cacheMb = mode.caches() ? cacheBytesPerNode >> 20 : 0;
     String run = JobResult.runName(mode.cliName(), cacheMb);
-    listener.runStarted(run, mix.size());
+    listener.runStarted(run, repetition, mix.size());
     if (mode == EvalMode.PACMAN && !effectivePacmanPolicy().equals(settings.pacmanPolicy())) {
       listener.notice("policy " + settings.pacmanPolicy() + " is not in this build (known: "
           + CachePolicies.names() + "); the pacman mode evicts with " + MPCACHE_POLICY);
@@ -144,9 +181,10 @@ public final class EvalHarness {
     List<File> tierDirs = new ArrayList<>();
     MiniMpCacheCluster.Builder b = new MiniMpCacheCluster.Builder(base)
         .dataNodes(settings.nodes()).yarn(true).blockSize(settings.blockBytes())
-        .slaveCapacity(mode.caches() ? cacheBytesPerNode : settings.blockBytes())
+        .slaveCapacity(mode.caches() || mode.ssdSlave() ? cacheBytesPerNode
+            : settings.blockBytes())
         .dataNodeDir(tierDir(mode.dataOnSsd() ? Tier.SSD : Tier.HDD, run + "/dn", tierDirs))
-        .slaveCacheDir(tierDir(mode == EvalMode.PACMAN ? Tier.MEMORY : Tier.SSD,
+        .slaveCacheDir(tierDir(mode.cacheInMemory() ? Tier.MEMORY : Tier.SSD,
             run + "/cache", tierDirs))
         .nodeManagerMemoryMb(containerMb)
         // The cluster's short heartbeats stay (at Hadoop's defaults they would hide the tiers'
@@ -156,7 +194,7 @@ public final class EvalHarness {
         .set(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_HEAP)
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
         .set(MasterConfigKeys.POLICY_KEY,
-            mode == EvalMode.PACMAN ? effectivePacmanPolicy() : MPCACHE_POLICY);
+            mode == EvalMode.PACMAN ? effectivePacmanPolicy() : mode.policy());
     if (mode.localizedCache()) {
       b.nodeManagerHddDir(tierDir(Tier.HDD, run + "/nm-local", tierDirs))
           .localizedCapacity(settings.localizedBytes());
@@ -177,10 +215,12 @@ public final class EvalHarness {
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         generateInputs(cluster.plainFileSystem(), mix);
-        warmUp(cluster, run);
+        if (settings.warmUp()) {
+          warmUp(cluster, run);
+        }
         for (MixJob job : mix) {
           listener.jobStarted(run, job);
-          JobResult r = runJob(cluster, mode, cacheMb, run, job);
+          JobResult r = runJob(cluster, mode, cacheMb, run, repetition, job);
           results.add(r);
           listener.jobFinished(r);
         }
@@ -262,7 +302,7 @@ public final class EvalHarness {
   }
 
   private JobResult runJob(MiniMpCacheCluster cluster, EvalMode mode, long cacheMb, String run,
-      MixJob job) throws IOException, InterruptedException {
+      int repetition, MixJob job) throws IOException, InterruptedException {
     Configuration conf = cluster.conf();
     conf.setInt(MRJobConfig.NUM_REDUCES, settings.reduces());
     conf.setInt(PumaConfigKeys.KMEANS_MAX_ITERATIONS_KEY, settings.kmeansIterations());
@@ -298,12 +338,12 @@ public final class EvalHarness {
     long local = c.findCounter("file", FileSystemCounter.BYTES_READ).getValue()
         + c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
     cluster.plainFileSystem().delete(output, true);
-    return new JobResult(mode.cliName(), cacheMb, job.index(), job.benchmark().name(), job.k(),
+    return new JobResult(mode.cliName(), cacheMb, repetition, job.index(), job.benchmark().name(), job.k(),
         job.dataset(), job.bytes(), r.success(), seconds, phases[0], phases[1], hdfsRead,
         after.getBytesFromCache() - before.getBytesFromCache(),
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
-        mode == EvalMode.PACMAN ? "memory" : mode == EvalMode.MPCACHE ? "ssd" : "none",
+        mode.cacheTier(),
         local, mode.localTier(),
         cluster.localizedBytesGranted() - grantedBefore,
         cluster.localizedBytesDenied() - deniedBefore,

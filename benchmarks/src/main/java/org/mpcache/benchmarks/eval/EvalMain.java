@@ -20,9 +20,10 @@ import org.mpcache.common.tools.ToolOptions;
 
 /**
  * The evaluation's command line: runs the paper's job mix under each mode on an embedded cluster,
- * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). Without
- * {@code --full} it runs the short mix (about 15 minutes on 2 cores); {@code --full} selects the
- * paper's 20 size classes and a longer mix. {@link #options()} declares every option with its
+ * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). By
+ * default it runs the short reuse mix ({@link EvalMix#reuse}) under hadoop, mpcache and ssd-lru
+ * once (about 15 minutes on 2 cores); {@code --compare} runs every mode three times, and
+ * {@code --full} selects the paper's 20 size classes and a longer mix. {@link #options()} declares every option with its
  * default ({@code --help} prints them); docs/evaluation.md describes them. Exit status 0 on
  * success, 1 on bad arguments, 2 if the evaluation failed.
  */
@@ -30,9 +31,21 @@ public final class EvalMain extends CommandLineTool {
   private static final long MB = 1L << 20;
   /** The defaults {@code --full} sets: the paper's size classes and a longer mix. */
   private static final Map<String, Object> FULL = fullDefaults();
+  /** The {@code --modes} value that names every mode. */
+  static final String ALL_MODES = "all";
+  /** The defaults {@code --compare} sets: every mode, three repetitions. */
+  private static final Map<String, Object> COMPARE = Map.of("modes", ALL_MODES, "repeat", 3);
+  /** The mix that re-reads few datasets, and the paper's mix over (kind, size class). */
+  static final List<String> MIXES = List.of("reuse", "paper");
+  /** The modes README's command runs: the baseline, mpCache and the admit-all SSD cache. */
+  static final String DEFAULT_MODES = "hadoop,mpcache,ssd-lru";
 
   int jobs;
+  String mixName;
+  int datasets;
+  double popularity;
   List<EvalMode> modes;
+  int repeat;
   long seed;
   String out;
   String work;
@@ -68,11 +81,12 @@ public final class EvalMain extends CommandLineTool {
   private static Map<String, Object> fullDefaults() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", 30);
+    m.put("datasets", 8);
     m.put("classes", 20);
     m.put("mb-per-class", 12);
-    m.put("cache-mb", 1024);
+    m.put("cache-mb", 128);
     m.put("localized-mb", 256);
-    m.put("memory-cache-mb", 256);
+    m.put("memory-cache-mb", 32);
     m.put("kmeans-iterations", 3);
     return m;
   }
@@ -82,9 +96,16 @@ public final class EvalMain extends CommandLineTool {
     return new ToolOptions("EvalMain", "Runs the paper's job mix under each mode on an embedded "
         + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
         .preset("full", "the paper's 20 size classes and a longer mix", FULL)
-        .option("jobs", "N", "jobs in the mix", 5)
-        .option("modes", "m1,m2,...", "the modes to run, in order", Arrays.stream(EvalMode.values())
-            .map(EvalMode::cliName).collect(Collectors.joining(",")))
+        .preset("compare", "every mode, three repetitions (the full comparison)", COMPARE)
+        .option("jobs", "N", "jobs in the mix", 6)
+        .option("mix", "reuse|paper", "reuse: few datasets, each read by several benchmarks, "
+            + "Zipf popularity; paper: a dataset per input kind and size class", "reuse")
+        .option("datasets", "D", "datasets of the reuse mix", 3)
+        .option("popularity", "S", "Zipf exponent over the reuse mix's datasets", 1.0)
+        .option("modes", "m1,m2,...", "the modes to run, in order (" + Arrays.stream(
+            EvalMode.values()).map(EvalMode::cliName).collect(Collectors.joining(", "))
+            + "), or all", DEFAULT_MODES)
+        .option("repeat", "R", "runs of the mix per mode, modes interleaved per repetition", 1)
         .option("seed", "S", "seed of the mix", 2014)
         .optional("out", "DIR", "directory for the results", "results/<UTC yyyyMMdd-HHmmss>")
         .option("work", "DIR", "directory for the clusters and the tiers", "target/eval-work")
@@ -92,9 +113,10 @@ public final class EvalMain extends CommandLineTool {
         .option("zipf", "S", "Zipf exponent over the size classes", 1.0)
         .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 6)
         .option("block-mb", "N", "HDFS block size in MiB", 4)
-        .option("cache-mb", "N", "mpCache's SSD Input Cache per node, MiB", 256)
+        .option("cache-mb", "N", "the SSD Input Cache per node (mpcache, mpcache-input, ssd-lru), "
+            + "MiB", 8)
         .option("localized-mb", "N", "mpCache's Localized Cache per node, MiB", 128)
-        .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 128)
+        .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 4)
         .optional("sweep-cache-mb", "a,b,...", "run mpcache once at each of these cache sizes "
             + "per node, MiB (Figure 5)", "one run at --cache-mb")
         .option("nodes", "N", "DataNodes and NodeManagers", 2)
@@ -114,7 +136,12 @@ public final class EvalMain extends CommandLineTool {
 
   private void configure(ToolOptions.Values o) {
     jobs = o.positiveInt("jobs");
-    modes = o.list("modes", EvalMode::of);
+    mixName = o.oneOf("mix", MIXES);
+    datasets = o.positiveInt("datasets");
+    popularity = o.doubleAtLeast("popularity", 0);
+    modes = o.string("modes").trim().equals(ALL_MODES) ? List.of(EvalMode.values())
+        : o.list("modes", EvalMode::of);
+    repeat = o.positiveInt("repeat");
     seed = o.longValue("seed");
     out = o.string("out");
     work = o.string("work");
@@ -158,35 +185,38 @@ public final class EvalMain extends CommandLineTool {
   EvalReport run(PrintStream console, boolean terminal, TierLayout tiers) throws Exception {
     Path outDir = Path.of(out != null ? out : "results/" + ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
-    List<MixJob> mix = EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed);
+    List<MixJob> mix = mixName.equals("paper")
+        ? EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed)
+        : EvalMix.reuse(jobs, datasets, popularity, classes, zipf, (long) (mbPerClass * MB), seed);
     EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, cacheMb * MB,
-        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed);
-    List<long[]> runs = new ArrayList<>();
+        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations,
+        seed, true);
+    List<EvalHarness.Run> runs = new ArrayList<>();
     for (EvalMode m : modes) {
       long size = m == EvalMode.PACMAN ? memoryCacheMb : cacheMb;
       if (m == EvalMode.MPCACHE && !sweepCacheMb.isEmpty()) {
         for (long s : sweepCacheMb) {
-          runs.add(new long[] {m.ordinal(), s * MB});
+          runs.add(new EvalHarness.Run(m, s * MB));
         }
       } else {
-        runs.add(new long[] {m.ordinal(), size * MB});
+        runs.add(new EvalHarness.Run(m, size * MB));
       }
     }
     console.printf(Locale.ROOT, "mpCache evaluation: %d jobs (Zipf s=%.2f over %d size classes of "
-        + "%.1f MiB, seed %d), %d nodes, runs: %s%n", jobs, zipf, classes, mbPerClass, seed, nodes,
-        runNames(runs));
+        + "%.1f MiB, seed %d), %d nodes, %d repetition(s) of runs: %s%n", jobs, zipf, classes,
+        mbPerClass, seed, nodes, repeat, runNames(runs));
     for (MixJob j : mix) {
       console.printf(Locale.ROOT, "  job %d: %s on %s (%.1f MiB)%n", j.index(),
           j.benchmark().name(), j.dataset(), j.bytes() / (double) MB);
     }
+    console.print(describeReuse(MixReuse.of(mix)));
     tiers.figures().forEach(f -> console.println("tiers: " + f));
-    List<JobResult> results = new ArrayList<>();
+    List<JobResult> results;
     List<String> notices;
-    try (ProgressLine progress = new ProgressLine(console, terminal, jobs * runs.size())) {
+    try (ProgressLine progress = new ProgressLine(console, terminal,
+        jobs * runs.size() * repeat)) {
       EvalHarness harness = new EvalHarness(settings, tiers, new File(work), progress);
-      for (long[] r : runs) {
-        results.addAll(harness.run(EvalMode.values()[(int) r[0]], r[1], mix));
-      }
+      results = harness.runAll(runs, mix, repeat);
       notices = progress.notices();
     }
     EvalReport report = new EvalReport(results, tiers.figures(), notices);
@@ -199,11 +229,23 @@ public final class EvalMain extends CommandLineTool {
     return report;
   }
 
-  private static String runNames(List<long[]> runs) {
+  /** The mix's reuse and the caches' sizes against its working set, for the run's first lines. */
+  String describeReuse(MixReuse reuse) {
+    double ws = reuse.workingSetBytes() / (double) MB;
+    return String.format(Locale.ROOT, "input: %.1f MiB over %d datasets (working set %.1f MiB); "
+        + "re-reads: %.0f%% of input bytes (one read per job)%n"
+        + "caches against the working set: SSD Input Cache %d MiB x %d nodes = %.0f%%, memory "
+        + "cache %d MiB x %d nodes = %.0f%%%n", reuse.inputBytes() / (double) MB,
+        reuse.datasets(), ws, 100 * reuse.reReadShare(), cacheMb, nodes,
+        100 * cacheMb * nodes / ws, memoryCacheMb, nodes, 100 * memoryCacheMb * nodes / ws);
+  }
+
+  private static String runNames(List<EvalHarness.Run> runs) {
     List<String> names = new ArrayList<>();
-    for (long[] r : runs) {
-      EvalMode m = EvalMode.values()[(int) r[0]];
-      names.add(m.caches() ? m.cliName() + " (" + (r[1] >> 20) + " MiB cache/node)" : m.cliName());
+    for (EvalHarness.Run r : runs) {
+      EvalMode m = r.mode();
+      names.add(m.caches() ? m.cliName() + " (" + (r.cacheBytesPerNode() >> 20)
+          + " MiB cache/node)" : m.cliName());
     }
     return String.join(", ", names);
   }

@@ -1,18 +1,25 @@
 package org.mpcache.benchmarks.eval;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.mpcache.benchmarks.datagen.DatasetKind;
 import org.mpcache.benchmarks.datagen.SeededRandom;
 import org.mpcache.benchmarks.datagen.ZipfDistribution;
 import org.mpcache.benchmarks.puma.PumaBenchmark;
 import org.mpcache.benchmarks.puma.PumaBenchmarks;
 
 /**
- * The paper's job mix (Section 3.2), scaled to one machine: each job is one of the 13 PUMA
- * benchmarks, drawn uniformly, over input size class {@code k} in {@code 1..classes} drawn by the
- * Zipf law of Equation 3, {@code f(k; s, N) = (1/k^s) / sum_{i=1..N} 1/i^s}; a dataset of class
- * {@code k} holds {@code k * bytesPerClass} bytes (the paper's 3-4.3 GB per unit of k shrunk to
- * what the machine holds). Pure: equal arguments give the same mix.
+ * The evaluation's job mixes, scaled to one machine. {@link #paper} is the paper's mix (Section
+ * 3.2): each job is one of the 13 PUMA benchmarks, drawn uniformly, over input size class
+ * {@code k} in {@code 1..classes} drawn by the Zipf law of Equation 3,
+ * {@code f(k; s, N) = (1/k^s) / sum_{i=1..N} 1/i^s}; a dataset of class {@code k} holds
+ * {@code k * bytesPerClass} bytes (the paper's 3-4.3 GB per unit of k shrunk to what the machine
+ * holds). {@link #reuse} is the mix with the paper's reuse: few datasets, each read by several
+ * jobs of different benchmarks, chosen by Zipf popularity, as the paper's 13 benchmarks read one
+ * Wikipedia dump, one ratings set and a few more. Pure: equal arguments give the same mix.
  */
 public final class EvalMix {
   private EvalMix() {
@@ -42,6 +49,74 @@ public final class EvalMix {
       out.add(new MixJob(i, b, k, k * bytesPerClass));
     }
     return out;
+  }
+
+  /**
+   * Draws {@code jobs} jobs over {@code datasets} datasets. Dataset {@code r} (from 0) is of the
+   * input kind at position {@code r mod kinds} when the kinds are ordered by how many of
+   * {@code benchmarks} read them (Wikipedia text, then movie ratings, ...), with a size class
+   * drawn by Equation 3 (no two datasets alike); its popularity follows a Zipf law of exponent
+   * {@code popularity} over {@code r}. Each job picks a dataset by popularity, then uniformly one
+   * of the benchmarks that read its kind.
+   *
+   * @param datasets how many datasets the mix reads, at most the kinds times the classes
+   * @param popularity the Zipf exponent over the datasets (0: uniform)
+   */
+  public static List<MixJob> reuse(List<PumaBenchmark> benchmarks, int jobs, int datasets,
+      double popularity, int classes, double exponent, long bytesPerClass, long seed) {
+    if (jobs < 1 || classes < 1 || bytesPerClass < 1 || benchmarks.isEmpty() || datasets < 1) {
+      throw new IllegalArgumentException("A mix needs jobs >= 1, datasets >= 1, size classes >= 1,"
+          + " bytes per class >= 1 and at least one benchmark; got " + jobs + ", " + datasets
+          + ", " + classes + ", " + bytesPerClass + ", " + benchmarks.size());
+    }
+    Map<DatasetKind, List<PumaBenchmark>> readers = new TreeMap<>();
+    benchmarks.forEach(b -> readers.computeIfAbsent(b.inputKind(), k -> new ArrayList<>()).add(b));
+    List<DatasetKind> kinds = new ArrayList<>(readers.keySet());
+    kinds.sort(Comparator.comparingInt((DatasetKind k) -> -readers.get(k).size()));
+    if (datasets > kinds.size() * classes) {
+      throw new IllegalArgumentException("Only " + kinds.size() * classes + " distinct datasets "
+          + "(" + kinds.size() + " input kinds x " + classes + " size classes); got " + datasets);
+    }
+    ZipfDistribution sizes = new ZipfDistribution(classes, exponent);
+    ZipfDistribution ranks = new ZipfDistribution(datasets, popularity);
+    SeededRandom random = new SeededRandom(seed);
+    List<DatasetKind> kindOf = new ArrayList<>();
+    List<Integer> classOf = new ArrayList<>();
+    for (int r = 0; r < datasets; r++) {
+      DatasetKind kind = kinds.get(r % kinds.size());
+      int k = sizes.sample(random) + 1;
+      while (taken(kindOf, classOf, kind, k)) {
+        k = k % classes + 1;
+      }
+      kindOf.add(kind);
+      classOf.add(k);
+    }
+    List<MixJob> out = new ArrayList<>(jobs);
+    for (int i = 0; i < jobs; i++) {
+      int r = ranks.sample(random);
+      List<PumaBenchmark> candidates = readers.get(kindOf.get(r));
+      PumaBenchmark b = candidates.get(random.nextInt(candidates.size()));
+      int k = classOf.get(r);
+      out.add(new MixJob(i, b, k, k * bytesPerClass));
+    }
+    return out;
+  }
+
+  private static boolean taken(List<DatasetKind> kinds, List<Integer> classes, DatasetKind kind,
+      int k) {
+    for (int i = 0; i < kinds.size(); i++) {
+      if (kinds.get(i) == kind && classes.get(i) == k) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The reuse mix over all 13 benchmarks. */
+  public static List<MixJob> reuse(int jobs, int datasets, double popularity, int classes,
+      double exponent, long bytesPerClass, long seed) {
+    return reuse(PumaBenchmarks.all(), jobs, datasets, popularity, classes, exponent,
+        bytesPerClass, seed);
   }
 
   /** The paper's mix over all 13 benchmarks. */

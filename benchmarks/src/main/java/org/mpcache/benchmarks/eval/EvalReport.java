@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.knowm.xchart.BitmapEncoder;
@@ -24,15 +25,22 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Turns the harness's job results into files and a summary: {@code jobs.csv} and
- * {@code jobs.json} (one row per job and run), {@code runs.csv} and {@code runs.json} (one row per
- * run), {@code summary.txt} (the console summary), {@code fig3-map.png} and
- * {@code fig3-reduce.png} (the paper's Figure 3: mean Map and Reduce time per benchmark, per run,
- * normalized to Hadoop's) and, when a caching mode ran at several cache sizes,
- * {@code fig5-speedup.png} (the paper's Figure 5: mean speedup over Hadoop against cache size per
- * node).
+ * {@code jobs.json} (one row per job, run and repetition), {@code job-stats.csv} and
+ * {@code job-stats.json} (one row per job and run: mean, min, max and 95% interval over the
+ * repetitions), {@code runs.csv} and {@code runs.json} (one row per run), {@code summary.txt} (the
+ * console summary), {@code fig3-map.png} and {@code fig3-reduce.png} (the paper's Figure 3: mean
+ * Map and Reduce time per benchmark, per run, normalized to Hadoop's, with error bars over the
+ * repetitions; the plotted values are in {@code fig3.csv}) and, when a caching mode ran at
+ * several cache sizes, {@code fig5-speedup.png} (the paper's Figure 5: mean speedup over Hadoop
+ * against cache size per node).
  *
  * <p>Speedup of a run over another is the mean, over the jobs both ran successfully, of the
- * ratio of their job times, as the paper averages per-job speedups.
+ * ratio of their mean job times (means over the repetitions), as the paper averages per-job
+ * speedups. Its range is the smallest and largest of the repetitions' own speedups, repetition
+ * {@code r} of one run against repetition {@code r} of the other (the harness interleaves them,
+ * so they ran at about the same time). Error bars in the plots are symmetric, as the plotting
+ * library draws them: each reaches from the mean to the farther of the smallest and largest
+ * value, so it covers the whole min-max range.
  *
  * <p>Immutable; thread-safe.
  */
@@ -48,7 +56,7 @@ public final class EvalReport {
   private final List<String> notices;
 
   /**
-   * @param results every job of every run
+   * @param results every job of every run and repetition
    * @param tierFigures the measured tier figures (or the notice that there are none)
    * @param notices what else the reader should know (fallbacks, failures)
    */
@@ -61,26 +69,101 @@ public final class EvalReport {
     }
   }
 
-  /** The runs in the order they ran. */
+  /** The runs in the order they first ran. */
   public Set<String> runs() {
     return byRun.keySet();
   }
 
+  /** Repetition to job index to result, for one run. */
+  private Map<Integer, Map<Integer, JobResult>> byRepetition(String run) {
+    Map<Integer, Map<Integer, JobResult>> m = new TreeMap<>();
+    for (JobResult r : byRun.getOrDefault(run, List.of())) {
+      m.computeIfAbsent(r.repetition(), k -> new TreeMap<>()).put(r.index(), r);
+    }
+    return m;
+  }
+
+  /** The jobs of the mix, once each, in mix order. */
+  private List<JobResult> mixJobs() {
+    Map<Integer, JobResult> jobs = new TreeMap<>();
+    results.forEach(r -> jobs.putIfAbsent(r.index(), r));
+    return new ArrayList<>(jobs.values());
+  }
+
+  /**
+   * The spread of {@code f} over the repetitions in which job {@code index} of {@code run}
+   * succeeded.
+   */
+  public Spread jobSpread(String run, int index, ToDoubleFunction<JobResult> f) {
+    return Spread.of(byRun.getOrDefault(run, List.of()).stream()
+        .filter(r -> r.index() == index && r.success()).map(r -> f.applyAsDouble(r)).toList());
+  }
+
   /**
    * The mean per-job speedup of run {@code run} over run {@code base}: the mean of
-   * {@code base.seconds / run.seconds} over the jobs that succeeded in both; empty if none did.
+   * {@code mean(base.seconds) / mean(run.seconds)} over the jobs that succeeded in at least one
+   * repetition of both; empty if none did.
    */
   public OptionalDouble speedup(String run, String base) {
-    List<JobResult> a = byRun.get(run);
-    List<JobResult> b = byRun.get(base);
-    if (a == null || b == null) {
+    if (run == null || base == null || !byRun.containsKey(run) || !byRun.containsKey(base)) {
       return OptionalDouble.empty();
     }
-    Map<Integer, JobResult> baseByIndex = new TreeMap<>();
-    b.forEach(r -> baseByIndex.put(r.index(), r));
-    return a.stream().filter(JobResult::success)
-        .filter(r -> baseByIndex.containsKey(r.index()) && baseByIndex.get(r.index()).success())
-        .mapToDouble(r -> baseByIndex.get(r.index()).seconds() / r.seconds()).average();
+    List<Double> ratios = new ArrayList<>();
+    for (JobResult j : mixJobs()) {
+      Spread a = jobSpread(run, j.index(), JobResult::seconds);
+      Spread b = jobSpread(base, j.index(), JobResult::seconds);
+      if (a.present() && b.present()) {
+        ratios.add(b.mean() / a.mean());
+      }
+    }
+    return ratios.stream().mapToDouble(Double::doubleValue).average();
+  }
+
+  /**
+   * The spread of the repetitions' own speedups of {@code run} over {@code base}: for each
+   * repetition both ran, the mean of the per-job time ratios over the jobs that succeeded in
+   * that repetition of both.
+   */
+  public Spread speedupSpread(String run, String base) {
+    List<Double> perRepetition = new ArrayList<>();
+    if (run != null && base != null) {
+      Map<Integer, Map<Integer, JobResult>> b = byRepetition(base);
+      byRepetition(run).forEach((rep, jobs) -> {
+        Map<Integer, JobResult> baseJobs = b.get(rep);
+        if (baseJobs != null) {
+          jobs.values().stream().filter(JobResult::success)
+              .filter(r -> baseJobs.containsKey(r.index()) && baseJobs.get(r.index()).success())
+              .mapToDouble(r -> baseJobs.get(r.index()).seconds() / r.seconds()).average()
+              .ifPresent(perRepetition::add);
+        }
+      });
+    }
+    return Spread.of(perRepetition);
+  }
+
+  /** The spread over repetitions of job {@code index}'s time ratio {@code base / run}. */
+  private Spread jobSpeedupSpread(String run, String base, int index) {
+    List<Double> ratios = new ArrayList<>();
+    Map<Integer, Map<Integer, JobResult>> b = byRepetition(base);
+    byRepetition(run).forEach((rep, jobs) -> {
+      JobResult r = jobs.get(index);
+      JobResult h = b.getOrDefault(rep, Map.of()).get(index);
+      if (r != null && h != null && r.success() && h.success()) {
+        ratios.add(h.seconds() / r.seconds());
+      }
+    });
+    return Spread.of(ratios);
+  }
+
+  /** The spread over repetitions of {@code f} summed over each repetition's jobs. */
+  private Spread totalSpread(String run, ToDoubleFunction<JobResult> f) {
+    return Spread.of(byRepetition(run).values().stream()
+        .map(jobs -> jobs.values().stream().mapToDouble(f).sum()).toList());
+  }
+
+  /** The most repetitions any run has. */
+  int repetitions() {
+    return byRun.keySet().stream().mapToInt(r -> byRepetition(r).size()).max().orElse(0);
   }
 
   /** The run of {@code mode} with the largest cache, or null if the mode did not run. */
@@ -100,10 +183,17 @@ public final class EvalReport {
   /** Writes every file into {@code dir}; returns the plots written. */
   public List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    writeCsv(dir.resolve("jobs.csv"), JobResult.COLUMNS,
-        results.stream().map(JobResult::csvRow).collect(Collectors.toList()));
-    writeJson(dir.resolve("jobs.json"), JobResult.COLUMNS,
-        results.stream().map(JobResult::csvRow).collect(Collectors.toList()));
+    List<List<String>> jobRows = results.stream().map(JobResult::csvRow).toList();
+    writeCsv(dir.resolve("jobs.csv"), JobResult.COLUMNS, jobRows);
+    writeJson(dir.resolve("jobs.json"), JobResult.COLUMNS, jobRows);
+    List<List<String>> statRows = new ArrayList<>();
+    for (String run : byRun.keySet()) {
+      for (JobResult j : mixJobs()) {
+        statRows.add(jobStatRow(run, j));
+      }
+    }
+    writeCsv(dir.resolve("job-stats.csv"), JOB_STAT_COLUMNS, statRows);
+    writeJson(dir.resolve("job-stats.json"), JOB_STAT_COLUMNS, statRows);
     List<List<String>> runRows = new ArrayList<>();
     for (String run : byRun.keySet()) {
       runRows.add(runRow(run));
@@ -113,8 +203,11 @@ public final class EvalReport {
     Files.writeString(dir.resolve("summary.txt"), summary(), StandardCharsets.UTF_8);
     List<Path> plots = new ArrayList<>();
     if (byRun.containsKey(EvalMode.HADOOP.cliName())) {
-      plots.add(figure3(dir.resolve("fig3-map.png"), "Map", JobResult::mapSeconds));
-      plots.add(figure3(dir.resolve("fig3-reduce.png"), "Reduce", JobResult::reduceSeconds));
+      List<List<String>> bars = new ArrayList<>();
+      plots.add(figure3(dir.resolve("fig3-map.png"), "Map", JobResult::mapSeconds, bars));
+      plots.add(figure3(dir.resolve("fig3-reduce.png"), "Reduce", JobResult::reduceSeconds,
+          bars));
+      writeCsv(dir.resolve("fig3.csv"), FIG3_COLUMNS, bars);
       Path fig5 = figure5(dir.resolve("fig5-speedup.png"));
       if (fig5 != null) {
         plots.add(fig5);
@@ -123,10 +216,23 @@ public final class EvalReport {
     return plots;
   }
 
-  static final List<String> RUN_COLUMNS = List.of("run", "mode", "cache_mb_per_node", "jobs",
-      "succeeded", "seconds", "map_seconds", "reduce_seconds", "speedup_over_hadoop",
-      "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "local_bytes",
-      "local_ssd_granted_bytes", "local_ssd_denied_bytes", "byte_hit_ratio");
+  /** Columns of {@code runs.csv}: per-repetition means, their spread, and the speedup's. */
+  static final List<String> RUN_COLUMNS = List.of("run", "mode", "cache_mb_per_node",
+      "repetitions", "jobs", "succeeded", "seconds", "seconds_min", "seconds_max", "seconds_ci95",
+      "map_seconds", "reduce_seconds", "speedup_over_hadoop", "speedup_min", "speedup_max",
+      "speedup_ci95", "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes",
+      "local_bytes", "local_ssd_granted_bytes", "local_ssd_denied_bytes", "byte_hit_ratio");
+
+  /** Columns of {@code job-stats.csv}: one job of one run over its repetitions. */
+  static final List<String> JOB_STAT_COLUMNS = List.of("run", "mode", "cache_mb_per_node", "job",
+      "benchmark", "k", "dataset", "repetitions", "succeeded", "seconds_mean", "seconds_min",
+      "seconds_max", "seconds_ci95", "map_seconds_mean", "map_seconds_min", "map_seconds_max",
+      "reduce_seconds_mean", "reduce_seconds_min", "reduce_seconds_max", "speedup_over_hadoop",
+      "speedup_min", "speedup_max", "byte_hit_ratio_mean");
+
+  /** Columns of {@code fig3.csv}: the plotted bars and their error bars. */
+  static final List<String> FIG3_COLUMNS = List.of("phase", "run", "benchmark", "repetitions",
+      "normalized_mean", "normalized_min", "normalized_max", "error_bar");
 
   private static int col(String name) {
     return RUN_COLUMNS.indexOf(name);
@@ -135,25 +241,55 @@ public final class EvalReport {
   private List<String> runRow(String run) {
     List<JobResult> rs = byRun.get(run);
     JobResult first = rs.get(0);
+    int reps = byRepetition(run).size();
     long hdfs = rs.stream().mapToLong(JobResult::hdfsBytesRead).sum();
     long cache = rs.stream().mapToLong(JobResult::cacheBytes).sum();
     long miss = rs.stream().mapToLong(JobResult::missBytes).sum();
+    Spread seconds = totalSpread(run, JobResult::seconds);
     OptionalDouble s = speedup(run, EvalMode.HADOOP.cliName());
+    Spread sp = speedupSpread(run, EvalMode.HADOOP.cliName());
     return List.of(run, first.mode(), Long.toString(first.cacheMbPerNode()),
-        Integer.toString(rs.size()), Long.toString(rs.stream().filter(JobResult::success).count()),
-        JobResult.fmt(sum(rs, JobResult::seconds)), JobResult.fmt(sum(rs, JobResult::mapSeconds)),
-        JobResult.fmt(sum(rs, JobResult::reduceSeconds)),
-        s.isPresent() ? String.format(Locale.ROOT, "%.4f", s.getAsDouble()) : "",
-        Long.toString(hdfs), Long.toString(cache), Long.toString(miss),
-        Long.toString(rs.stream().mapToLong(JobResult::inputTierBytes).sum()),
-        Long.toString(rs.stream().mapToLong(JobResult::localBytes).sum()),
-        Long.toString(rs.stream().mapToLong(JobResult::localSsdGranted).sum()),
-        Long.toString(rs.stream().mapToLong(JobResult::localSsdDenied).sum()),
+        Integer.toString(reps),
+        Long.toString(rs.stream().mapToInt(JobResult::index).distinct().count()),
+        Long.toString(rs.stream().filter(JobResult::success).count()),
+        JobResult.fmt(seconds.mean()), JobResult.fmt(seconds.min()), JobResult.fmt(seconds.max()),
+        Spread.cell(seconds.ci95()),
+        JobResult.fmt(totalSpread(run, JobResult::mapSeconds).mean()),
+        JobResult.fmt(totalSpread(run, JobResult::reduceSeconds).mean()),
+        s.isPresent() ? Spread.cell(s.getAsDouble()) : "", Spread.cell(sp.min()),
+        Spread.cell(sp.max()), Spread.cell(sp.ci95()),
+        perRepetition(hdfs, reps), perRepetition(cache, reps), perRepetition(miss, reps),
+        perRepetition(rs.stream().mapToLong(JobResult::inputTierBytes).sum(), reps),
+        perRepetition(rs.stream().mapToLong(JobResult::localBytes).sum(), reps),
+        perRepetition(rs.stream().mapToLong(JobResult::localSsdGranted).sum(), reps),
+        perRepetition(rs.stream().mapToLong(JobResult::localSsdDenied).sum(), reps),
         String.format(Locale.ROOT, "%.4f", cache + miss == 0 ? 0 : (double) cache / (cache + miss)));
   }
 
-  private static double sum(List<JobResult> rs, ToDoubleFunction<JobResult> f) {
-    return rs.stream().mapToDouble(f).sum();
+  private static String perRepetition(long total, int reps) {
+    return Long.toString(Math.round((double) total / reps));
+  }
+
+  private List<String> jobStatRow(String run, JobResult j) {
+    JobResult first = byRun.get(run).get(0);
+    int index = j.index();
+    String hadoop = EvalMode.HADOOP.cliName();
+    Spread t = jobSpread(run, index, JobResult::seconds);
+    Spread map = jobSpread(run, index, JobResult::mapSeconds);
+    Spread reduce = jobSpread(run, index, JobResult::reduceSeconds);
+    Spread hits = jobSpread(run, index, JobResult::byteHitRatio);
+    Spread h = jobSpread(hadoop, index, JobResult::seconds);
+    Spread sp = byRun.containsKey(hadoop) ? jobSpeedupSpread(run, hadoop, index)
+        : Spread.of(List.of());
+    long reps = byRun.get(run).stream().filter(r -> r.index() == index).count();
+    return List.of(run, first.mode(), Long.toString(first.cacheMbPerNode()),
+        Integer.toString(index), j.benchmark(), Integer.toString(j.k()), j.dataset(),
+        Long.toString(reps), Integer.toString(t.n()), Spread.cell(t.mean()), Spread.cell(t.min()),
+        Spread.cell(t.max()), Spread.cell(t.ci95()), Spread.cell(map.mean()),
+        Spread.cell(map.min()), Spread.cell(map.max()), Spread.cell(reduce.mean()),
+        Spread.cell(reduce.min()), Spread.cell(reduce.max()),
+        t.present() && h.present() ? Spread.cell(h.mean() / t.mean()) : "", Spread.cell(sp.min()),
+        Spread.cell(sp.max()), Spread.cell(hits.mean()));
   }
 
   /** The console summary: per-job times and speedups, averages next to the paper's, tiers. */
@@ -161,56 +297,60 @@ public final class EvalReport {
     StringBuilder out = new StringBuilder();
     String hadoop = EvalMode.HADOOP.cliName();
     List<String> runs = new ArrayList<>(byRun.keySet());
-    out.append("Per-job time (s) and speedup over hadoop\n");
-    out.append(String.format(Locale.ROOT, "%-4s %-22s %3s", "job", "benchmark", "k"));
-    for (String run : runs) {
-      out.append(String.format(Locale.ROOT, " %18s", run));
+    int reps = repetitions();
+    out.append(String.format(Locale.ROOT, "Repetitions: %d per run, modes interleaved.", reps));
+    if (reps > 1) {
+      out.append(" Figures are means over the repetitions with [min-max];\nspeedups are ratios "
+          + "of mean times, with [min-max] of the repetitions' own speedups");
+      out.append(reps >= 3 ? ";\n+- is the 95% confidence interval of the mean (Student's t)."
+          : " (no 95% interval below 3 repetitions).");
     }
-    out.append('\n');
-    Map<Integer, JobResult> hadoopJobs = new TreeMap<>();
-    byRun.getOrDefault(hadoop, List.of()).forEach(r -> hadoopJobs.put(r.index(), r));
-    List<JobResult> firstRun = byRun.get(runs.get(0));
-    for (JobResult j : firstRun) {
-      out.append(String.format(Locale.ROOT, "%-4d %-22s %3d", j.index(), j.benchmark(), j.k()));
-      for (String run : runs) {
-        JobResult r = byRun.get(run).stream().filter(x -> x.index() == j.index()).findFirst()
-            .orElse(null);
-        JobResult h = hadoopJobs.get(j.index());
-        String cell;
-        if (r == null || !r.success()) {
-          cell = "failed";
-        } else if (h == null || !h.success() || run.equals(hadoop)) {
-          cell = String.format(Locale.ROOT, "%.1f", r.seconds());
-        } else {
-          cell = String.format(Locale.ROOT, "%.1f (%.2fx)", r.seconds(), h.seconds() / r.seconds());
+    out.append("\n\nPer-job time (s)\n");
+    perJobTable(out, runs, (r, j) -> {
+      Spread t = jobSpread(r, j.index(), JobResult::seconds);
+      long ran = byRun.get(r).stream().filter(x -> x.index() == j.index()).count();
+      String cell = t.present() ? t.describe("%.1f") : "failed";
+      return t.present() && t.n() < ran ? cell + " (" + t.n() + "/" + ran + " ok)" : cell;
+    });
+    if (byRun.containsKey(hadoop)) {
+      out.append("\nPer-job speedup over hadoop\n");
+      perJobTable(out, runs, (r, j) -> {
+        Spread t = jobSpread(r, j.index(), JobResult::seconds);
+        Spread h = jobSpread(hadoop, j.index(), JobResult::seconds);
+        if (!t.present() || !h.present()) {
+          return "-";
         }
-        out.append(String.format(Locale.ROOT, " %18s", cell));
-      }
-      out.append('\n');
+        Spread range = jobSpeedupSpread(r, hadoop, j.index());
+        String mean = String.format(Locale.ROOT, "%.2fx", h.mean() / t.mean());
+        return range.n() > 1 ? mean + String.format(Locale.ROOT, " [%.2f-%.2f]", range.min(),
+            range.max()) : mean;
+      });
     }
-    out.append("\nRuns\n");
-    out.append(String.format(Locale.ROOT, "%-18s %8s %8s %8s %10s %10s %10s %9s %13s%n", "run",
+    out.append("\nRuns (totals per repetition)\n");
+    out.append(String.format(Locale.ROOT, "%-20s %26s %8s %8s %26s %10s %10s %9s %13s%n", "run",
         "total s", "map s", "reduce s", "vs hadoop", "cache MiB", "tier MiB", "hit ratio",
         "local SSD MiB"));
     for (String run : runs) {
       List<String> row = runRow(run);
+      Spread total = totalSpread(run, JobResult::seconds);
       out.append(String.format(Locale.ROOT,
-          "%-18s %8.1f %8.1f %8.1f %10s %10.1f %10.1f %9s %13.1f%n",
-          run, Double.parseDouble(row.get(col("seconds"))),
+          "%-20s %26s %8.1f %8.1f %26s %10.1f %10.1f %9s %13.1f%n",
+          run, withInterval(total.describe("%.1f"), total),
           Double.parseDouble(row.get(col("map_seconds"))),
           Double.parseDouble(row.get(col("reduce_seconds"))),
-          row.get(col("speedup_over_hadoop")).isEmpty() ? "-" : String.format(Locale.ROOT,
-              "%.2fx", Double.parseDouble(row.get(col("speedup_over_hadoop")))),
+          speedupCell(run, hadoop),
           Long.parseLong(row.get(col("cache_bytes"))) / 1048576.0,
           Long.parseLong(row.get(col("input_tier_bytes"))) / 1048576.0,
           row.get(col("byte_hit_ratio")),
           Long.parseLong(row.get(col("local_ssd_granted_bytes"))) / 1048576.0));
     }
     String mp = mainRun(EvalMode.MPCACHE.cliName());
-    String pac = mainRun(EvalMode.PACMAN.cliName());
-    out.append("\nAverage per-job speedup of mpcache   measured   paper\n");
-    out.append(line("over hadoop", speedup(mp, hadoop), PAPER_SPEEDUP_OVER_HADOOP));
-    out.append(line("over pacman", speedup(mp, pac), PAPER_SPEEDUP_OVER_PACMAN));
+    out.append("\nAverage per-job speedup of mpcache                  measured        paper\n");
+    out.append(line("over hadoop", speedupCell(mp, hadoop), PAPER_SPEEDUP_OVER_HADOOP));
+    out.append(line("over pacman", speedupCell(mp, mainRun(EvalMode.PACMAN.cliName())),
+        PAPER_SPEEDUP_OVER_PACMAN));
+    out.append(line("over ssd-lru", speedupCell(mp, mainRun(EvalMode.SSD_LRU.cliName())),
+        Double.NaN));
     out.append("\nStorage tiers\n");
     tierFigures.forEach(f -> out.append("  ").append(f).append('\n'));
     if (!notices.isEmpty()) {
@@ -220,32 +360,84 @@ public final class EvalReport {
     return out.toString();
   }
 
-  private static String line(String what, OptionalDouble measured, double paper) {
-    return String.format(Locale.ROOT, "  %-30s %8s %7.2fx%n", what,
-        measured.isPresent() ? String.format(Locale.ROOT, "%.2fx", measured.getAsDouble())
-            : "n/a", paper);
+  private void perJobTable(StringBuilder out, List<String> runs,
+      BiFunction<String, JobResult, String> cell) {
+    out.append(String.format(Locale.ROOT, "%-4s %-22s %3s", "job", "benchmark", "k"));
+    for (String run : runs) {
+      out.append(String.format(Locale.ROOT, " %22s", run));
+    }
+    out.append('\n');
+    for (JobResult j : mixJobs()) {
+      out.append(String.format(Locale.ROOT, "%-4d %-22s %3d", j.index(), j.benchmark(), j.k()));
+      for (String run : runs) {
+        out.append(String.format(Locale.ROOT, " %22s", cell.apply(run, j)));
+      }
+      out.append('\n');
+    }
   }
 
-  /** Mean phase time per benchmark and run, normalized to Hadoop's. */
-  private Path figure3(Path file, String phase, ToDoubleFunction<JobResult> time)
-      throws IOException {
+  /** {@code 1.43x [1.30-1.50] +-0.05}: the speedup, its range and interval; {@code -} if none. */
+  private String speedupCell(String run, String base) {
+    OptionalDouble s = speedup(run, base);
+    if (s.isEmpty()) {
+      return "-";
+    }
+    Spread range = speedupSpread(run, base);
+    String mean = String.format(Locale.ROOT, "%.2fx", s.getAsDouble());
+    if (range.n() < 2) {
+      return mean;
+    }
+    return withInterval(mean + String.format(Locale.ROOT, " [%.2f-%.2f]", range.min(),
+        range.max()), range);
+  }
+
+  private static String withInterval(String cell, Spread s) {
+    return Double.isNaN(s.ci95()) ? cell : cell + String.format(Locale.ROOT, " +-%.2f", s.ci95());
+  }
+
+  private static String line(String what, String measured, double paper) {
+    return String.format(Locale.ROOT, "  %-30s %28s %12s%n", what, measured,
+        Double.isNaN(paper) ? "-" : String.format(Locale.ROOT, "%.2fx", paper));
+  }
+
+  /**
+   * Mean phase time per benchmark and run, normalized to Hadoop's mean, with an error bar over
+   * the repetitions; appends the plotted values to {@code bars}.
+   */
+  private Path figure3(Path file, String phase, ToDoubleFunction<JobResult> time,
+      List<List<String>> bars) throws IOException {
     List<String> benchmarks = results.stream().map(JobResult::benchmark).distinct()
         .collect(Collectors.toList());
     Map<String, Double> hadoopMean = meanBy(byRun.get(EvalMode.HADOOP.cliName()), time);
     CategoryChart c = new CategoryChartBuilder().width(1000).height(500)
-        .title(phase + " time normalized to Hadoop (cf. the paper's Fig. 3)")
+        .title(phase + " time normalized to Hadoop (cf. the paper's Fig. 3; bars: min-max over "
+            + "repetitions)")
         .xAxisTitle("benchmark").yAxisTitle("normalized " + phase.toLowerCase(Locale.ROOT)
             + " time").build();
     c.getStyler().setXAxisLabelRotation(30);
-    for (Map.Entry<String, List<JobResult>> e : byRun.entrySet()) {
-      Map<String, Double> mean = meanBy(e.getValue(), time);
-      List<Double> ys = new ArrayList<>();
-      for (String b : benchmarks) {
-        Double h = hadoopMean.get(b);
-        Double m = mean.get(b);
-        ys.add(h == null || m == null || h == 0 ? 0.0 : m / h);
+    for (String run : byRun.keySet()) {
+      Map<String, List<Double>> perRepetition = new LinkedHashMap<>();
+      for (Map<Integer, JobResult> jobs : byRepetition(run).values()) {
+        meanBy(new ArrayList<>(jobs.values()), time).forEach((b, m) -> {
+          Double h = hadoopMean.get(b);
+          if (h != null && h > 0) {
+            perRepetition.computeIfAbsent(b, k -> new ArrayList<>()).add(m / h);
+          }
+        });
       }
-      c.addSeries(e.getKey(), benchmarks, ys);
+      List<Double> ys = new ArrayList<>();
+      List<Double> errors = new ArrayList<>();
+      for (String b : benchmarks) {
+        Spread s = Spread.of(perRepetition.getOrDefault(b, List.of()));
+        ys.add(s.present() ? s.mean() : 0.0);
+        errors.add(s.coveringBar());
+        if (s.present()) {
+          bars.add(List.of(phase.toLowerCase(Locale.ROOT), run, b, Integer.toString(s.n()),
+              Spread.cell(s.mean()), Spread.cell(s.min()), Spread.cell(s.max()),
+              Spread.cell(s.coveringBar())));
+        }
+      }
+      c.addSeries(run, benchmarks, ys, errors);
     }
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;
@@ -256,15 +448,21 @@ public final class EvalReport {
         JobResult::benchmark, LinkedHashMap::new, Collectors.averagingDouble(f)));
   }
 
-  /** Speedup over Hadoop against cache size per node, one line per caching mode. */
+  /**
+   * Speedup over Hadoop against cache size per node, one line per caching mode, with error bars
+   * over the repetitions' own speedups.
+   */
   private Path figure5(Path file) throws IOException {
-    Map<String, TreeMap<Long, Double>> lines = new LinkedHashMap<>();
+    Map<String, TreeMap<Long, double[]>> lines = new LinkedHashMap<>();
     for (String run : byRun.keySet()) {
       JobResult r = byRun.get(run).get(0);
       OptionalDouble s = speedup(run, EvalMode.HADOOP.cliName());
       if (r.cacheMbPerNode() > 0 && s.isPresent()) {
+        Spread range = speedupSpread(run, EvalMode.HADOOP.cliName());
+        double bar = range.present() ? Math.max(s.getAsDouble() - range.min(),
+            range.max() - s.getAsDouble()) : 0;
         lines.computeIfAbsent(r.mode(), m -> new TreeMap<>()).put(r.cacheMbPerNode(),
-            s.getAsDouble());
+            new double[] {s.getAsDouble(), bar});
       }
     }
     if (lines.values().stream().noneMatch(l -> l.size() > 1)) {
@@ -273,10 +471,11 @@ public final class EvalReport {
     XYChart c = new XYChartBuilder().width(800).height(500)
         .title("Speedup over Hadoop vs cache size per node (cf. the paper's Fig. 5)")
         .xAxisTitle("cache size per node (MiB)").yAxisTitle("mean per-job speedup").build();
-    for (Map.Entry<String, TreeMap<Long, Double>> e : lines.entrySet()) {
+    for (Map.Entry<String, TreeMap<Long, double[]>> e : lines.entrySet()) {
       double[] xs = e.getValue().keySet().stream().mapToDouble(Long::doubleValue).toArray();
-      double[] ys = e.getValue().values().stream().mapToDouble(Double::doubleValue).toArray();
-      c.addSeries(e.getKey(), xs, ys).setMarker(SeriesMarkers.CIRCLE);
+      double[] ys = e.getValue().values().stream().mapToDouble(v -> v[0]).toArray();
+      double[] errors = e.getValue().values().stream().mapToDouble(v -> v[1]).toArray();
+      c.addSeries(e.getKey(), xs, ys, errors).setMarker(SeriesMarkers.CIRCLE);
     }
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     return file;

@@ -9,6 +9,7 @@ import java.util.Locale;
  *
  * @param mode the mode's name
  * @param cacheMbPerNode the input cache size per node in this run (0 without a cache)
+ * @param repetition which repetition of the mix in this run, from 1 (each on a fresh cluster)
  * @param index the job's position in the mix
  * @param benchmark the PUMA benchmark
  * @param k the input size class
@@ -33,15 +34,15 @@ import java.util.Locale;
  * @param blockHits block lookups the cache answered
  * @param blockMisses block lookups the cache missed
  */
-public record JobResult(String mode, long cacheMbPerNode, int index, String benchmark, int k,
-    String dataset, long inputBytes, boolean success, double seconds, double mapSeconds,
+public record JobResult(String mode, long cacheMbPerNode, int repetition, int index,
+    String benchmark, int k, String dataset, long inputBytes, boolean success, double seconds, double mapSeconds,
     double reduceSeconds, long hdfsBytesRead, long cacheBytes, long missBytes, String inputTier,
     String cacheTier, long localBytes, String localTier, long localSsdGranted,
     long localSsdDenied, long blockHits, long blockMisses) {
 
   /** The CSV header matching {@link #csvRow()}. */
-  public static final List<String> COLUMNS = List.of("mode", "cache_mb_per_node", "job", "benchmark",
-      "k", "dataset", "input_bytes", "success", "seconds", "map_seconds", "reduce_seconds",
+  public static final List<String> COLUMNS = List.of("mode", "cache_mb_per_node", "repetition",
+      "job", "benchmark", "k", "dataset", "input_bytes", "success", "seconds", "map_seconds", "reduce_seconds",
       "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "input_tier", "cache_tier",
       "local_bytes", "local_tier", "local_ssd_granted_bytes", "local_ssd_denied_bytes",
       "byte_hit_ratio", "block_hits", "block_misses");
@@ -72,7 +73,8 @@ public record JobResult(String mode, long cacheMbPerNode, int index, String benc
 
   /** The values in {@link #COLUMNS} order, unquoted (no value holds a comma). */
   public List<String> csvRow() {
-    return List.of(mode, Long.toString(cacheMbPerNode), Integer.toString(index), benchmark,
+    return List.of(mode, Long.toString(cacheMbPerNode), Integer.toString(repetition),
+        Integer.toString(index), benchmark,
         Integer.toString(k), dataset, Long.toString(inputBytes), Boolean.toString(success),
         fmt(seconds), fmt(mapSeconds), fmt(reduceSeconds), Long.toString(hdfsBytesRead),
         Long.toString(cacheBytes), Long.toString(missBytes), Long.toString(inputTierBytes()), inputTier, cacheTier,

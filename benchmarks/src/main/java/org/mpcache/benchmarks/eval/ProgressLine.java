@@ -43,8 +43,9 @@ final class ProgressLine implements EvalHarness.Listener, AutoCloseable {
   }
 
   @Override
-  public synchronized void runStarted(String run, int jobs) {
-    current = run + ": starting the cluster, generating inputs, warming up";
+  public synchronized void runStarted(String run, int repetition, int jobs) {
+    current = run + " (repetition " + repetition + "): starting the cluster, generating inputs, "
+        + "warming up";
     show();
   }
 

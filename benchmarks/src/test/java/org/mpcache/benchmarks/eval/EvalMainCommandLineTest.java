@@ -16,5 +16,7 @@ class EvalMainCommandLineTest extends ToolCommandLineContract {
     assertUsageError(new String[] {"--modes", "hadoop,spark"}, "--modes", "spark", "all-ssd");
     assertUsageError(new String[] {"--sweep-cache-mb", "64,-128"}, "--sweep-cache-mb", "'-128'");
     assertUsageError(new String[] {"--out"}, "--out");
+    assertUsageError(new String[] {"--repeat", "0"}, "--repeat", "'0'");
+    assertUsageError(new String[] {"--mix", "zipf"}, "--mix", "zipf");
   }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.mpcache.tiers.TierConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
@@ -30,6 +32,45 @@ class EvalUnitTest {
   }
 
   @Test
+  void reuseMix_fewDatasets_readBySeveralBenchmarksByPopularity() {
+    List<MixJob> a = EvalMix.reuse(2000, 4, 1.0, 4, 1.0, 1000, 5);
+    assertThat(EvalMix.reuse(2000, 4, 1.0, 4, 1.0, 1000, 5)).isEqualTo(a);
+    assertThat(a).allMatch(j -> j.benchmark().inputKind() == j.kind()
+        && j.bytes() == 1000L * j.k());
+    Map<String, Long> reads = a.stream().collect(Collectors.groupingBy(MixJob::dataset,
+        Collectors.counting()));
+    assertThat(reads).hasSize(4);
+    // Zipf s = 1 over 4 datasets: the first (Wikipedia text, the kind most benchmarks read) gets
+    // 48% of the jobs, the fourth 12%.
+    String first = a.stream().filter(j -> j.kind().kindName().equals("wikipedia"))
+        .map(MixJob::dataset).findFirst().orElseThrow();
+    assertThat(reads.get(first)).isBetween(880L, 1040L);
+    assertThat(a.stream().filter(j -> j.dataset().equals(first)).map(j -> j.benchmark().name())
+        .distinct().count()).isEqualTo(5);
+    MixReuse reuse = MixReuse.of(a);
+    assertThat(reuse.datasets()).isEqualTo(4);
+    assertThat(reuse.inputBytes()).isEqualTo(a.stream().mapToLong(MixJob::bytes).sum());
+    assertThat(reuse.reReadBytes() + reuse.workingSetBytes()).isEqualTo(reuse.inputBytes());
+    assertThat(reuse.reReadShare()).isGreaterThan(0.99);
+    assertThatThrownBy(() -> EvalMix.reuse(5, 100, 1.0, 2, 1.0, 10, 1))
+        .hasMessageContaining("distinct datasets");
+  }
+
+  @Test
+  void defaultMix_reReadsMostOfItsInputAndOutgrowsTheCaches() {
+    EvalMain m = new EvalMain();
+    List<MixJob> mix = EvalMix.reuse(m.jobs, m.datasets, m.popularity, m.classes, m.zipf,
+        (long) (m.mbPerClass * (1 << 20)), m.seed);
+    MixReuse reuse = MixReuse.of(mix);
+    assertThat(reuse.reReadShare()).isGreaterThanOrEqualTo(0.5);
+    // The Input Cache holds part of the working set, so admission and replacement decide.
+    assertThat(m.cacheMb * m.nodes << 20).isLessThan(reuse.workingSetBytes());
+    assertThat(m.memoryCacheMb).isLessThan(m.cacheMb);
+    assertThat(m.describeReuse(reuse)).contains("re-reads: 67% of input bytes")
+        .contains("8 MiB x 2 nodes = 67%");
+  }
+
+  @Test
   void mixJob_sameKindAndClass_shareDataset() {
     List<MixJob> a = EvalMix.paper(200, 2, 1.0, 10, 1);
     MixJob grep = a.stream().filter(j -> j.benchmark().name().equals("grep") && j.k() == 1)
@@ -37,6 +78,24 @@ class EvalUnitTest {
     MixJob wc = a.stream().filter(j -> j.benchmark().name().equals("word-count") && j.k() == 1)
         .findFirst().orElseThrow();
     assertThat(grep.dataset()).isEqualTo(wc.dataset()).isEqualTo("wikipedia-k1");
+  }
+
+  @Test
+  void modes_ablationAndBaselines_differOnlyWhereDocumented() {
+    assertThat(EvalMode.of("mpcache-input").caches()).isTrue();
+    assertThat(EvalMode.MPCACHE_INPUT.localTier()).isEqualTo("hdd");
+    assertThat(EvalMode.MPCACHE_INPUT.policy()).isEqualTo(EvalMode.MPCACHE.policy())
+        .isEqualTo("mpcache");
+    assertThat(EvalMode.of("mpcache-localized").caches()).isFalse();
+    assertThat(EvalMode.MPCACHE_LOCALIZED.localTier()).isEqualTo("ssd+hdd");
+    assertThat(EvalMode.MPCACHE_LOCALIZED.ssdSlave()).isTrue();
+    assertThat(EvalMode.SSD_LRU.policy()).isEqualTo("lru");
+    assertThat(EvalMode.SSD_LRU.cacheTier()).isEqualTo(EvalMode.MPCACHE.cacheTier())
+        .isEqualTo("ssd");
+    assertThat(EvalMode.SSD_LRU.localTier()).isEqualTo("hdd");
+    assertThat(EvalMode.PACMAN.cacheTier()).isEqualTo("memory");
+    assertThat(EvalMode.HADOOP.ssdSlave()).isFalse();
+    assertThat(EvalMode.ALL_SSD.dataOnSsd()).isTrue();
   }
 
   @Test
@@ -87,6 +146,15 @@ class EvalUnitTest {
     assertThat(m.classes).isEqualTo(20);
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
+    assertThat(m.repeat).isEqualTo(1);
+    EvalMain compare = new EvalMain();
+    compare.parse(new String[] {"--compare"});
+    assertThat(compare.modes).containsExactly(EvalMode.values());
+    assertThat(compare.repeat).isEqualTo(3);
+    compare.parse(new String[] {"--compare", "--repeat", "5"});
+    assertThat(compare.repeat).isEqualTo(5);
+    assertThat(new EvalMain().modes).containsExactly(EvalMode.HADOOP, EvalMode.MPCACHE,
+        EvalMode.SSD_LRU);
   }
 
   @Test
@@ -120,13 +188,69 @@ class EvalUnitTest {
         .containsExactly("fig3-map.png", "fig3-reduce.png", "fig5-speedup.png");
     assertThat(ImageIO.read(dir.resolve("fig5-speedup.png").toFile()).getWidth()).isEqualTo(800);
     assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(4)
-        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,2,2,") && l.contains(",2.0000,"));
+        .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,1,2,2,") && l.contains(",2.0000,"));
     // The summary compares against the largest cache of the sweep.
     assertThat(report.summary()).containsPattern("over hadoop\\s+2\\.00x");
   }
 
+  @Test
+  void spread_threeValues_meanRangeAndStudentInterval() {
+    Spread s = Spread.of(List.of(3.0, 1.0, 2.0));
+    assertThat(s.mean()).isEqualTo(2.0);
+    assertThat(s.min()).isEqualTo(1.0);
+    assertThat(s.max()).isEqualTo(3.0);
+    // sd = 1, t(0.975, 2 df) = 4.303: 4.303 / sqrt(3).
+    assertThat(s.ci95()).isCloseTo(4.303 / Math.sqrt(3), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(Spread.of(List.of(1.0, 2.0)).ci95()).isNaN();
+    assertThat(Spread.of(List.of(1.0, 4.0)).coveringBar()).isEqualTo(1.5);
+    assertThat(Spread.of(List.of(1.0, 2.0, 6.0)).coveringBar()).isEqualTo(3.0);
+    assertThat(Spread.of(List.of()).present()).isFalse();
+  }
+
+  @Test
+  void write_twoRepetitions_statsAreMeansOfTheRowsWithRanges(@TempDir Path dir)
+      throws Exception {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 1, 0, 10, true), result("hadoop", 0, 1, 1, 20, true),
+        result("mpcache", 64, 1, 0, 5, true), result("mpcache", 64, 1, 1, 20, true),
+        result("hadoop", 0, 2, 0, 14, true), result("hadoop", 0, 2, 1, 20, true),
+        result("mpcache", 64, 2, 0, 7, true), result("mpcache", 64, 2, 1, 10, false));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of());
+    // Ratio of means: job 0 12/6, job 1 20/20 (repetition 2 failed).
+    assertThat(report.speedup("mpcache-64mb", "hadoop").getAsDouble()).isEqualTo(1.5);
+    // Repetition 1: (2 + 1) / 2; repetition 2: job 0 only, 2.
+    Spread range = report.speedupSpread("mpcache-64mb", "hadoop");
+    assertThat(range.min()).isEqualTo(1.5);
+    assertThat(range.max()).isEqualTo(2.0);
+    report.write(dir);
+    List<String> jobs = Files.readAllLines(dir.resolve("jobs.csv"));
+    assertThat(jobs).hasSize(9);
+    assertThat(jobs.get(0)).startsWith("mode,cache_mb_per_node,repetition,job,");
+    List<String> stats = Files.readAllLines(dir.resolve("job-stats.csv"));
+    assertThat(stats).hasSize(5).contains(
+        "mpcache-64mb,mpcache,64,0,grep,1,wikipedia-k1,2,2,6.0000,5.0000,7.0000,,3.0000,2.5000,"
+            + "3.5000,1.5000,1.2500,1.7500,2.0000,2.0000,2.0000,0.6000",
+        "mpcache-64mb,mpcache,64,1,grep,1,wikipedia-k1,2,1,20.0000,20.0000,20.0000,,10.0000,"
+            + "10.0000,10.0000,5.0000,5.0000,5.0000,1.0000,1.0000,1.0000,0.6000");
+    List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
+    assertThat(runs.get(2)).startsWith("mpcache-64mb,mpcache,64,2,2,3,21.000,17.000,25.000,,")
+        .contains(",1.5000,1.5000,2.0000,,");
+    assertThat(Files.readString(dir.resolve("job-stats.json"))).contains("\"seconds_min\": 5.0000");
+    // Figure 3's bars: each repetition's mean map time over hadoop's mean map time (8.0).
+    assertThat(Files.readAllLines(dir.resolve("fig3.csv"))).contains(
+        "map,hadoop,grep,2,1.0000,0.9375,1.0625,0.0625",
+        "map,mpcache-64mb,grep,2,0.6094,0.4375,0.7813,0.1719");
+    assertThat(report.summary()).contains("Repetitions: 2 per run")
+        .contains("1.50x [1.50-2.00]").contains("6.0 [5.0-7.0]").contains("no 95% interval");
+  }
+
   private static JobResult result(String mode, long mb, int index, double seconds, boolean ok) {
-    return new JobResult(mode, mb, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
+    return result(mode, mb, 1, index, seconds, ok);
+  }
+
+  private static JobResult result(String mode, long mb, int repetition, int index, double seconds,
+      boolean ok) {
+    return new JobResult(mode, mb, repetition, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
         seconds / 2, seconds / 4, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
         mb > 0 ? "ssd" : "none", 10, "hdd", 0, 0, 1, 1);
   }
