@@ -51,9 +51,7 @@ public final class EvalHarness {
    *
    * @param nodes DataNodes, NodeManagers and slaves
    * @param blockBytes HDFS block size
-   * @param ssdCacheBytes mpCache's Input Cache per node
    * @param localizedBytes mpCache's Localized Cache per node (the Dynamic Pool lends more)
-   * @param memoryCacheBytes the PACMan-like in-memory cache per node, taken from the containers
    * @param nodeManagerMemoryMb container memory per NodeManager before the memory cache takes its
    *     share
    * @param pacmanPolicy the PACMan-like mode's eviction policy ({@code lfu-f} or {@code life})
@@ -63,16 +61,16 @@ public final class EvalHarness {
    * @param warmUp whether every run starts with the untimed warm-up job (only tests that time
    *     nothing leave it out)
    */
-  public record Settings(int nodes, long blockBytes, long ssdCacheBytes, long localizedBytes,
-      long memoryCacheBytes, int nodeManagerMemoryMb, String pacmanPolicy, int reduces,
-      int kmeansIterations, long seed, boolean warmUp) {
+  public record Settings(int nodes, long blockBytes, long localizedBytes,
+      int nodeManagerMemoryMb, String pacmanPolicy, int reduces, int kmeansIterations, long seed,
+      boolean warmUp) {
 
     /** Checks the settings. */
     public Settings {
-      if (nodes < 1 || blockBytes < 1 || ssdCacheBytes < 1 || localizedBytes < 1
-          || memoryCacheBytes < 1 || reduces < 1 || kmeansIterations < 1) {
-        throw new IllegalArgumentException("nodes, block size, cache sizes, reduces and k-means "
-            + "iterations must all be positive");
+      if (nodes < 1 || blockBytes < 1 || localizedBytes < 1 || reduces < 1
+          || kmeansIterations < 1) {
+        throw new IllegalArgumentException("nodes, block size, Localized Cache size, reduces and "
+            + "k-means iterations must all be positive");
       }
     }
   }

@@ -188,9 +188,8 @@ public final class EvalMain extends CommandLineTool {
     List<MixJob> mix = mixName.equals("paper")
         ? EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed)
         : EvalMix.reuse(jobs, datasets, popularity, classes, zipf, (long) (mbPerClass * MB), seed);
-    EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, cacheMb * MB,
-        localizedMb * MB, memoryCacheMb * MB, nmMemoryMb, pacmanPolicy, reduces, kmeansIterations,
-        seed, true);
+    EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, localizedMb * MB,
+        nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed, true);
     List<EvalHarness.Run> runs = new ArrayList<>();
     for (EvalMode m : modes) {
       long size = m == EvalMode.PACMAN ? memoryCacheMb : cacheMb;

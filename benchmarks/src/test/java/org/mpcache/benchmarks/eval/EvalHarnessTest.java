@@ -35,8 +35,8 @@ class EvalHarnessTest {
     List<MixJob> mix = List.of(
         new MixJob(0, PumaBenchmarks.byName("grep"), 1, 3 * MB),
         new MixJob(1, PumaBenchmarks.byName("word-count"), 1, 3 * MB));
-    EvalHarness.Settings settings = new EvalHarness.Settings(2, MB, 64 * MB, 32 * MB, 32 * MB, 2048,
-        "lfu-f", 1, 1, 7, false);
+    EvalHarness.Settings settings = new EvalHarness.Settings(2, MB, 32 * MB, 2048, "lfu-f", 1,
+        1, 7, false);
     List<String> events = new ArrayList<>();
     EvalHarness.Listener listener = new EvalHarness.Listener() {
       @Override
