@@ -302,11 +302,11 @@ class InstallGuideTest {
     org.apache.hadoop.fs.Path input = new org.apache.hadoop.fs.Path("/puma/word-count/input");
     long inputBytes = DataGenerators.generate(new WordCount().name(), dfs, input, INPUT_BYTES, 7);
     int blocks = (int) ((inputBytes + BLOCK - 1) / BLOCK);
-    Job first = runJob(dfs, input, "/puma/word-count/out1");
+    JobRun first = runJob(dfs, input, "/puma/word-count/out1");
     // Fills are asynchronous: the second run starts once the input is wholly on the SSD.
     awaitInputCached(input.toString(), blocks);
     JsonNode afterFirst = mpcacheReport();
-    Job second = runJob(dfs, input, "/puma/word-count/out2");
+    JobRun second = runJob(dfs, input, "/puma/word-count/out2");
     JsonNode afterSecond = awaitReport(r -> counter(r, "hits") > counter(afterFirst, "hits"),
         "hits from the second run");
     long fromCache = counter(afterSecond, "bytesFromCache") - counter(afterFirst, "bytesFromCache");
@@ -335,7 +335,7 @@ class InstallGuideTest {
         hadoop("nodemanager2", "org.apache.hadoop.yarn.server.nodemanager.NodeManager"));
     awaitNodeManager();
     JsonNode beforeOff = mpcacheReport();
-    Job off = runJob(dfs, input, "/puma/word-count/out3");
+    JobRun off = runJob(dfs, input, "/puma/word-count/out3");
     JsonNode afterOff = mpcacheReport();
     assertEquals(counter(beforeOff, "hits"), counter(afterOff, "hits"), afterOff.toString());
     assertEquals(counter(beforeOff, "misses"), counter(afterOff, "misses"), afterOff.toString());
@@ -349,6 +349,7 @@ class InstallGuideTest {
     Result stopMaster = mpcache("--daemon", "stop", "master");
     assertEquals(0, stopMaster.exit, stopMaster.output);
     assertEquals(3, mpcache("--daemon", "status", "master").exit);
+    dfs.close();
     System.out.printf("Install guide run: %d s%n", seconds(start));
   }
 
@@ -361,11 +362,11 @@ class InstallGuideTest {
   }
 
   /** A finished word count: its YARN application and its output, the part files concatenated. */
-  private record Job(String application, String output) {
+  private record JobRun(String application, String output) {
   }
 
   /** Runs the word count in a client process. */
-  private static Job runJob(DistributedFileSystem dfs, org.apache.hadoop.fs.Path input,
+  private static JobRun runJob(DistributedFileSystem dfs, org.apache.hadoop.fs.Path input,
       String output) throws Exception {
     List<String> cmd = javaCommand("-Xmx256m");
     cmd.add("-cp");
@@ -397,7 +398,7 @@ class InstallGuideTest {
     Matcher id = Pattern.compile("Job job_(\\d+_\\d+) succeeded")
         .matcher(Files.readString(logs.resolve(name + ".out")));
     assertTrue(id.find(), name + " printed no job id");
-    return new Job("application_" + id.group(1), b.toString());
+    return new JobRun("application_" + id.group(1), b.toString());
   }
 
   /** The input's dataset, as {@code admin datasets -path} lists it, has every block cached. */
