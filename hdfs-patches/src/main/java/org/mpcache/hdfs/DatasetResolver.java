@@ -9,13 +9,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ContentSummary;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.GlobPattern;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.StringUtils;
 
 /**
  * Names the dataset a file belongs to. Inside a MapReduce task the dataset is the job's input:
  * the set of paths in {@code mapreduce.input.fileinputformat.inputdir}, so every task of a job,
- * and every later job over the same input, reports the same dataset. Elsewhere it is the file's
+ * and every later job over the same input, reports the same dataset. Elsewhere, and for a task's
+ * reads of files outside those paths (the job's staging files, side files), it is the file's
  * parent directory. The size in blocks comes from one content summary per dataset per FileSystem
  * instance; when that fails, the file alone is the dataset.
  *
@@ -40,7 +42,13 @@ final class DatasetResolver {
       for (String s : StringUtils.split(inputs)) {
         roots.add(fs.makeQualified(new Path(StringUtils.unEscapeString(s))));
       }
-    } else if (file.getParent() != null) {
+    }
+    if (!roots.isEmpty() && !underAny(fs.makeQualified(file), roots)) {
+      // A task's or the application master's read outside the job's input (job.xml, the split
+      // files, side files): not part of the input's dataset.
+      roots.clear();
+    }
+    if (roots.isEmpty() && file.getParent() != null) {
       roots.add(fs.makeQualified(file.getParent()));
     }
     if (roots.isEmpty()) {
@@ -54,6 +62,29 @@ final class DatasetResolver {
     String id = String.join(",", names);
     Dataset d = memo.computeIfAbsent(id, k -> measure(k, roots));
     return d.blocks >= fileBlocks ? d : new Dataset(d.id, fileBlocks);
+  }
+
+  /**
+   * Whether {@code file} is one of {@code roots} or lies under one; a root with glob characters
+   * (FileInputFormat expands them) matches the file or any of its ancestors.
+   */
+  private static boolean underAny(Path file, List<Path> roots) {
+    for (Path root : roots) {
+      String r = root.toUri().getPath();
+      GlobPattern glob = null;
+      try {
+        glob = new GlobPattern(r);
+      } catch (RuntimeException e) {
+        // Not a valid glob: compared as a plain path below.
+      }
+      for (Path p = file; p != null; p = p.getParent()) {
+        String path = p.toUri().getPath();
+        if (path.equals(r) || (glob != null && glob.hasWildcard() && glob.matches(path))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private Dataset measure(String id, List<Path> roots) {
