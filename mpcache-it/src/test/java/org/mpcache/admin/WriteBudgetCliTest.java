@@ -23,9 +23,11 @@ import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 
 /**
- * The SSD write budget end to end on the embedded cluster, with a budget of one byte per slave
- * per hour and mpCache's policy: the first dataset is cached (nothing was written yet), the
- * slaves' heartbeats then report its bytes written, which puts the cluster over budget; a new
+ * The SSD write budget end to end on the embedded cluster of one slave, with a budget of one
+ * byte per slave per hour and mpCache's policy: the first dataset, as large as the Input Cache,
+ * is cached (a cold cache may be filled once: the budget's bucket is as deep as the Input
+ * Cache), the slave's heartbeats then report its bytes written with their checksum files, more
+ * than the Input Cache holds, which puts the cluster over budget; a new
  * dataset's first read is then refused ({@code REJECTED_WRITE_BUDGET}, explained) and its
  * second read within the hour is cached; {@code mpcache admin report} shows the bytes written
  * per slave and in total, and the budget's state.
@@ -38,7 +40,8 @@ class WriteBudgetCliTest {
   @BeforeAll
   static void start() throws IOException {
     FileUtil.fullyDelete(BASE);
-    cluster = new MiniMpCacheCluster.Builder(BASE).blockSize(BLOCK).slaveCapacity(8L * BLOCK)
+    cluster = new MiniMpCacheCluster.Builder(BASE).dataNodes(1).blockSize(BLOCK)
+        .slaveCapacity(8L * BLOCK)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
         .set(MasterConfigKeys.ADMISSION_WRITE_BUDGET_KEY, "1").build();
   }
@@ -77,18 +80,23 @@ class WriteBudgetCliTest {
 
   @Test
   void writeBudget_overBudgetCachesADatasetOnlyOnItsSecondRead() throws Exception {
+    long capacity = awaitReport("the slave reports its Input Cache",
+        r -> r.path("slaves").size() == 1).path("slaves").get(0).path("space")
+        .path("inputCacheCapacity").asLong();
+    assertThat(capacity).as("Input Cache capacity").isGreaterThanOrEqualTo(BLOCK);
     Path first = new Path("/budget/first/f");
-    byte[] a = data(1, BLOCK);
+    byte[] a = data(1, (int) (capacity / BLOCK * BLOCK));
     write(cluster, first, a);
     read(first, a);
-    AdminCliRun.awaitDataset(cluster.conf(), "/budget/first", "the first dataset is cached",
+    AdminCliRun.awaitDataset(cluster.conf(), "/budget/first",
+        "the first dataset, as large as the Input Cache, is cached",
         d -> d.path("full").asBoolean());
-    JsonNode over = awaitReport("the slaves' writes put the cluster over budget",
+    JsonNode over = awaitReport("the slave's writes put the cluster over budget",
         r -> r.path("controls").path("overWriteBudget").asBoolean());
     assertEquals(1, over.path("controls").path("writeBudget").asLong(), over::toString);
-    // A heartbeat may come between the block's data and its checksum file.
     assertThat(over.path("totalCounters").path("ssdBytesWritten").asLong())
-        .as("bytes written for one block").isGreaterThanOrEqualTo(BLOCK);
+        .as("bytes written for the first dataset and its checksums")
+        .isGreaterThan(capacity);
 
     Path second = new Path("/budget/second/f");
     byte[] b = data(2, BLOCK);
@@ -106,7 +114,7 @@ class WriteBudgetCliTest {
         "the second read within the hour is cached", d -> d.path("full").asBoolean());
 
     JsonNode r = awaitReport("both datasets' blocks and checksums are reported written",
-        j -> j.path("totalCounters").path("ssdBytesWritten").asLong() > 2L * BLOCK);
+        j -> j.path("totalCounters").path("ssdBytesWritten").asLong() > a.length + BLOCK);
     long perSlave = 0;
     for (JsonNode s : r.path("slaves")) {
       perSlave += s.path("counters").path("ssdBytesWritten").asLong();

@@ -220,7 +220,8 @@ public final class MasterConfigKeys {
 
   /**
    * The SSD write budget, bytes per hour per slave (k, m, g, t suffixes); 0: none. While the
-   * slaves' writes are over it (a leaky bucket's backlog above an hour of the budget), a dataset
+   * slaves' writes are over it (a leaky bucket's backlog above an hour of the budget and above
+   * the slaves' Input Cache capacity), a dataset
    * is admitted only when it was read before within the hour (the policies lru, lfu and
    * mpcache). Read at start.
    */

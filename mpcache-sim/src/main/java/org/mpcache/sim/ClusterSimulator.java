@@ -113,7 +113,8 @@ public final class ClusterSimulator {
     WriteRateMeter meter = new WriteRateMeter();
     long clusterBudget = config.writeBudgetPerNode * config.nodes;
     if (clusterBudget > 0) {
-      policy.setOverWriteBudget(() -> meter.over(clockMs[0], clusterBudget));
+      long capacity = config.capacityBytesPerNode * config.nodes;
+      policy.setOverWriteBudget(() -> meter.over(clockMs[0], clusterBudget, capacity));
     }
     for (SimJob job : jobs) {
       long first = firstBlockIds.get(job.dataset);

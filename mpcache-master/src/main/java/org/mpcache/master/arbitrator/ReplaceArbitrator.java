@@ -383,11 +383,12 @@ public final class ReplaceArbitrator {
 
   /**
    * A slave's heartbeat counters: the growth of its {@code ssdBytesWritten} counts against the
-   * write budget.
+   * write budget, whose bucket is as deep as the live slaves' {@code inputCacheCapacity}.
    */
-  public void onCounters(String slaveId, long ssdBytesWritten) {
+  public void onCounters(String slaveId, long ssdBytesWritten, long inputCacheCapacity) {
     synchronized (lock) {
-      writeBudget.reported(slaveId, ssdBytesWritten, wallClock.getAsLong());
+      writeBudget.reported(slaveId, ssdBytesWritten, inputCacheCapacity,
+          wallClock.getAsLong());
     }
   }
 

@@ -9,7 +9,9 @@ import java.util.Map;
  * learned from the growth of each slave's {@code ssdBytesWritten} counter at its heartbeats, in
  * a {@link WriteRateMeter} (a leaky bucket) that drains at the budget times the slaves reporting.
  * The budget is the cluster's: the policy admits whole datasets, whose blocks spread over every
- * slave, so one verdict serves all of them. It is the mechanism that feeds the policy's
+ * slave, so one verdict serves all of them. The bucket is as deep as the live slaves' Input
+ * Caches (their capacity at their latest heartbeat), so a cold cache fills once at full speed.
+ * It is the mechanism that feeds the policy's
  * write-budget mode ({@link CachePolicy#setOverWriteBudget}).
  *
  * <p>Accounting: a slave's first report after it registered with this master sets its
@@ -25,6 +27,10 @@ final class WriteBudget {
   private final WriteRateMeter meter = new WriteRateMeter();
   /** Each reporting slave's counter at its last heartbeat. */
   private final Map<String, Long> lastCounter = new HashMap<>();
+  /** Each reporting slave's Input Cache capacity at its last heartbeat. */
+  private final Map<String, Long> capacity = new HashMap<>();
+  /** The sum of {@link #capacity}. */
+  private long totalCapacity;
 
   /** @param bytesPerHourPerSlave the budget; 0 for none */
   WriteBudget(long bytesPerHourPerSlave) {
@@ -40,8 +46,13 @@ final class WriteBudget {
     return bytesPerHourPerSlave;
   }
 
-  /** A slave's heartbeat reported its {@code ssdBytesWritten} counter at {@code nowMs}. */
-  void reported(String slaveId, long ssdBytesWritten, long nowMs) {
+  /**
+   * A slave's heartbeat reported its {@code ssdBytesWritten} counter and its Input Cache
+   * capacity at {@code nowMs}.
+   */
+  void reported(String slaveId, long ssdBytesWritten, long inputCacheCapacity, long nowMs) {
+    Long lastCapacity = capacity.put(slaveId, inputCacheCapacity);
+    totalCapacity += inputCacheCapacity - (lastCapacity == null ? 0 : lastCapacity);
     long rate = clusterRate();
     Long last = lastCounter.put(slaveId, ssdBytesWritten);
     if (last != null) {
@@ -52,6 +63,8 @@ final class WriteBudget {
   /** A slave is gone: its next report, if it comes back, sets a new baseline. */
   void slaveLost(String slaveId) {
     lastCounter.remove(slaveId);
+    Long lastCapacity = capacity.remove(slaveId);
+    totalCapacity -= lastCapacity == null ? 0 : lastCapacity;
   }
 
   /** The budget of every slave reporting, bytes per hour. */
@@ -68,10 +81,10 @@ final class WriteBudget {
   }
 
   /**
-   * Whether the backlog is more than an hour of the budget ({@link WriteRateMeter#over}); never
-   * without a budget.
+   * Whether the backlog is more than an hour of the budget and more than the live slaves' Input
+   * Cache capacity ({@link WriteRateMeter#over}); never without a budget.
    */
   boolean over(long nowMs) {
-    return bytesPerHourPerSlave > 0 && meter.over(nowMs, clusterRate());
+    return bytesPerHourPerSlave > 0 && meter.over(nowMs, clusterRate(), totalCapacity);
   }
 }

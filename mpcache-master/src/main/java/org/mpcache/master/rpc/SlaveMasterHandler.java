@@ -192,7 +192,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         req.getPredictionsInUseList())) {
       return HeartbeatResponseProto.newBuilder().setReregister(true).build();
     }
-    arbitrator.onCounters(req.getSlaveId(), req.getCounters().getSsdBytesWritten());
+    arbitrator.onCounters(req.getSlaveId(), req.getCounters().getSsdBytesWritten(),
+        req.getSpace().getInputCacheCapacity());
     if (req.getFinishedJobsCount() > 0) {
       recordFinishedJobs(req.getSlaveId(), req.getFinishedJobsList());
     }

@@ -127,10 +127,34 @@ class WriteBudgetPolicyTest {
   void over_whenTheBacklogPassesAnHourOfTheBudget() {
     WriteRateMeter m = new WriteRateMeter();
     m.add(0, 100, 100);
-    assertFalse(m.over(0, 100), "an hour's budget may be written at once");
+    assertFalse(m.over(0, 100, 0), "an hour's budget may be written at once");
     m.add(0, 1, 100);
-    assertTrue(m.over(0, 100));
-    assertFalse(m.over(HOUR / 100 + 1, 100), "drained below an hour's budget again");
+    assertTrue(m.over(0, 100, 0));
+    assertFalse(m.over(HOUR / 100 + 1, 100, 0), "drained below an hour's budget again");
+  }
+
+  @Test
+  void over_aColdCacheMayFillItsCapacityAtOnce() {
+    WriteRateMeter m = new WriteRateMeter();
+    m.add(0, 1_000, 100);
+    assertFalse(m.over(0, 100, 1_000), "the caches' capacity may be written at once");
+    m.add(0, 1, 100);
+    assertTrue(m.over(0, 100, 1_000));
+    assertFalse(m.over(HOUR / 100 + 1, 100, 1_000), "drained below the capacity again");
+  }
+
+  @Test
+  void over_theBucketIsAsDeepAsTheLiveSlavesInputCaches() {
+    WriteBudget b = new WriteBudget(1000);
+    b.reported("s1", 0, 5_000, 0);
+    b.reported("s2", 0, 5_000, 0);
+    b.reported("s1", 9_000, 5_000, 0);
+    assertFalse(b.over(0), "9,000 bytes into 10,000 of Input Cache");
+    b.reported("s2", 0, 3_000, 0);
+    assertTrue(b.over(0), "the Input Caches shrank to 8,000");
+    b.slaveLost("s2");
+    b.reported("s2", 0, 5_000, 0);
+    assertFalse(b.over(0), "a lost slave's capacity is counted once when it is back");
   }
 
   @Test
@@ -145,14 +169,14 @@ class WriteBudgetPolicyTest {
   @Test
   void reported_firstReportIsTheBaselineAndARestartChargesAll() {
     WriteBudget b = new WriteBudget(1000);
-    b.reported("s1", 5_000, 0);
+    b.reported("s1", 5_000, 0, 0);
     assertEquals(0, b.backlogPerSlave(0));
-    b.reported("s1", 5_600, 0);
+    b.reported("s1", 5_600, 0, 0);
     assertEquals(600, b.backlogPerSlave(0));
-    b.reported("s1", 300, 0); // restarted: its counter began again
+    b.reported("s1", 300, 0, 0); // restarted: its counter began again
     assertEquals(900, b.backlogPerSlave(0));
     assertFalse(b.over(0));
-    b.reported("s1", 500, 0);
+    b.reported("s1", 500, 0, 0);
     assertTrue(b.over(0));
     assertFalse(b.over(HOUR), "an hour later the budget drained 1,000 bytes");
   }
@@ -160,9 +184,9 @@ class WriteBudgetPolicyTest {
   @Test
   void over_isPerSlaveOverTheSlavesReporting() {
     WriteBudget b = new WriteBudget(1000);
-    b.reported("s1", 0, 0);
-    b.reported("s2", 0, 0);
-    b.reported("s1", 1_500, 0);
+    b.reported("s1", 0, 0, 0);
+    b.reported("s2", 0, 0, 0);
+    b.reported("s1", 1_500, 0, 0);
     assertFalse(b.over(0)); // 1,500 against two slaves' 2,000
     b.slaveLost("s2");
     assertTrue(b.over(0));
@@ -171,8 +195,8 @@ class WriteBudgetPolicyTest {
   @Test
   void over_neverWithoutBudget() {
     WriteBudget b = new WriteBudget(0);
-    b.reported("s1", 0, 0);
-    b.reported("s1", Long.MAX_VALUE / 2, 1);
+    b.reported("s1", 0, 0, 0);
+    b.reported("s1", Long.MAX_VALUE / 2, 0, 1);
     assertFalse(b.over(1));
     assertThrows(IllegalArgumentException.class, () -> new WriteBudget(-1));
   }
