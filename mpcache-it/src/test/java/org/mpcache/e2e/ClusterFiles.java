@@ -7,11 +7,15 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.util.List;
 import java.util.Random;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
@@ -53,9 +57,40 @@ public final class ClusterFiles {
   /** Writes {@code content} to {@code p} through plain HDFS, replacing any file there. */
   public static void write(MiniMpCacheCluster cluster, Path p, byte[] content)
       throws IOException {
-    try (FSDataOutputStream out = cluster.plainFileSystem().create(p, true)) {
+    FileSystem fs = cluster.plainFileSystem();
+    try (FSDataOutputStream out = fs.create(p, true)) {
       out.write(content);
     }
+    awaitReplicas(fs, p);
+  }
+
+  /**
+   * Waits up to 10 s until the NameNode lists every replica of each block of the just-written
+   * {@code p}: a reader chooses the slave beside one of a block's replicas, and a reader that
+   * saw only the first DataNode's report would fill the block on a slave later readers, seeing
+   * both, may not ask. Returns early, without failing, when a DataNode is down.
+   */
+  private static void awaitReplicas(FileSystem fs, Path p) throws IOException {
+    long deadline = Time.monotonicNow() + 10_000;
+    FileStatus st = fs.getFileStatus(p);
+    int want = Math.min(st.getReplication(), ((DistributedFileSystem) fs).getDataNodeStats(
+        HdfsConstants.DatanodeReportType.LIVE).length);
+    while (Time.monotonicNow() < deadline && fewestReplicas(fs, st) < want) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for replicas of " + p);
+      }
+    }
+  }
+
+  private static int fewestReplicas(FileSystem fs, FileStatus st) throws IOException {
+    int fewest = Integer.MAX_VALUE;
+    for (BlockLocation b : fs.getFileBlockLocations(st, 0, st.getLen())) {
+      fewest = Math.min(fewest, b.getHosts().length);
+    }
+    return fewest;
   }
 
   /**
