@@ -156,23 +156,23 @@ class DistributionTest {
 
   @Test
   void tarball_startsReportsAndStopsMasterAndSlave() throws Exception {
-    assertEquals(3, run("--daemon", "status", "master").exit, "nothing runs yet");
-    Result version = run("version");
-    assertEquals(0, version.exit, version.output);
-    assertTrue(version.stdout.contains("mpCache " + System.getProperty("dist.name")
-        .substring("mpcache-".length())), version.output);
-    assertTrue(version.stdout.contains("Hadoop 3."), version.output);
+    assertEquals(3, run("--daemon", "status", "master").exit(), "nothing runs yet");
+    LauncherRun version = run("version");
+    assertEquals(0, version.exit(), version.output());
+    assertTrue(version.stdout().contains("mpCache " + System.getProperty("dist.name")
+        .substring("mpcache-".length())), version.output());
+    assertTrue(version.stdout().contains("Hadoop 3."), version.output());
 
-    Result master = run("--daemon", "start", "master");
-    assertEquals(0, master.exit, master.output);
-    Result again = run("--daemon", "start", "master");
-    assertEquals(1, again.exit, "a second start is refused");
-    assertTrue(again.output.contains("is running as process"), again.output);
-    Result slave = run("--daemon", "start", "slave");
-    assertEquals(0, slave.exit, slave.output);
+    LauncherRun master = run("--daemon", "start", "master");
+    assertEquals(0, master.exit(), master.output());
+    LauncherRun again = run("--daemon", "start", "master");
+    assertEquals(1, again.exit(), "a second start is refused");
+    assertTrue(again.output().contains("is running as process"), again.output());
+    LauncherRun slave = run("--daemon", "start", "slave");
+    assertEquals(0, slave.exit(), slave.output());
     long masterPid = pid("master");
     long slavePid = pid("slave");
-    assertEquals(0, run("--daemon", "status", "slave").exit);
+    assertEquals(0, run("--daemon", "status", "slave").exit());
 
     String slaveId = "127.0.0.1:" + slavePort;
     JsonNode report = awaitReport(r -> slaveIsLive(r, slaveId));
@@ -181,15 +181,15 @@ class DistributionTest {
     assertEquals(slaveId, status.at("/report/slaves/0/slave/slaveId").asText(), status.toString());
     assertReadWithoutTokenRefused();
 
-    Result stopSlave = run("--daemon", "stop", "slave");
-    assertEquals(0, stopSlave.exit, stopSlave.output);
+    LauncherRun stopSlave = run("--daemon", "stop", "slave");
+    assertEquals(0, stopSlave.exit(), stopSlave.output());
     assertEnded(slavePid, "slave");
     // The slave told the master it left: it is gone at once, not after the 30 s expiry.
     assertEquals(0, statusJson().at("/report/slaves").size(), statusJson().toString());
-    assertEquals(3, run("--daemon", "status", "slave").exit);
+    assertEquals(3, run("--daemon", "status", "slave").exit());
 
-    Result stopMaster = run("--daemon", "stop", "master");
-    assertEquals(0, stopMaster.exit, stopMaster.output);
+    LauncherRun stopMaster = run("--daemon", "stop", "master");
+    assertEquals(0, stopMaster.exit(), stopMaster.output());
     assertEnded(masterPid, "master");
     String log = Files.readString(work.resolve("logs").resolve(
         "mpcache-disttest-slave-" + hostname() + ".log"));
@@ -230,11 +230,11 @@ class DistributionTest {
 
   private JsonNode awaitReport(Predicate<JsonNode> done) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    Result last = null;
+    LauncherRun last = null;
     while (System.nanoTime() < deadline) {
       last = run("admin", "report", "-json");
-      if (last.exit == 0) {
-        JsonNode r = JSON.readTree(last.stdout);
+      if (last.exit() == 0) {
+        JsonNode r = JSON.readTree(last.stdout());
         if (done.test(r)) {
           return r;
         }
@@ -242,7 +242,7 @@ class DistributionTest {
       Thread.sleep(500);
     }
     throw new AssertionError("mpcache admin report -json never showed the slave live; last: "
-        + (last == null ? "none" : last.exit + "\n" + last.output));
+        + (last == null ? "none" : last.exit() + "\n" + last.output()));
   }
 
   private static JsonNode statusJson() throws IOException {
@@ -274,28 +274,8 @@ class DistributionTest {
     return h;
   }
 
-  /** What one launcher run printed and returned. */
-  private record Result(int exit, String stdout, String output) {
-  }
-
-  private static Result run(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(home.resolve("bin/mpcache").toString());
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().putAll(env);
-    Path err = Files.createTempFile(work, "stderr", ".txt");
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("mpcache " + String.join(" ", args) + " did not finish");
-    }
-    String stderr = Files.readString(err);
-    Files.delete(err);
-    return new Result(p.exitValue(), out, "$ mpcache " + String.join(" ", args) + "\n" + out
-        + stderr);
+  private static LauncherRun run(String... args) throws IOException, InterruptedException {
+    return LauncherRun.run(home, env, work, args);
   }
 
   private static int freePort() throws IOException {

@@ -226,9 +226,9 @@ class InstallGuideTest {
     mpcacheEnv.put("MPCACHE_PID_DIR", work.resolve("pids").toString());
     mpcacheEnv.put("MPCACHE_IDENT_STRING", "guide");
     mpcacheEnv.put("MPCACHE_HEAPSIZE", "256");
-    Result cp = mpcache("classpath");
-    assertEquals(0, cp.exit, cp.output);
-    assertTrue(cp.stdout.contains(etcHadoop.toString()), cp.output);
+    LauncherRun cp = mpcache("classpath");
+    assertEquals(0, cp.exit(), cp.output());
+    assertTrue(cp.stdout().contains(etcHadoop.toString()), cp.output());
 
     // 3. conf/mpcache-site.xml: the template's keys uncommented and set.
     String ssdDir = ssd.toString();
@@ -279,17 +279,17 @@ class InstallGuideTest {
     awaitNodeManager();
 
     // 6. Start the master, then the slave.
-    Result master = mpcache("--daemon", "start", "master");
-    assertEquals(0, master.exit, master.output);
-    Result slave = mpcache("--daemon", "start", "slave");
-    assertEquals(0, slave.exit, slave.output);
+    LauncherRun master = mpcache("--daemon", "start", "master");
+    assertEquals(0, master.exit(), master.output());
+    LauncherRun slave = mpcache("--daemon", "start", "slave");
+    assertEquals(0, slave.exit(), slave.output());
     System.out.printf("Cluster up in %d s%n", seconds(start));
 
     // 7. Verify: the slave live in the report, the web UI and its data.
     JsonNode report = awaitReport(r -> r.path("liveSlaves").asInt() == 1, "the slave live");
-    Result text = mpcache("admin", "report");
-    assertEquals(0, text.exit, text.output);
-    assertTrue(text.stdout.contains("1 live, 0 dead"), text.output);
+    LauncherRun text = mpcache("admin", "report");
+    assertEquals(0, text.exit(), text.output());
+    assertTrue(text.stdout().contains("1 live, 0 dead"), text.output());
     String ui = "http://127.0.0.1:" + PORTS.get("master.http");
     assertEquals(200, httpStatus(ui + "/"));
     JsonNode status = JSON.readTree(httpBody(ui + "/status.json?user.name="
@@ -344,11 +344,11 @@ class InstallGuideTest {
         + " though the NodeManager runs without mpcache_localized");
 
     // Then stop the daemons: slaves first.
-    Result stopSlave = mpcache("--daemon", "stop", "slave");
-    assertEquals(0, stopSlave.exit, stopSlave.output);
-    Result stopMaster = mpcache("--daemon", "stop", "master");
-    assertEquals(0, stopMaster.exit, stopMaster.output);
-    assertEquals(3, mpcache("--daemon", "status", "master").exit);
+    LauncherRun stopSlave = mpcache("--daemon", "stop", "slave");
+    assertEquals(0, stopSlave.exit(), stopSlave.output());
+    LauncherRun stopMaster = mpcache("--daemon", "stop", "master");
+    assertEquals(0, stopMaster.exit(), stopMaster.output());
+    assertEquals(3, mpcache("--daemon", "status", "master").exit());
     dfs.close();
     System.out.printf("Install guide run: %d s%n", seconds(start));
   }
@@ -406,9 +406,9 @@ class InstallGuideTest {
     JsonNode[] last = new JsonNode[1];
     try {
       await(() -> {
-        Result r = mpcache("admin", "datasets", "-path", path, "-json");
-        assertEquals(0, r.exit, r.output);
-        last[0] = JSON.readTree(r.stdout);
+        LauncherRun r = mpcache("admin", "datasets", "-path", path, "-json");
+        assertEquals(0, r.exit(), r.output());
+        last[0] = JSON.readTree(r.stdout());
         for (JsonNode d : last[0].path("datasets")) {
           if (d.path("cachedBlocks").asInt() == blocks && d.path("sizeBlocks").asInt() == blocks) {
             return true;
@@ -502,9 +502,9 @@ class InstallGuideTest {
   }
 
   private static JsonNode mpcacheReport() throws Exception {
-    Result r = mpcache("admin", "report", "-json");
-    assertEquals(0, r.exit, r.output);
-    return JSON.readTree(r.stdout);
+    LauncherRun r = mpcache("admin", "report", "-json");
+    assertEquals(0, r.exit(), r.output());
+    return JSON.readTree(r.stdout());
   }
 
   private static JsonNode awaitReport(Predicate<JsonNode> done, String what) throws Exception {
@@ -567,28 +567,8 @@ class InstallGuideTest {
     return keep;
   }
 
-  /** What one launcher run printed and returned. */
-  private record Result(int exit, String stdout, String output) {
-  }
-
-  private static Result mpcache(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(mpcacheHome.resolve("bin/mpcache").toString());
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().putAll(mpcacheEnv);
-    Path err = Files.createTempFile(work, "stderr", ".txt");
-    pb.redirectError(err.toFile());
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("mpcache " + String.join(" ", args) + " did not finish");
-    }
-    String stderr = Files.readString(err);
-    Files.delete(err);
-    return new Result(p.exitValue(), out, "$ mpcache " + String.join(" ", args) + "\n" + out
-        + stderr);
+  private static LauncherRun mpcache(String... args) throws IOException, InterruptedException {
+    return LauncherRun.run(mpcacheHome, mpcacheEnv, work, args);
   }
 
   private static int httpStatus(String url) throws IOException {
