@@ -92,11 +92,14 @@ public final class SimulatorMain extends CommandLineTool {
         .option("scale", "X", "scale of the paper's dataset sizes", 1.0)
         .optional("trace", "FILE", "replay this trace file instead of the paper mix, or '"
             + SYNTHETIC + "' for a synthetic trace of --jobs jobs", "the paper mix")
-        .optional("datasets", "N", "synthetic trace: datasets in the catalog", "jobs / 4")
-        .option("size-alpha", "A", "synthetic trace: Pareto tail index of dataset sizes", 0.8)
+        .optional("datasets", "N", "synthetic trace: datasets in the catalog",
+            "jobs / " + SyntheticTrace.JOBS_PER_DATASET)
+        .option("size-alpha", "A", "synthetic trace: Pareto tail index of dataset sizes",
+            SyntheticTrace.DEFAULT_SIZE_ALPHA)
         .option("max-dataset-blocks", "N", "synthetic trace: the largest dataset, in blocks",
-            8192)
-        .option("jobs-per-hour", "X", "synthetic trace: job arrival rate", 250)
+            SyntheticTrace.DEFAULT_MAX_DATASET_BLOCKS)
+        .option("jobs-per-hour", "X", "synthetic trace: job arrival rate",
+            SyntheticTrace.DEFAULT_JOBS_PER_HOUR)
         .option("nodes", "N", "nodes of the simulated cluster", 7)
         .option("sizes-gb", "5,10,...", "cache sizes per node, GB", "5,10,20,40,80,160")
         .option("policies", "a,b,...", "policies to simulate", String.join(",", names()))
@@ -162,7 +165,7 @@ public final class SimulatorMain extends CommandLineTool {
   }
 
   private int datasets() {
-    return datasets > 0 ? datasets : Math.max(1, jobs / 4);
+    return datasets > 0 ? datasets : SyntheticTrace.catalogFor(jobs);
   }
 
   /** Runs every policy at every size; prints the table and writes the CSV. */

@@ -38,6 +38,16 @@ public final class SyntheticTrace {
   /** The dataset size a job is "small" at when profiling a trace: 2 GiB in 128 MB blocks. */
   static final int SMALL_DATASET_BLOCKS = 16;
   private static final long HOUR_MS = 3_600_000L;
+  /** Default Zipf exponent of dataset popularity. */
+  static final double DEFAULT_ZIPF = 1.0;
+  /** Default Pareto tail index of dataset sizes. */
+  static final double DEFAULT_SIZE_ALPHA = 0.8;
+  /** Default largest dataset: 8,192 blocks, 1 TiB in 128 MB blocks. */
+  static final int DEFAULT_MAX_DATASET_BLOCKS = 8192;
+  /** Default arrival rate: SWIM's Facebook 2009 trace, about 1.1 million jobs in six months. */
+  static final double DEFAULT_JOBS_PER_HOUR = 250;
+  /** The default catalog has a dataset for every this many jobs. */
+  static final int JOBS_PER_DATASET = 4;
 
   private final int datasets;
   private final double zipf;
@@ -69,6 +79,17 @@ public final class SyntheticTrace {
     this.maxDatasetBlocks = maxDatasetBlocks;
     this.jobsPerHour = jobsPerHour;
     this.blockBytes = blockBytes;
+  }
+
+  /** The generator with every default, its catalog sized for {@code jobs} jobs. */
+  static SyntheticTrace defaults(int jobs, long blockBytes) {
+    return new SyntheticTrace(catalogFor(jobs), DEFAULT_ZIPF, DEFAULT_SIZE_ALPHA,
+        DEFAULT_MAX_DATASET_BLOCKS, DEFAULT_JOBS_PER_HOUR, blockBytes);
+  }
+
+  /** The default catalog size for a trace of {@code jobs} jobs. */
+  static int catalogFor(int jobs) {
+    return Math.max(1, jobs / JOBS_PER_DATASET);
   }
 
   /** A trace of {@code jobs} jobs, in arrival order. */

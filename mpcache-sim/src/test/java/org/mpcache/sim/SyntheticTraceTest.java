@@ -14,9 +14,6 @@ import org.junit.jupiter.api.Test;
 class SyntheticTraceTest {
   private static final long BLOCK = 128L << 20;
 
-  private static SyntheticTrace defaults(int datasets) {
-    return new SyntheticTrace(datasets, 1.0, 0.8, 8192, 250, BLOCK);
-  }
 
   private static String signature(List<SimJob> jobs) {
     StringBuilder b = new StringBuilder();
@@ -28,7 +25,7 @@ class SyntheticTraceTest {
 
   @Test
   void jobs_sameSeed_sameTraceAndOtherSeed_otherTrace() {
-    SyntheticTrace g = defaults(500);
+    SyntheticTrace g = SyntheticTrace.defaults(2000, BLOCK);
     assertEquals(signature(g.jobs(2000, 7)), signature(g.jobs(2000, 7)));
     assertNotEquals(signature(g.jobs(2000, 7)), signature(g.jobs(2000, 8)));
   }
@@ -46,7 +43,7 @@ class SyntheticTraceTest {
 
   @Test
   void profile_defaults_matchThePublishedShapes() {
-    SyntheticTrace g = defaults(2500);
+    SyntheticTrace g = SyntheticTrace.defaults(10_000, BLOCK);
     SyntheticTrace.Profile p = g.profile(g.jobs(10_000, 1));
     // Most jobs small, most bytes in few large jobs, datasets of thousands of blocks, most jobs
     // re-reading recent data and few reading data no other job reads.

@@ -200,4 +200,9 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
   public List<BlockKey> pendingEvictions(String slaveId) {
     return List.of();
   }
+
+  @Override
+  public Set<String> slavesWithPendingEvictions() {
+    return Set.of();
+  }
 }

@@ -321,4 +321,9 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   public List<BlockKey> pendingEvictions(String slaveId) {
     return placement.takePending(slaveId);
   }
+
+  @Override
+  public final Set<String> slavesWithPendingEvictions() {
+    return placement.slavesWithPending();
+  }
 }
