@@ -37,7 +37,10 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     this.datasets = placement.records();
   }
 
-  /** The order victims are taken in, most evictable first; ties end by dataset id. */
+  /**
+   * The order victims are taken in, most evictable first; ties end by dataset id. Whether a
+   * dataset is complete is in {@link DatasetRecord#completeWhenOrdered} while it is ordered.
+   */
   abstract Comparator<DatasetRecord> victimOrder();
 
   /**
@@ -48,10 +51,15 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     List<DatasetRecord> candidates = new ArrayList<>();
     datasets.forEachTracked(v -> {
       if (v != keep && placement.holds(v.id)) {
+        v.completeWhenOrdered = complete(v);
         candidates.add(v);
       }
     });
-    candidates.sort(victimOrder().thenComparing(v -> v.id));
+    Comparator<DatasetRecord> order = victimOrder();
+    candidates.sort((x, y) -> {
+      int c = order.compare(x, y);
+      return c != 0 ? c : x.id.compareTo(y.id);
+    });
     return candidates;
   }
 
