@@ -176,4 +176,9 @@ final class BeladyDatasetPolicy implements CachePolicy {
     List<BlockKey> l = toDel.remove(slaveId);
     return l == null ? List.of() : l;
   }
+
+  @Override
+  public Set<String> slavesWithPendingEvictions() {
+    return toDel.keySet();
+  }
 }

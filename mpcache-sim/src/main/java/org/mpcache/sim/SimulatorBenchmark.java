@@ -33,7 +33,10 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  *       the peak heap of the run;</li>
  *   <li>heap bytes per cached block held by mpCache's policy: live heap after GC with one million
  *       blocks admitted and stored (datasets of 100 blocks, round-robin over 7 and over 1,000
- *       slaves), minus the live heap before.</li>
+ *       slaves), minus the live heap before;</li>
+ *   <li>the same per-policy throughput on a {@link SyntheticTrace} with its defaults (heavy-tailed
+ *       dataset sizes, datasets of thousands of blocks), 25,000 jobs on 600 nodes, with the peak
+ *       heap of each policy's run (run it with {@code -Xmx2g} to show the runs fit in 2 GiB).</li>
  * </ol>
  * {@link #options()} declares the options with their defaults ({@code --help} prints them). Run
  * it alone on the machine: the figures are wall-clock and heap measurements. Not thread-safe.
@@ -65,7 +68,10 @@ public final class SimulatorBenchmark extends CommandLineTool {
         .option("scale-jobs", "N", "paper-mix jobs of the scale run", 100_000)
         .option("scale-nodes", "N", "nodes of the scale run", 1_000)
         .option("scale-gb", "N", "cache per node of the scale run, GB", 1)
-        .option("blocks", "N", "blocks admitted for the metadata measurement", 1_000_000);
+        .option("blocks", "N", "blocks admitted for the metadata measurement", 1_000_000)
+        .option("synthetic-jobs", "N", "jobs of the synthetic-trace throughput run", 25_000)
+        .option("synthetic-nodes", "N", "nodes of the synthetic-trace throughput run", 600)
+        .option("synthetic-gb", "N", "cache per node of the synthetic-trace run, GB", 5);
   }
 
   @Override
@@ -73,6 +79,14 @@ public final class SimulatorBenchmark extends CommandLineTool {
     measure(o.positiveInt("jobs"), o.allOf("policies", CachePolicies.names()),
         o.positiveInt("scale-jobs"), o.positiveInt("scale-nodes"), o.positiveLong("scale-gb"),
         o.positiveInt("blocks"));
+    int synthJobs = o.positiveInt("synthetic-jobs");
+    int synthNodes = o.positiveInt("synthetic-nodes");
+    long synthGb = o.positiveLong("synthetic-gb");
+    List<SimJob> synth = SyntheticTrace.defaults(synthJobs, BLOCK_BYTES).jobs(synthJobs, 42);
+    console.printf(Locale.ROOT, "4. throughput: %,d synthetic-trace jobs, %,d nodes, %d GB/node "
+        + "(peak heap of each measured run; max heap %,d MiB)%n", synthJobs, synthNodes, synthGb,
+        Runtime.getRuntime().maxMemory() >> 20);
+    throughput(o.allOf("policies", CachePolicies.names()), synth, synthNodes, synthGb);
     return 0;
   }
 
@@ -81,26 +95,10 @@ public final class SimulatorBenchmark extends CommandLineTool {
     List<SimJob> mix = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(jobs, 42);
     console.printf(Locale.ROOT, "1. throughput: %,d paper-mix jobs, 7 nodes, 80 GB/node%n",
         jobs);
+    throughput(policies, mix, 7, 80);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    for (String name : policies) {
-      // Two warm-up replays: with one, the first policy measured still paid for JIT compilation
-      // in the process's CPU time.
-      replay(name, mix, 7, 80);
-      replay(name, mix, 7, 80);
-      long t0 = System.nanoTime();
-      long c0 = threads.getCurrentThreadCpuTime();
-      long p0 = process.getProcessCpuTime();
-      SimResult r = replay(name, mix, 7, 80);
-      double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
-      double all = (process.getProcessCpuTime() - p0) / 1e9;
-      double s = (System.nanoTime() - t0) / 1e9;
-      console.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
-          + "%,12.0f per process CPU s (%5.2f s), %,12.0f per wall s (%5.2f s)%n", name,
-          r.blockAccesses, r.blockAccesses / cpu, cpu, r.blockAccesses / all, all,
-          r.blockAccesses / s, s);
-    }
 
     console.printf(Locale.ROOT, "2. scale: %,d paper-mix jobs, %,d nodes, %d GB/node, "
         + "mpcache%n", scaleJobs, scaleNodes, scaleGb);
@@ -129,6 +127,34 @@ public final class SimulatorBenchmark extends CommandLineTool {
       console.printf(Locale.ROOT, "   %4d slaves: %,d blocks held, %.1f bytes per block%n",
           slaves, held, (after - before) / (double) held);
       Reference.reachabilityFence(p);
+    }
+  }
+
+  /**
+   * Prints each policy's block accesses per second of thread CPU, process CPU and wall time
+   * replaying {@code trace}, after two warm-up replays, and the peak heap of the measured run.
+   */
+  private void throughput(List<String> policies, List<SimJob> trace, int nodes, long gbPerNode) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    OperatingSystemMXBean process =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    for (String name : policies) {
+      // Two warm-up replays: with one, the first policy measured still paid for JIT compilation
+      // in the process's CPU time.
+      replay(name, trace, nodes, gbPerNode);
+      replay(name, trace, nodes, gbPerNode);
+      resetPeaks();
+      long t0 = System.nanoTime();
+      long c0 = threads.getCurrentThreadCpuTime();
+      long p0 = process.getProcessCpuTime();
+      SimResult r = replay(name, trace, nodes, gbPerNode);
+      double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+      double all = (process.getProcessCpuTime() - p0) / 1e9;
+      double s = (System.nanoTime() - t0) / 1e9;
+      console.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
+          + "%,12.0f per process CPU s (%5.2f s), %,12.0f per wall s (%5.2f s); peak heap "
+          + "%,d MiB%n", name, r.blockAccesses, r.blockAccesses / cpu, cpu,
+          r.blockAccesses / all, all, r.blockAccesses / s, s, peakHeap() >> 20);
     }
   }
 

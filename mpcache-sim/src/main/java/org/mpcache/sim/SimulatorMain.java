@@ -18,7 +18,8 @@ import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.PolicyParameters;
 
 /**
- * Runs the simulator on the paper's mix for every policy and cache size and prints a table of
+ * Runs the simulator on the paper's mix (or a trace file, or a {@link SyntheticTrace}) for every
+ * policy and cache size and prints a table of
  * block hit ratio, effective (all-or-nothing) hit ratio, estimated speedup and bytes written to
  * the SSDs, with a row for each SSD write budget given for the policies that have a write-budget
  * mode; the rows also go
@@ -33,6 +34,8 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  */
 public final class SimulatorMain extends CommandLineTool {
   private static final long BLOCK_BYTES = 128L << 20;
+  /** The value of {@code --trace} that generates a {@link SyntheticTrace}. */
+  static final String SYNTHETIC = "synthetic";
   private int jobs;
   private double zipf;
   private double scale;
@@ -45,6 +48,12 @@ public final class SimulatorMain extends CommandLineTool {
   private double fullBonus;
   private int auxiliary;
   private Path trace;
+  private boolean synthetic;
+  /** The synthetic trace's catalog; 0 for a quarter of the jobs. */
+  private int datasets;
+  private double sizeAlpha;
+  private int maxDatasetBlocks;
+  private double jobsPerHour;
   private double hddMbps;
   private double ssdMbps;
   private int cores;
@@ -77,17 +86,26 @@ public final class SimulatorMain extends CommandLineTool {
   public ToolOptions options() {
     return new ToolOptions("SimulatorMain", "Replays the paper's mix (or a trace) for every "
         + "policy and cache size; prints and writes hit ratios and estimated speedups.")
-        .option("jobs", "N", "jobs of the paper mix", 1000)
-        .option("zipf", "S", "Zipf exponent over the size classes", 1.0)
+        .option("jobs", "N", "jobs of the paper mix or the synthetic trace", 1000)
+        .option("zipf", "S", "Zipf exponent over the paper mix's size classes, or over the "
+            + "synthetic trace's dataset popularity", 1.0)
         .option("scale", "X", "scale of the paper's dataset sizes", 1.0)
-        .optional("trace", "FILE", "replay this trace file instead of the paper mix",
-            "the paper mix")
+        .optional("trace", "FILE", "replay this trace file instead of the paper mix, or '"
+            + SYNTHETIC + "' for a synthetic trace of --jobs jobs", "the paper mix")
+        .optional("datasets", "N", "synthetic trace: datasets in the catalog",
+            "jobs / " + SyntheticTrace.JOBS_PER_DATASET)
+        .option("size-alpha", "A", "synthetic trace: Pareto tail index of dataset sizes",
+            SyntheticTrace.DEFAULT_SIZE_ALPHA)
+        .option("max-dataset-blocks", "N", "synthetic trace: the largest dataset, in blocks",
+            SyntheticTrace.DEFAULT_MAX_DATASET_BLOCKS)
+        .option("jobs-per-hour", "X", "synthetic trace: job arrival rate",
+            SyntheticTrace.DEFAULT_JOBS_PER_HOUR)
         .option("nodes", "N", "nodes of the simulated cluster", 7)
         .option("sizes-gb", "5,10,...", "cache sizes per node, GB", "5,10,20,40,80,160")
         .option("policies", "a,b,...", "policies to simulate", String.join(",", names()))
         .option("write-budgets-gb", "0,8,...", "SSD write budgets, GiB per hour per node, each "
             + "run for every policy with a write-budget mode (0: none)", "0")
-        .option("seed", "N", "seed of the paper mix", 1)
+        .option("seed", "N", "seed of the paper mix or the synthetic trace", 1)
         .option("full-bonus", "X", "mpcache's bonus for completing a dataset",
             PolicyParameters.DEFAULT_FULL_BONUS)
         .option("auxiliary", "N", "mpcache's auxiliary cache capacity",
@@ -114,7 +132,12 @@ public final class SimulatorMain extends CommandLineTool {
     jobs = o.positiveInt("jobs");
     zipf = o.doubleAtLeast("zipf", 0);
     scale = o.positiveDouble("scale");
-    trace = o.path("trace");
+    synthetic = SYNTHETIC.equals(o.string("trace"));
+    trace = synthetic ? null : o.path("trace");
+    datasets = o.has("datasets") ? o.positiveInt("datasets") : 0;
+    sizeAlpha = o.positiveDouble("size-alpha");
+    maxDatasetBlocks = o.positiveInt("max-dataset-blocks");
+    jobsPerHour = o.positiveDouble("jobs-per-hour");
     nodes = o.positiveInt("nodes");
     sizesGb = o.positiveLongs("sizes-gb");
     policies = o.allOf("policies", names());
@@ -135,10 +158,33 @@ public final class SimulatorMain extends CommandLineTool {
     out = o.path("out");
   }
 
+  /** The synthetic trace generator the options describe. */
+  SyntheticTrace synthetic() {
+    return new SyntheticTrace(datasets(), zipf, sizeAlpha, maxDatasetBlocks, jobsPerHour,
+        BLOCK_BYTES);
+  }
+
+  private int datasets() {
+    return datasets > 0 ? datasets : SyntheticTrace.catalogFor(jobs);
+  }
+
   /** Runs every policy at every size; prints the table and writes the CSV. */
   List<SimResult> run(PrintStream console) throws IOException {
     List<SimJob> trace;
-    if (this.trace == null) {
+    if (synthetic) {
+      SyntheticTrace generator = synthetic();
+      trace = generator.jobs(jobs, seed);
+      SyntheticTrace.Profile p = generator.profile(trace);
+      console.printf(Locale.ROOT, "Synthetic trace: %d jobs over %d datasets (%d read, the "
+          + "largest %d blocks), Zipf s=%.2f, size tail index %.2f, %.0f jobs/hour, %d nodes, "
+          + "seed %d%n", jobs, datasets(), p.datasetsRead, p.largestDatasetBlocks, zipf,
+          sizeAlpha, jobsPerHour, nodes, seed);
+      console.printf(Locale.ROOT, "  jobs on datasets of <= %d blocks %.3f (they hold %.3f of "
+          + "the bytes of the datasets read); bytes read by the largest tenth of jobs %.3f; jobs "
+          + "re-reading a dataset read in the previous 6 hours %.3f; jobs on singly-read datasets "
+          + "%.3f%n", SyntheticTrace.SMALL_DATASET_BLOCKS, p.smallJobs, p.smallDatasetBytes,
+          p.largestTenthBytes, p.reReadWithinSixHours, p.singlyRead);
+    } else if (this.trace == null) {
       trace = new PaperMix(zipf, scale, BLOCK_BYTES).jobs(jobs, seed);
       console.printf(Locale.ROOT, "Paper mix: %d jobs, Zipf s=%.2f, scale %.2f, %d nodes, "
           + "seed %d%n", jobs, zipf, scale, nodes, seed);

@@ -97,6 +97,30 @@ class ClusterSimulatorTest {
     assertEquals(2 * SimulatorMain.names().size(), results.size());
     List<String> csv = java.nio.file.Files.readAllLines(dir.resolve("simulation.csv"));
     assertEquals(results.size() + 1, csv.size());
+    assertUnderBound(dir, results);
+    for (String png : new String[] {"hit-ratio.png", "effective-hit-ratio.png", "speedup.png"}) {
+      byte[] b = java.nio.file.Files.readAllBytes(dir.resolve(png));
+      assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);
+    }
+  }
+
+  @Test
+  void main_syntheticTrace_everyPolicyUnderTheBound(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    SimulatorMain m = new SimulatorMain();
+    m.parse(new String[] {"--trace", "synthetic", "--jobs", "400", "--nodes", "20",
+        "--sizes-gb", "2,16", "--max-dataset-blocks", "2000", "--out", dir.toString()});
+    List<SimResult> results = m.run(new java.io.PrintStream(
+        java.io.OutputStream.nullOutputStream()));
+    assertEquals(2 * SimulatorMain.names().size(), results.size());
+    assertTrue(results.stream().anyMatch(r -> r.wholeInputCachedJobs > 0), "no hits at all");
+    assertUnderBound(dir, results);
+  }
+
+  /** Every result's effective hit ratio is at most the bound at its size in bound.csv. */
+  private static void assertUnderBound(java.nio.file.Path dir, List<SimResult> results)
+      throws java.io.IOException {
     List<String> bound = java.nio.file.Files.readAllLines(dir.resolve("bound.csv"));
     assertEquals(3, bound.size());
     for (String row : bound.subList(1, 3)) {
@@ -107,10 +131,6 @@ class ClusterSimulatorTest {
           assertTrue(r.effectiveHitRatio() <= ratio + 1e-4, r.policy + " above the bound " + row);
         }
       }
-    }
-    for (String png : new String[] {"hit-ratio.png", "effective-hit-ratio.png", "speedup.png"}) {
-      byte[] b = java.nio.file.Files.readAllBytes(dir.resolve(png));
-      assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);
     }
   }
 

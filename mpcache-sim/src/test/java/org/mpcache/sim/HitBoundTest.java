@@ -68,24 +68,50 @@ class HitBoundTest {
         int read = r.nextInt(3) == 0 ? 1 + r.nextInt(sizes[d]) : sizes[d];
         jobs.add(prefix(i, "d" + d, read, sizes[d]));
       }
-      ClusterSimulator sim = new ClusterSimulator(new ClusterSimulator.Config(nodes,
-          perNode * BLOCK, BLOCK, 2, CostModel.defaults(nodes)));
-      double bound = HitBound.wholeInputJobs(jobs, sim.capacityBlocks());
-      int optimum = exactOptimum(sim, jobs, nodes, perNode);
-      String where = "case " + c + ": " + nodes + " nodes of " + perNode + " blocks, jobs "
-          + datasetsOf(jobs);
-      assertTrue(optimum <= bound + 1e-9, where + ": optimum " + optimum + " > bound " + bound);
-      for (String p : SimulatorMain.names()) {
-        SimResult res = sim.run(p.equals(BeladyDatasetPolicy.NAME) ? new BeladyDatasetPolicy(jobs)
-            : CachePolicies.create(p, PolicyParameters.defaults()), jobs);
-        assertTrue(res.wholeInputCachedJobs <= optimum, where + ": " + p + " had "
-            + res.wholeInputCachedJobs + " whole-input hits, more than the optimum " + optimum);
-      }
-      if (optimum > 0) {
+      if (boundsEveryPolicyAndTheOptimum("case " + c, jobs, nodes, perNode)) {
         withHits++;
       }
     }
     assertTrue(withHits > 150, "only " + withHits + " of 300 cases could have any hit");
+  }
+
+  @Test
+  void wholeInputJobs_syntheticTraces_boundsEveryPolicyAndTheExactOptimum() {
+    Random r = new Random(20261125);
+    int withHits = 0;
+    for (int c = 0; c < 200; c++) {
+      // The synthetic generator shrunk: a heavy-tailed catalog of 2-7 datasets of up to 5
+      // blocks, Zipf popularity, 6-14 jobs.
+      SyntheticTrace g = new SyntheticTrace(2 + r.nextInt(6), 1.0, 0.8, 5, 250, BLOCK);
+      List<SimJob> jobs = g.jobs(6 + r.nextInt(9), c);
+      if (boundsEveryPolicyAndTheOptimum("synthetic case " + c, jobs, 1 + r.nextInt(3),
+          r.nextInt(6))) {
+        withHits++;
+      }
+    }
+    assertTrue(withHits > 100, "only " + withHits + " of 200 cases could have any hit");
+  }
+
+  /**
+   * Checks that the bound is at least the exact optimum and the optimum at least every policy's
+   * whole-input hits on {@code jobs} and the cluster; returns whether the optimum is positive.
+   */
+  private static boolean boundsEveryPolicyAndTheOptimum(String name, List<SimJob> jobs,
+      int nodes, int perNode) {
+    ClusterSimulator sim = new ClusterSimulator(new ClusterSimulator.Config(nodes,
+        perNode * BLOCK, BLOCK, 2, CostModel.defaults(nodes)));
+    double bound = HitBound.wholeInputJobs(jobs, sim.capacityBlocks());
+    int optimum = exactOptimum(sim, jobs, nodes, perNode);
+    String where = name + ": " + nodes + " nodes of " + perNode + " blocks, jobs "
+        + datasetsOf(jobs);
+    assertTrue(optimum <= bound + 1e-9, where + ": optimum " + optimum + " > bound " + bound);
+    for (String p : SimulatorMain.names()) {
+      SimResult res = sim.run(p.equals(BeladyDatasetPolicy.NAME) ? new BeladyDatasetPolicy(jobs)
+          : CachePolicies.create(p, PolicyParameters.defaults()), jobs);
+      assertTrue(res.wholeInputCachedJobs <= optimum, where + ": " + p + " had "
+          + res.wholeInputCachedJobs + " whole-input hits, more than the optimum " + optimum);
+    }
+    return optimum > 0;
   }
 
   private static String datasetsOf(List<SimJob> jobs) {

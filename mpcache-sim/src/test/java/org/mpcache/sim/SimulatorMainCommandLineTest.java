@@ -15,5 +15,8 @@ class SimulatorMainCommandLineTest extends ToolCommandLineContract {
     assertUsageError(new String[] {"--hdd-mbps", "0"}, "--hdd-mbps", "'0'");
     assertUsageError(new String[] {"--sizes-gb", "5,ten"}, "--sizes-gb", "'ten'");
     assertUsageError(new String[] {"--full-bonus", "-1"}, "--full-bonus", "'-1'");
+    assertUsageError(new String[] {"--trace", "synthetic", "--size-alpha", "0"}, "--size-alpha",
+        "'0'");
+    assertUsageError(new String[] {"--datasets", "none"}, "--datasets", "'none'");
   }
 }

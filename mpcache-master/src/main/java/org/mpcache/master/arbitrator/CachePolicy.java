@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
@@ -151,4 +152,15 @@ public interface CachePolicy {
    * Algorithm 1). Each call returns a block at most once.
    */
   List<BlockKey> pendingEvictions(String slaveId);
+
+  /**
+   * The slaves {@link #pendingEvictions} has blocks for now, or null when the policy cannot say
+   * (the caller then asks every slave): for a caller that hands out To_Del lists to many slaves
+   * at once, as the simulator does after each job. A policy that answers promises that asking any
+   * other slave returns nothing and changes nothing. The set may be a view: copy it before
+   * taking any slave's evictions.
+   */
+  default Set<String> slavesWithPendingEvictions() {
+    return null;
+  }
 }

@@ -26,8 +26,10 @@ import org.mpcache.master.status.EvictionCause;
  */
 public final class DatasetRecord {
   /** Orders the priority queue: lowest priority first, ties by id so the order is total. */
-  static final Comparator<DatasetRecord> BY_PRIORITY =
-      Comparator.comparingDouble((DatasetRecord d) -> d.priority).thenComparing(d -> d.id);
+  static final Comparator<DatasetRecord> BY_PRIORITY = (x, y) -> {
+    int c = Double.compare(x.priority, y.priority);
+    return c != 0 ? c : x.id.compareTo(y.id);
+  };
 
   final String id;
   /** Whether the policy keeps terms for the dataset; the fields below mean nothing otherwise. */
@@ -62,6 +64,11 @@ public final class DatasetRecord {
    * budget's window when the current access began (a write-budget admission needs it).
    */
   boolean seenRecently;
+  /**
+   * Whether every block was cached when the dataset was last ordered among victim candidates: a
+   * sort key taken once per ordering, not looked up in the index at every comparison.
+   */
+  boolean completeWhenOrdered;
   /** The job whose access the policy counted last ("" unknown, null none). */
   String countedJob;
   /** The {@code lastAccessSeq} of the access whose admission verdict {@code verdict} holds. */

@@ -49,8 +49,10 @@ final class GdsfPolicy extends DatasetEvictionPolicy {
 
   @Override
   Comparator<DatasetRecord> victimOrder() {
-    return Comparator.comparingDouble((DatasetRecord d) -> d.priority)
-        .thenComparingLong(d -> d.lastAccessSeq);
+    return (x, y) -> {
+      int c = Double.compare(x.priority, y.priority);
+      return c != 0 ? c : Long.compare(x.lastAccessSeq, y.lastAccessSeq);
+    };
   }
 
   @Override

@@ -26,9 +26,13 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
 
   @Override
   Comparator<DatasetRecord> victimOrder() {
-    return Comparator.comparing(this::complete)
-        .thenComparingLong(d -> d.accesses)
-        .thenComparingLong(d -> d.lastAccessSeq);
+    return (x, y) -> {
+      int c = Boolean.compare(x.completeWhenOrdered, y.completeWhenOrdered);
+      if (c == 0) {
+        c = Long.compare(x.accesses, y.accesses);
+      }
+      return c != 0 ? c : Long.compare(x.lastAccessSeq, y.lastAccessSeq);
+    };
   }
 
   @Override

@@ -1,7 +1,5 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.Comparator;
-
 /**
  * Least Frequently Used at block granularity, the classic frequency baseline of cache replacement:
  * every miss is admitted (outside the write-budget mode), and when the requesting slave is full
@@ -20,7 +18,7 @@ final class LfuPolicy extends BlockEvictionPolicy {
   }
 
   @Override
-  Comparator<BlockCopy> victimOrder() {
-    return Comparator.comparingLong(c -> c.accesses);
+  int compareVictims(BlockCopy x, BlockCopy y) {
+    return Long.compare(x.accesses, y.accesses);
   }
 }

@@ -25,8 +25,12 @@ final class LifePolicy extends DatasetEvictionPolicy {
 
   @Override
   Comparator<DatasetRecord> victimOrder() {
-    return Comparator.comparing(this::complete)
-        .thenComparing(Comparator.comparingInt((DatasetRecord d) -> d.size).reversed())
-        .thenComparingLong(d -> d.lastAccessSeq);
+    return (x, y) -> {
+      int c = Boolean.compare(x.completeWhenOrdered, y.completeWhenOrdered);
+      if (c == 0) {
+        c = Integer.compare(y.size, x.size);
+      }
+      return c != 0 ? c : Long.compare(x.lastAccessSeq, y.lastAccessSeq);
+    };
   }
 }

@@ -1,7 +1,5 @@
 package org.mpcache.master.arbitrator;
 
-import java.util.Comparator;
-
 /**
  * Least Recently Used at block granularity, the classic baseline of cache replacement (as in the
  * mpCache paper's evaluation): every miss is admitted (outside the write-budget mode), and when
@@ -20,7 +18,7 @@ final class LruPolicy extends BlockEvictionPolicy {
   }
 
   @Override
-  Comparator<BlockCopy> victimOrder() {
-    return Comparator.comparingLong(c -> c.lastAccessSeq);
+  int compareVictims(BlockCopy x, BlockCopy y) {
+    return Long.compare(x.lastAccessSeq, y.lastAccessSeq);
   }
 }

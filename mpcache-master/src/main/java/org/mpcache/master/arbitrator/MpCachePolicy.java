@@ -122,7 +122,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
 
   /** The main cache's queue: the datasets holding blocks, lowest priority first. */
   @Override
-  Iterable<DatasetRecord> victimCandidates(DatasetRecord keep) {
+  Iterable<DatasetRecord> victimCandidates(DatasetRecord keep, String slave) {
     return queue;
   }
 

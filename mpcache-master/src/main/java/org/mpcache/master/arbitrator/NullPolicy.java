@@ -1,6 +1,7 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.List;
+import java.util.Set;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -40,5 +41,10 @@ final class NullPolicy extends IndexedPolicy {
   @Override
   public List<BlockKey> pendingEvictions(String slaveId) {
     return List.of();
+  }
+
+  @Override
+  public Set<String> slavesWithPendingEvictions() {
+    return Set.of();
   }
 }

@@ -2,6 +2,7 @@ package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -539,6 +540,11 @@ public final class PlacementIndex {
   /** The bytes every slave frees by carrying out its pending evictions. O(1). */
   long pendingBytes() {
     return pendingBytes;
+  }
+
+  /** The slaves with pending evictions: a view, changing as evictions are queued and taken. */
+  Set<String> slavesWithPending() {
+    return Collections.unmodifiableSet(toDel.keySet());
   }
 
   /** Takes a slave's pending evictions, in the order they were queued. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 
@@ -66,8 +67,10 @@ class DatasetEvictionPolicyTest {
     assertEquals(List.of(block(1)), replace(gdsf, "s1", 5, "D", 4, "jD1"));
     assertEquals(1.5, gdsf.inflation(), EPS);
     assertEquals(1.75, gdsf.priorityOf("D"), EPS); // 1.5 + 1/4
+    assertEquals(Set.of("s2"), gdsf.slavesWithPendingEvictions());
     assertEquals(List.of(block(2)), gdsf.pendingEvictions("s2"));
     assertEquals(List.of(), gdsf.pendingEvictions("s2"), "each eviction is handed out once");
+    assertEquals(Set.of(), gdsf.slavesWithPendingEvictions());
   }
 
   @Test
