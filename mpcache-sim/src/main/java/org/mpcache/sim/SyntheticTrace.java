@@ -44,7 +44,7 @@ public final class SyntheticTrace {
   static final double DEFAULT_SIZE_ALPHA = 0.8;
   /** Default largest dataset: 8,192 blocks, 1 TiB in 128 MB blocks. */
   static final int DEFAULT_MAX_DATASET_BLOCKS = 8192;
-  /** Default arrival rate: SWIM's Facebook 2009 trace, about 1.1 million jobs in six months. */
+  /** Default arrival rate: SWIM's Facebook 2009 trace, roughly 1 million jobs in six months. */
   static final double DEFAULT_JOBS_PER_HOUR = 250;
   /** The default catalog has a dataset for every this many jobs. */
   static final int JOBS_PER_DATASET = 4;
