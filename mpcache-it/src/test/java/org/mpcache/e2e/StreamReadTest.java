@@ -20,7 +20,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
@@ -34,8 +37,10 @@ import org.mpcache.slave.MpCacheSlave;
  * DataNodes and their slaves: the client takes no descriptors
  * ({@code mpcache.client.domain.socket.enabled=false}), as a reader on another host could not.
  * Sequential and positional reads come from the cache with the right bytes; a corrupted chunk is
- * detected and the block served from HDFS.
+ * detected and the block served from HDFS; a stream that cannot be had moves the block to the
+ * slave's RPC. The last test stops a slave's stream server, so it runs last.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StreamReadTest {
   private static final int BLOCK = ClusterFiles.SMALL_BLOCK;
   private static MiniMpCacheCluster cluster;
@@ -59,6 +64,7 @@ class StreamReadTest {
   }
 
   @Test
+  @Order(1)
   void read_hitsComeThroughTheSlavesStreams() throws Exception {
     Path p = new Path("/stream/a");
     byte[] content = data(21, 3 * BLOCK + 12345);
@@ -104,6 +110,7 @@ class StreamReadTest {
   }
 
   @Test
+  @Order(2)
   void read_corruptedChunkIsDetectedAndServedFromHdfs() throws Exception {
     Path p = new Path("/stream/corrupt");
     byte[] content = data(22, 2 * BLOCK);
@@ -120,5 +127,30 @@ class StreamReadTest {
     assertEquals(mismatches + 1, (long) ClientCounters.get().fallbacks()
         .get("checksum-mismatch"), "the changed chunk was detected");
     Waits.waitFor(() -> slave.getStore().cachedLength(key) < 0, "the corrupt block dropped");
+  }
+
+  @Test
+  @Order(3)
+  void read_streamThatCannotBeHadFallsBackToTheSlavesRpc() throws Exception {
+    Path p = new Path("/stream/rpc");
+    byte[] content = data(23, 2 * BLOCK);
+    write(cluster, p, content);
+    readUntilCached(cluster, p);
+    BlockKey key = blocks(cluster, p).get(0);
+    MpCacheSlave slave = holder(cluster, key);
+    // The slave still names its port: readers find it closed.
+    slave.getStreamServer().stop();
+    SlaveCountersProto before = slave.getCounters().snapshot();
+    long streamHitsOfOthers = ClientCounters.get().hitsByStream();
+    long fallbacks = ClientCounters.get().totalFallbacks();
+
+    assertArrayEquals(content, readAll(cluster, p), "the right bytes, from the slave's RPC");
+    SlaveCountersProto after = slave.getCounters().snapshot();
+    assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs(), "not from HDFS");
+    assertTrue(after.getBytesFromCache() - before.getBytesFromCache() >= BLOCK,
+        "the block came from the slave");
+    assertTrue(ClientCounters.get().hitsByStream() - streamHitsOfOthers < 2,
+        "the stopped slave's block was not streamed");
+    assertEquals(fallbacks, ClientCounters.get().totalFallbacks(), "nothing went to HDFS");
   }
 }

@@ -400,6 +400,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     return startupVerifier;
   }
 
+  /** The block stream server; null when the slave does not stream. */
+  public BlockStreamServer getStreamServer() {
+    return streamServer;
+  }
+
   public FileBlockStore getStore() {
     return store;
   }

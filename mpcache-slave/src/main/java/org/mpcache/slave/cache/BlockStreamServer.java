@@ -78,6 +78,8 @@ public final class BlockStreamServer extends AbstractService {
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
   private Channel server;
+  /** The port bound at start; 0 before. */
+  private volatile int port;
 
   /**
    * @param drop drops a block found corrupt (its checksum file gone or short)
@@ -118,6 +120,7 @@ public final class BlockStreamServer extends AbstractService {
       throw new IOException("Cannot serve block streams on " + bind + " ("
           + SlaveConfigKeys.STREAM_ADDRESS_KEY + "): " + e, e);
     }
+    port = ((InetSocketAddress) server.localAddress()).getPort();
     LOG.info("Streaming cached blocks to readers on {}", server.localAddress());
     super.serviceStart();
   }
@@ -138,7 +141,7 @@ public final class BlockStreamServer extends AbstractService {
 
   /** The port the server listens on; 0 before it started. */
   public int port() {
-    return server == null ? 0 : ((InetSocketAddress) server.localAddress()).getPort();
+    return port;
   }
 
   /**
@@ -222,10 +225,11 @@ public final class BlockStreamServer extends AbstractService {
       for (int i = (int) (start / chunk); i < (alignedEnd + chunk - 1) / chunk; i++) {
         b.addChecksums(crcs[i]);
       }
+      // Counted as a read call counts, the bytes from the offset asked for, and before they are
+      // sent: a reader that has them finds them counted.
+      counters.readFromCache(store.datasetOf(lease.key()), end - req.getOffset());
       ctx.write(DescriptorFrames.encode(b.build()));
       ctx.writeAndFlush(new Region(file, start, n));
-      // Counted as a read call counts: the bytes from the offset asked for.
-      counters.readFromCache(store.datasetOf(lease.key()), end - req.getOffset());
       if (!ctx.channel().isWritable()) {
         // The reader is behind: take no more requests until the socket drains.
         ctx.channel().config().setAutoRead(false);
