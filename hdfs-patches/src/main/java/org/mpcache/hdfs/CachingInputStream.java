@@ -52,8 +52,11 @@ import org.mpcache.common.stream.BlockStreamConnection;
  * drops the block. A hit on a slave of this host that offers descriptors is read from the block's
  * file itself ({@link LocalBlockReader}, once per block per stream for sequential and for
  * positional reads, closed when the stream leaves the block, is unbuffered or closed), with the
- * same checks; any other fault of that path moves the block to the slave's RPC. The stream's behaviour (positions, EOF, exceptions, positional and ByteBuffer
- * reads, unbuffer) is that of the HDFS stream it wraps.
+ * same checks; a hit without a descriptor reads the slave's block stream
+ * ({@link StreamBlockReader}, with read-ahead for the sequential reader, one per block for the
+ * positional ones), with the same checks; a fault of either path other than a checksum mismatch
+ * moves the block to the slave's RPC. The stream's behaviour (positions, EOF, exceptions,
+ * positional and ByteBuffer reads, unbuffer) is that of the HDFS stream it wraps.
  *
  * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
  * stream's monitor; positional reads take no stream-wide lock and may run beside them and each
