@@ -36,6 +36,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.common.stream.BlockStreamConnection;
 
 /**
  * An HDFS input stream that reads each block from the SSD cache of the slave chosen for it when
@@ -51,8 +52,11 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * drops the block. A hit on a slave of this host that offers descriptors is read from the block's
  * file itself ({@link LocalBlockReader}, once per block per stream for sequential and for
  * positional reads, closed when the stream leaves the block, is unbuffered or closed), with the
- * same checks; any other fault of that path moves the block to the slave's RPC. The stream's behaviour (positions, EOF, exceptions, positional and ByteBuffer
- * reads, unbuffer) is that of the HDFS stream it wraps.
+ * same checks; a hit without a descriptor reads the slave's block stream
+ * ({@link StreamBlockReader}, with read-ahead for the sequential reader, one per block for the
+ * positional ones), with the same checks; a fault of either path other than a checksum mismatch
+ * moves the block to the slave's RPC. The stream's behaviour (positions, EOF, exceptions,
+ * positional and ByteBuffer reads, unbuffer) is that of the HDFS stream it wraps.
  *
  * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
  * stream's monitor; positional reads take no stream-wide lock and may run beside them and each
@@ -79,10 +83,16 @@ final class CachingInputStream extends FSInputStream
     final FileSystem.Statistics statistics;
     /** Whether local hits read the block file through a descriptor the slave passes. */
     final boolean descriptors;
+    /**
+     * Bytes a sequential reader of a slave's block stream asks for ahead; negative when hits
+     * that have no descriptor read through the slave's RPC instead of its stream.
+     */
+    final int streamReadahead;
 
     Context(SlaveDirectory directory, FillSenders senders, Dataset dataset, String jobId,
         boolean fillEnabled, int fillWriteBytes, long fillQueueBytes, int readBytes,
-        int deadlineMs, FileSystem.Statistics statistics, boolean descriptors) {
+        int deadlineMs, FileSystem.Statistics statistics, boolean descriptors,
+        int streamReadahead) {
       this.directory = directory;
       this.senders = senders;
       this.dataset = dataset;
@@ -94,6 +104,7 @@ final class CachingInputStream extends FSInputStream
       this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
       this.statistics = statistics;
       this.descriptors = descriptors;
+      this.streamReadahead = streamReadahead;
     }
   }
 
@@ -115,6 +126,10 @@ final class CachingInputStream extends FSInputStream
     String fallbackCause;
     /** The block's file, when the slave passed its descriptor; null reads through RPC. */
     LocalBlockReader local;
+    /** The slave's stream of the block, once opened; read when there is no descriptor. */
+    StreamBlockReader stream;
+    /** The block's stream faulted (or the slave has none): the rest goes through RPC. */
+    boolean streamDone;
     /** Verified bytes of the block from {@code bufStart}: the first {@code bufLen} of buf. */
     byte[] buf;
     int bufLen;
@@ -157,6 +172,10 @@ final class CachingInputStream extends FSInputStream
   private final Set<Integer> preadHits = ConcurrentHashMap.newKeySet();
   /** The files of blocks positional reads found cached on this host, by block index. */
   private final Map<Integer, LocalBlockReader> preadLocal = new ConcurrentHashMap<>();
+  /** The slaves' streams of blocks positional reads found cached, by block index. */
+  private final Map<Integer, StreamBlockReader> preadStreams = new ConcurrentHashMap<>();
+  /** Blocks whose stream faulted: their positional reads use RPC. */
+  private final Set<Integer> preadStreamDone = ConcurrentHashMap.newKeySet();
   @GuardedBy("this")
   private long pos;
   @GuardedBy("this")
@@ -444,11 +463,57 @@ final class CachingInputStream extends FSInputStream
         closeLocal(c);
       }
     }
+    if (!c.streamDone && streamable(c.slave)) {
+      try {
+        BlockStreamConnection.Answer a = timed(c, () -> streamRead(c, blockOff));
+        c.buf = a.data();
+        c.bufLen = a.length();
+        c.bufStart = a.offset();
+        return;
+      } catch (ChecksumException | DeadlineExceededException e) {
+        throw e;
+      } catch (IOException e) {
+        counters.streamFault(c.key + " from slave " + c.slave.id + ": " + e.getMessage(), e);
+        closeStream(c);
+      }
+    }
     int want = (int) Math.min(ctx.readBytes, c.length - blockOff);
     ReadResponseProto r = timed(c, () -> readFromSlave(c, blockOff, want));
     c.buf = verified(c, r, blockOff);
     c.bufLen = c.buf.length;
     c.bufStart = r.getOffset();
+  }
+
+  /**
+   * Block {@code c}'s bytes around {@code blockOff} from its slave's stream, opened at the first
+   * read, reading ahead for a sequential reader; on the block's time budget.
+   */
+  private BlockStreamConnection.Answer streamRead(Cursor c, long blockOff) throws IOException {
+    int budgetMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos
+        - c.cacheNanos));
+    if (c.stream == null) {
+      c.stream = StreamBlockReader.open(c.slave, c.key, c.token, c.length, ctx.readBytes,
+          ctx.streamReadahead, budgetMs);
+      BlockStreamConnection.Answer a = c.stream.read(blockOff, budgetMs);
+      counters.hitByStream();
+      return a;
+    }
+    return c.stream.read(blockOff, budgetMs);
+  }
+
+  /** Whether hits on {@code slave} without a descriptor may read its block stream. */
+  private boolean streamable(SlaveDirectory.Slave slave) {
+    return ctx.streamReadahead >= 0 && slave.streamPort > 0;
+  }
+
+  /** Stops reading block {@code c} from its stream; the rest goes through RPC. */
+  private static void closeStream(Cursor c) {
+    c.streamDone = true;
+    if (c.stream != null) {
+      c.stream.close();
+      c.stream = null;
+      c.buf = null;
+    }
   }
 
   private ReadResponseProto readFromSlave(Cursor c, long blockOff, int len) throws IOException {
@@ -552,6 +617,7 @@ final class CachingInputStream extends FSInputStream
    */
   private void slaveFault(Cursor c, String cause, IOException e) {
     closeLocal(c);
+    closeStream(c);
     c.fromCache = false;
     c.buf = null;
     c.fallbackCause = cause;
@@ -579,6 +645,7 @@ final class CachingInputStream extends FSInputStream
       return;
     }
     closeLocal(c);
+    closeStream(c);
     if (c.slaveGivenUp || ctx.directory.isFaulty(c.slave.id)) {
       if (c.fill != null) {
         c.fill.abandon();
@@ -695,6 +762,12 @@ final class CachingInputStream extends FSInputStream
           return n;
         }
       }
+      if (local == null && streamable(c.slave) && !preadStreamDone.contains(index)) {
+        int n = preadStream(c, blockOff, want, b, off);
+        if (n > 0) {
+          return n;
+        }
+      }
       ReadResponseProto r = readFromSlave(c, blockOff, want);
       byte[] data = verified(c, r, blockOff);
       int from = (int) (blockOff - r.getOffset());
@@ -709,6 +782,7 @@ final class CachingInputStream extends FSInputStream
       preadMisses.add(index);
       preadHits.remove(index);
       closePreadLocal(index);
+      closePreadStream(index);
       String cause = causeOf(c, e);
       if (unresponsive(cause)) {
         ctx.directory.markFaulty(c.slave.id);
@@ -753,6 +827,59 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
+  /**
+   * A positional read of block {@code c} through its slave's stream, one answer at a time; 0
+   * when the stream faulted other than by a checksum mismatch, after which the block's
+   * positional reads use RPC.
+   *
+   * @throws ChecksumException when a chunk does not match its stored checksum
+   */
+  private int preadStream(Cursor c, long blockOff, int want, byte[] b, int off)
+      throws ChecksumException {
+    int timeoutMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+    try {
+      StreamBlockReader s = preadStreams.get(c.index);
+      if (s == null) {
+        StreamBlockReader opened = StreamBlockReader.open(c.slave, c.key, c.token, c.length,
+            ctx.readBytes, 0, timeoutMs);
+        s = preadStreams.putIfAbsent(c.index, opened);
+        if (s == null) {
+          s = opened;
+          counters.hitByStream();
+        } else {
+          opened.close();
+        }
+      }
+      int n;
+      synchronized (s) {
+        BlockStreamConnection.Answer a = s.read(blockOff, timeoutMs);
+        int from = (int) (blockOff - a.offset());
+        n = Math.min(want, a.length() - from);
+        System.arraycopy(a.data(), from, b, off, n);
+      }
+      counters.readFromCache(n);
+      if (ctx.statistics != null) {
+        ctx.statistics.incrementBytesRead(n);
+      }
+      return n;
+    } catch (ChecksumException e) {
+      throw e;
+    } catch (IOException e) {
+      counters.streamFault("positional read of " + c.key + " from slave " + c.slave.id + ": "
+          + e.getMessage(), e);
+      preadStreamDone.add(c.index);
+      closePreadStream(c.index);
+      return 0;
+    }
+  }
+
+  private void closePreadStream(int index) {
+    StreamBlockReader r = preadStreams.remove(index);
+    if (r != null) {
+      r.close();
+    }
+  }
+
   private void closePreadLocal(int index) {
     LocalBlockReader r = preadLocal.remove(index);
     if (r != null) {
@@ -760,11 +887,18 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  /** Closes the block files positional reads hold; later ones look their blocks up again. */
+  /**
+   * Closes the block files and streams positional reads hold; later ones look their blocks up
+   * again.
+   */
   private void closePreadLocals() {
     for (Integer index : preadLocal.keySet()) {
       preadHits.remove(index);
       closePreadLocal(index);
+    }
+    for (Integer index : preadStreams.keySet()) {
+      preadHits.remove(index);
+      closePreadStream(index);
     }
   }
 

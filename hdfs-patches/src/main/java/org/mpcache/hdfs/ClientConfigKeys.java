@@ -64,6 +64,24 @@ public final class ClientConfigKeys {
   public static final String DOMAIN_SOCKET_ENABLED_KEY = "mpcache.client.domain.socket.enabled";
   public static final boolean DOMAIN_SOCKET_ENABLED_DEFAULT = true;
 
+  /**
+   * Whether hits not read through a descriptor (a block cached on another host's slave, or a
+   * local hit whose descriptor could not be had) read the block through the slave's block stream
+   * ({@code mpcache.slave.stream.address}) when the slave offers one; false reads them through
+   * the slave's {@code read} RPC. Never used under Kerberos or with {@code hadoop.rpc.protection}
+   * above {@code authentication}, where the RPC protects the bytes and the stream would not.
+   */
+  public static final String STREAM_ENABLED_KEY = "mpcache.client.stream.enabled";
+  public static final boolean STREAM_ENABLED_DEFAULT = true;
+
+  /**
+   * How many bytes a sequential reader of a block stream asks for ahead of what it reads, 0 to
+   * {@link #MAX_CALL_BYTES}, in requests of {@link #READ_BYTES_KEY}: they travel while the reader
+   * consumes the bytes it has. 0 asks for one request's bytes at a time.
+   */
+  public static final String STREAM_READAHEAD_BYTES_KEY = "mpcache.client.stream.readahead.bytes";
+  public static final int STREAM_READAHEAD_BYTES_DEFAULT = 4 * 1024 * 1024;
+
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;

@@ -26,6 +26,8 @@ public final class ClientCounters {
   private final AtomicLong hitsByDescriptor = new AtomicLong();
   private final AtomicLong hitsByRpc = new AtomicLong();
   private final AtomicBoolean descriptorFaultLogged = new AtomicBoolean();
+  private final AtomicLong hitsByStream = new AtomicLong();
+  private final AtomicBoolean streamFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong bytesFromCache = new AtomicLong();
   private final AtomicLong bytesFromHdfs = new AtomicLong();
@@ -52,9 +54,30 @@ public final class ClientCounters {
     hitsByDescriptor.incrementAndGet();
   }
 
-  /** Counts a hit read through the slave's {@code read} RPC. */
+  /**
+   * Counts a hit not read through a descriptor: through the slave's block stream or its
+   * {@code read} RPC.
+   */
   void hitByRpc() {
     hitsByRpc.incrementAndGet();
+  }
+
+  /** Counts a block whose slave's stream ({@link StreamBlockReader}) answered its first read. */
+  void hitByStream() {
+    hitsByStream.incrementAndGet();
+  }
+
+  /**
+   * Says, at WARN once per JVM and at DEBUG after that, that a block's stream faulted and the
+   * rest of the block is read through the slave's RPC.
+   */
+  void streamFault(String detail, Throwable error) {
+    if (streamFaultLogged.compareAndSet(false, true)) {
+      LOG.warn("mpCache block stream: {}; reading the block through the slave's RPC instead. "
+          + "Further cases are logged at DEBUG.", detail, error);
+    } else {
+      LOG.debug("mpCache block stream: {}", detail, error);
+    }
   }
 
   /**
@@ -125,6 +148,10 @@ public final class ClientCounters {
   }
 
   /** Hits read through the slave's RPC. */
+  public long hitsByStream() {
+    return hitsByStream.get();
+  }
+
   public long hitsByRpc() {
     return hitsByRpc.get();
   }

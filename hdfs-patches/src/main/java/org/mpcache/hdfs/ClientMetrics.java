@@ -45,8 +45,12 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("HitsByDescriptor",
             "Hits read from the cached block file through a descriptor the slave passed"),
             c.hitsByDescriptor())
-        .addCounter(Interns.info("HitsByRpc", "Hits read through the slave's read RPC"),
+        .addCounter(Interns.info("HitsByRpc",
+            "Hits without a descriptor: read through the slave's block stream or read RPC"),
             c.hitsByRpc())
+        .addCounter(Interns.info("HitsByStream",
+            "Blocks read through a slave's block stream (per stream and block)"),
+            c.hitsByStream())
         .addCounter(Interns.info("Misses", "Blocks read from HDFS"), c.misses())
         .addCounter(Interns.info("BytesFromSsd", "Bytes read from slaves"), c.bytesFromCache())
         .addCounter(Interns.info("BytesFromHdfs", "Bytes read from HDFS"), c.bytesFromHdfs())

@@ -26,6 +26,7 @@ import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.stream.BlockStreamConnection;
 
 /**
  * The drop-in {@code hdfs://} FileSystem that reads through mpCache: set
@@ -45,6 +46,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private long fillQueueBytes;
   private int readBytes;
   private boolean descriptors;
+  /** Bytes a block stream reads ahead; negative when hits do not use streams. */
+  private int streamReadahead;
   private int deadlineMs;
   private int fillThreads;
   private SlaveDirectory directory;
@@ -65,6 +68,14 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
       descriptors = conf.getBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY,
           ClientConfigKeys.DOMAIN_SOCKET_ENABLED_DEFAULT);
+      streamReadahead = (int) ConfigChecks.bytesBetween(conf,
+          ClientConfigKeys.STREAM_READAHEAD_BYTES_KEY,
+          ClientConfigKeys.STREAM_READAHEAD_BYTES_DEFAULT, 0, ClientConfigKeys.MAX_CALL_BYTES);
+      if (!conf.getBoolean(ClientConfigKeys.STREAM_ENABLED_KEY,
+          ClientConfigKeys.STREAM_ENABLED_DEFAULT) || !BlockStreamConnection.allowed(conf)) {
+        // Under Kerberos or RPC protection the RPC protects block bytes; the stream would not.
+        streamReadahead = -1;
+      }
       fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
           ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
       if (fillQueueBytes < fillWriteBytes) {
@@ -139,7 +150,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, fillWriteBytes, fillQueueBytes,
-        readBytes, deadlineMs, statistics, descriptors);
+        readBytes, deadlineMs, statistics, descriptors, streamReadahead);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
   }

@@ -60,17 +60,25 @@ import org.mpcache.common.protocolPB.RpcSupport;
 final class SlaveDirectory implements Closeable {
   private static final Text BLOCK_TOKEN_ALIAS = new Text("mpcache.block.token");
 
-  /** A chosen slave, the proxy to talk to it, and whether it runs on the reader's host. */
+  /**
+   * A chosen slave, the proxy to talk to it, whether it runs on the reader's host, and where it
+   * streams blocks.
+   */
   static final class Slave {
     final String id;
     final ClientSlaveProtocolPB proxy;
     /** Whether its host is this one: only then may its block files be read directly. */
     final boolean local;
+    /** The host it serves on, and its block stream port; 0 when it offers no stream. */
+    final String host;
+    final int streamPort;
 
-    Slave(String id, ClientSlaveProtocolPB proxy, boolean local) {
+    Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort) {
       this.id = id;
       this.proxy = proxy;
       this.local = local;
+      this.host = host;
+      this.streamPort = streamPort;
     }
   }
 
@@ -165,7 +173,7 @@ final class SlaveDirectory implements Closeable {
       }
       try {
         return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get()),
-            localHosts.contains(s.get().getHost())));
+            localHosts.contains(s.get().getHost()), s.get().getHost(), s.get().getStreamPort()));
       } catch (IOException e) {
         markFaulty(s.get().getSlaveId());
         return Optional.empty();

@@ -50,7 +50,8 @@ class WriteThroughTest {
   private final SlaveDirectory directory = new SlaveDirectory(new Configuration(false),
       new InetSocketAddress("127.0.0.1", 1), 1_000, 1_000, 60_000, 60_000, Time::monotonicNow);
   private final FillSenders senders = new FillSenders(2, 1_000);
-  private final SlaveDirectory.Slave slave = new SlaveDirectory.Slave("slave-1", proxy, false);
+  private final SlaveDirectory.Slave slave = new SlaveDirectory.Slave("slave-1", proxy, false,
+      "127.0.0.1", 0);
   private final byte[] block = new byte[BLOCK];
   /** Holds the slave's writes while closed. */
   private final CountDownLatch writesHeld = new CountDownLatch(1);
@@ -73,7 +74,7 @@ class WriteThroughTest {
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        new Dataset("/d", 1), "", true, PIECE, queueBytes, BLOCK, deadlineMs, null, false);
+        new Dataset("/d", 1), "", true, PIECE, queueBytes, BLOCK, deadlineMs, null, false, -1);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 

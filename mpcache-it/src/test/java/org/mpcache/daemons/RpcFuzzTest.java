@@ -686,6 +686,7 @@ class RpcFuzzTest {
     register.put("slave.clientPort", number(1, 65_535, true));
     register.put("slave.datanodeAddress", OPTIONAL_ID);
     register.put("slave.version", OPTIONAL_ID);
+    register.put("slave.streamPort", number(1, 65_535, true));
     register.putAll(spaceReport("space"));
     CachedBlockProto held = CachedBlockProto.newBuilder()
         .setBlock(ProtoConverters.toProto(new BlockKey("BP-fuzz", 0, 1))).setLength(SMALL)

@@ -14,6 +14,7 @@ import static org.mpcache.e2e.ClusterFiles.write;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -31,10 +32,12 @@ import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.common.stream.BlockStreamConnection;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
 
@@ -135,6 +138,43 @@ class BlockTokenTest {
       assertEquals(BLOCK, granted.file().size());
     } finally {
       granted.release(0);
+    }
+  }
+
+  @Test
+  void stream_isServedOnlyWithAValidTokenForThatBlock() throws Exception {
+    Path p = new Path("/secure/stream");
+    byte[] content = data(6, 2 * BLOCK);
+    write(cluster, p, content);
+    assertArrayEquals(content, readFirst(cluster, p, content.length));
+    List<LocatedBlock> blocks = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p);
+    BlockKey first = ClusterFiles.blocks(cluster, p).get(0);
+    Waits.waitFor(() -> holder(cluster, first) != null, "block 0 cached");
+    MpCacheSlave holder = holder(cluster, first);
+    InetSocketAddress address = new InetSocketAddress("127.0.0.1",
+        holder.info().getStreamPort());
+    long served = cluster.totals().getBytesFromCache();
+    String other = blocks.get(1).getBlockToken().encodeToUrlString();
+    for (String bad : new String[] {"", other, "not-a-token"}) {
+      try (BlockStreamConnection c = BlockStreamConnection.open(address,
+          ProtoConverters.toProto(first), bad, BLOCK, 5000)) {
+        c.request(0, BLOCK);
+        BlockStreamConnection.RefusedException e =
+            assertThrows(BlockStreamConnection.RefusedException.class, c::receive,
+                "no bytes for token '" + bad + "'");
+        assertEquals(StreamResponseProto.Status.REFUSED, e.status());
+      }
+    }
+    assertEquals(served, cluster.totals().getBytesFromCache(), "nothing was sent");
+    assertEquals(0, holder.getStore().leasesHeld());
+
+    try (BlockStreamConnection c = BlockStreamConnection.open(address,
+        ProtoConverters.toProto(first), blocks.get(0).getBlockToken().encodeToUrlString(),
+        BLOCK, 5000)) {
+      c.request(0, 4096);
+      BlockStreamConnection.Answer a = c.receive();
+      assertArrayEquals(Arrays.copyOf(content, a.length()), Arrays.copyOf(a.data(), a.length()),
+          "the block's own token gets its bytes");
     }
   }
 

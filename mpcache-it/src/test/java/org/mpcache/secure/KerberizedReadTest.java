@@ -3,6 +3,7 @@ package org.mpcache.secure;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -176,6 +177,10 @@ class KerberizedReadTest {
       assertTrue(fromCache >= 0.9 * content.length, "the second read came " + fromCache + " of "
           + content.length + " bytes from the cache; fallbacks " + counters.fallbacks());
       assertEquals(fallbacksBefore, counters.totalFallbacks(), counters.fallbacks().toString());
+      for (MpCacheSlave s : cluster.slaves()) {
+        assertFalse(s.info().hasStreamPort(), "no unprotected block stream under Kerberos");
+        assertNull(s.getStreamServer());
+      }
 
       if (protection.equals("privacy")) {
         assertSlaveRefusesWeakerProtection(cluster, input);

@@ -402,6 +402,9 @@ public final class MiniMpCacheCluster implements Closeable {
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY,
         (spec.nodeHosts ? nodeAddress(i) : spec.host) + ":" + clientPort);
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, nodeHost(i));
+    // Block streams on any free port of the slave's address; a test may turn them off with "".
+    sc.setIfUnset(SlaveConfigKeys.STREAM_ADDRESS_KEY,
+        (spec.nodeHosts ? nodeAddress(i) : spec.host) + ":0");
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
     long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;

@@ -24,10 +24,12 @@ import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.common.service.Daemons;
 import org.mpcache.common.service.RpcServerService;
 import org.mpcache.common.service.SecureLogin;
+import org.mpcache.common.stream.BlockStreamConnection;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
@@ -72,7 +74,9 @@ import org.slf4j.LoggerFactory;
  * <p>Services, in start order: the DataNode checksum source when fills are verified
  * ({@code mpcache.slave.fill.verify}), the Cache Master (so fills can be reaped), the prefetcher (ready
  * before the first heartbeat can carry commands), the descriptor server when
- * {@code mpcache.slave.domain.socket.path} is set (local hits), the client RPC server (its port is part of the
+ * {@code mpcache.slave.domain.socket.path} is set (local hits), the block stream server unless
+ * {@code mpcache.slave.stream.address} is empty or security asks for protected transfers (remote
+ * hits), the client RPC server (its port is part of the
  * slave's identity), the Localized Cache service (tasks and the NodeManager's auxiliary service
  * call it), then the master link (it registers with that port).
  *
@@ -92,6 +96,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
   private DescriptorServer descriptorServer;
+  private BlockStreamServer streamServer;
   private RpcServerService rpcServer;
   private LocalizedCache localizedCache;
   private LocalizedCacheService localizedService;
@@ -175,6 +180,20 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
           (key, why) -> cacheMaster.drop(key, why), rpcTimeout);
     }
+    String stream = conf.getTrimmed(SlaveConfigKeys.STREAM_ADDRESS_KEY,
+        SlaveConfigKeys.STREAM_ADDRESS_DEFAULT);
+    if (stream.isEmpty()) {
+      LOG.info("{} is empty: remote hits are read through RPC",
+          SlaveConfigKeys.STREAM_ADDRESS_KEY);
+    } else if (!BlockStreamConnection.allowed(conf)) {
+      LOG.info("Kerberos or hadoop.rpc.protection above authentication: block bytes go through"
+          + " the protected RPC, not the unprotected block stream ({})",
+          SlaveConfigKeys.STREAM_ADDRESS_KEY);
+    } else {
+      streamServer = new BlockStreamServer(ConfigChecks.address(conf,
+          SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), store,
+          access, counters, (key, why) -> cacheMaster.drop(key, why), readMax, rpcTimeout);
+    }
     DescriptorServer descriptors = descriptorServer;
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier,
@@ -214,6 +233,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     if (descriptorServer != null) {
       // Before the client RPC server: a hit names the socket only once it is served.
       addService(descriptorServer);
+    }
+    if (streamServer != null) {
+      // Before the master link, which registers its port.
+      addService(streamServer);
     }
     addService(rpcServer);
     addService(localizedService);
@@ -290,6 +313,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         .setClientPort(rpcServer.getAddress().getPort()).setVersion(MpCacheVersion.get());
     if (!datanodeAddress.isEmpty()) {
       b.setDatanodeAddress(datanodeAddress);
+    }
+    if (streamServer != null && streamServer.port() > 0) {
+      b.setStreamPort(streamServer.port());
     }
     return b.build();
   }
@@ -372,6 +398,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   /** The background verification of the blocks found on the SSD at start. */
   public StartupVerifier getStartupVerifier() {
     return startupVerifier;
+  }
+
+  /** The block stream server; null when the slave does not stream. */
+  public BlockStreamServer getStreamServer() {
+    return streamServer;
   }
 
   public FileBlockStore getStore() {

@@ -74,6 +74,16 @@ public final class SlaveConfigKeys {
   public static final String DOMAIN_SOCKET_PATH_KEY = "mpcache.slave.domain.socket.path";
   public static final String DOMAIN_SOCKET_PATH_DEFAULT = "";
 
+  /**
+   * The address the slave's block stream server binds to (remote hits and the RPC fallback read
+   * cached blocks through it, sent with {@code transferTo}); port 0 picks a free port, which the
+   * slave registers with the master as it does its RPC port. Empty: off, and every non-local hit
+   * is read through RPC. Not served under Kerberos or with {@code hadoop.rpc.protection} above
+   * {@code authentication}: the stream is not protected (docs/security.md).
+   */
+  public static final String STREAM_ADDRESS_KEY = "mpcache.slave.stream.address";
+  public static final String STREAM_ADDRESS_DEFAULT = "0.0.0.0:0";
+
   /** How many prefetch commands from the master a slave queues; more are dropped. */
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;

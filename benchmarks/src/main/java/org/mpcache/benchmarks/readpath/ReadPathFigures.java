@@ -38,8 +38,10 @@ import org.mpcache.slave.MpCacheSlave;
  * MiniMpCacheCluster}: one DataNode, the master and one slave): the cached block files read
  * directly, HDFS's short-circuit read (the legacy path-based reader, which needs no native
  * library), plain HDFS sequential and positional, an mpCache hit sequential and positional (the
- * local path, which reads the block file through a descriptor the slave passes, and the RPC path
- * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}), and an
+ * local path, which reads the block file through a descriptor the slave passes; the stream path
+ * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}; and the RPC
+ * path, which remote hits take where streams are off, forced further by
+ * {@code mpcache.client.stream.enabled=false}), and an
  * mpCache miss that fills the cache. All files are page-cache-hot, so the figures isolate the
  * software's cost, not the disks'.
  *
@@ -138,10 +140,13 @@ public final class ReadPathFigures {
       scrConf.setBoolean("fs.hdfs.impl.disable.cache", true);
       // A client context of its own: HDFS shares one per name, the first client's settings win.
       scrConf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "short-circuit");
-      Configuration rpcConf = new Configuration(c.conf());
-      rpcConf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+      Configuration streamConf = new Configuration(c.conf());
+      streamConf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+      Configuration rpcConf = new Configuration(streamConf);
+      rpcConf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
       try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
-          FileSystem cache = c.fileSystem(); FileSystem rpc = FileSystem.get(rpcConf)) {
+          FileSystem cache = c.fileSystem(); FileSystem stream = FileSystem.get(streamConf);
+          FileSystem rpc = FileSystem.get(rpcConf)) {
         for (Path p : files) {
           fill(c, cache, p);
         }
@@ -153,6 +158,10 @@ public final class ReadPathFigures {
             p -> positional(plain, p));
         paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, true));
         paths.put("mpCache hit, positional (descriptor)", p -> hits(cache, p, false));
+        paths.put("mpCache hit, sequential (stream, as a remote hit)",
+            p -> streamed(stream, p, true));
+        paths.put("mpCache hit, positional (stream, as a remote hit)",
+            p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
         paths.put("mpCache miss + fill (sequential)", new ReadPath() {
@@ -297,6 +306,23 @@ public final class ReadPathFigures {
           + " bytes of a hit round came from HDFS");
     }
     return n;
+  }
+
+  /** {@link #hits}, checking that every block was read through the slave's stream. */
+  private long streamed(FileSystem cache, Path p, boolean sequential) throws IOException {
+    ClientCounters counters = ClientCounters.get();
+    long streams = counters.hitsByStream();
+    long n = hits(cache, p, sequential);
+    int blocks = (int) ((fileBytes + blockSizeOf(cache, p) - 1) / blockSizeOf(cache, p));
+    if (counters.hitsByStream() - streams < blocks) {
+      throw new IllegalStateException(p + ": " + (counters.hitsByStream() - streams) + " of "
+          + blocks + " blocks of a stream round were read through a stream");
+    }
+    return n;
+  }
+
+  private static long blockSizeOf(FileSystem fs, Path p) throws IOException {
+    return fs.getFileStatus(p).getBlockSize();
   }
 
   /** Evicts {@code p}'s dataset through the master's admin RPC and waits until it is gone. */

@@ -9,9 +9,10 @@ import org.apache.hadoop.thirdparty.protobuf.MessageLite;
 import org.apache.hadoop.thirdparty.protobuf.Parser;
 
 /**
- * The framing of the descriptor protocol on a slave's Unix domain socket (the messages and their
- * order are described in {@code ClientSlaveProtocol.proto}): each protobuf message is preceded by
- * its length as a 4-byte big-endian int. Protobuf's own Netty codecs are not used because the
+ * The framing of the descriptor protocol on a slave's Unix domain socket, and of the block
+ * stream's requests and answer headers on its TCP stream port (the messages and their order are
+ * described in {@code ClientSlaveProtocol.proto}): each protobuf message is preceded by its length
+ * as a 4-byte big-endian int. Protobuf's own Netty codecs are not used because the
  * messages are compiled against Hadoop's relocated protobuf.
  *
  * <p>Stateless and thread-safe; each decoder it makes belongs to one channel.

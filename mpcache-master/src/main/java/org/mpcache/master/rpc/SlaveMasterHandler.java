@@ -112,6 +112,9 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       slaveId(info.getSlaveIdBytes());
       RequestChecks.text("host", info.getHostBytes(), RequestChecks.MAX_ID_CHARS);
       RequestChecks.uint32("clientPort", info.getClientPort(), 1, 65_535);
+      if (info.hasStreamPort()) {
+        RequestChecks.uint32("streamPort", info.getStreamPort(), 1, 65_535);
+      }
       RequestChecks.optionalText("datanodeAddress", info.getDatanodeAddressBytes(),
           RequestChecks.MAX_ID_CHARS);
       RequestChecks.optionalText("version", info.getVersionBytes(), RequestChecks.MAX_ID_CHARS);

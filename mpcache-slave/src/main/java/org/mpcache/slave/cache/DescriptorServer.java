@@ -27,7 +27,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -38,11 +37,9 @@ import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;
-import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.store.BlockLease;
-import org.mpcache.slave.store.CorruptBlockException;
 import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,9 +96,8 @@ public final class DescriptorServer extends AbstractService {
 
   private final Path socketPath;
   private final FileBlockStore store;
-  private final BlockAccessChecker access;
   private final SlaveCounters counters;
-  private final BiConsumer<BlockKey, String> drop;
+  private final BlockLender lender;
   private final long requestTimeoutMs;
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
@@ -118,9 +114,8 @@ public final class DescriptorServer extends AbstractService {
     super(DescriptorServer.class.getSimpleName());
     this.socketPath = socketPath;
     this.store = store;
-    this.access = access;
     this.counters = counters;
-    this.drop = drop;
+    this.lender = new BlockLender(store, access, counters, drop);
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
@@ -276,42 +271,27 @@ public final class DescriptorServer extends AbstractService {
 
     /** Checks the request and, when it may be granted, leases the block and opens its file. */
     private DescriptorResponseProto grant(ChannelHandlerContext ctx, ByteBuf frame) {
-      BlockKey key;
+      BlockLender.Loan loan;
       try {
         DescriptorRequestProto req = DescriptorFrames.decode(frame,
             DescriptorRequestProto.parser(), "descriptor request");
-        key = RequestChecks.blockKey("block", req.getBlock());
-        access.check(key, req.getBlockToken());
+        loan = lender.lend(req.getBlock(), req.getBlockToken(), peer(ctx));
       } catch (IOException e) {
-        counters.descriptorsRefused.incrementAndGet();
-        LOG.debug("Refused a descriptor to {}: {}", peer(ctx), e.getMessage());
-        return reply(Status.REFUSED, e.getMessage());
+        loan = new BlockLender.Loan(BlockLender.Outcome.REFUSED, e.getMessage(), null, null);
       }
-      Optional<BlockLease> l;
-      try {
-        l = store.lease(key);
-      } catch (CorruptBlockException e) {
-        drop.accept(key, e.getMessage());
-        return reply(Status.NOT_CACHED, "corrupt: " + e.getMessage());
-      } catch (IOException e) {
-        counters.readErrors.incrementAndGet();
-        LOG.warn("Could not read the checksums of cached block {}; keeping it: {}", key,
-            e.toString());
-        return reply(Status.ERROR, e.getMessage());
+      switch (loan.outcome()) {
+        case REFUSED:
+          counters.descriptorsRefused.incrementAndGet();
+          return reply(Status.REFUSED, loan.message());
+        case NOT_CACHED:
+          return reply(Status.NOT_CACHED, loan.message());
+        case ERROR:
+          return reply(Status.ERROR, loan.message());
+        default:
+          break;
       }
-      if (l.isEmpty()) {
-        return reply(Status.NOT_CACHED, "not cached");
-      }
-      lease = l.get();
-      try {
-        file = new FileInputStream(lease.path().toFile());
-      } catch (IOException e) {
-        lease.close();
-        lease = null;
-        // Removed between the lease and the open: the file is gone, and so is the block.
-        return store.cachedLength(key) < 0 ? reply(Status.NOT_CACHED, "removed")
-            : reply(Status.ERROR, e.getMessage());
-      }
+      lease = loan.lease();
+      file = loan.file();
       counters.descriptorsGranted.incrementAndGet();
       DescriptorResponseProto.Builder b = DescriptorResponseProto.newBuilder()
           .setStatus(Status.GRANTED).setLength(lease.length()).setChunkSize(lease.chunkSize());

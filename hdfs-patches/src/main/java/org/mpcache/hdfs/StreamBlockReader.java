@@ -1,0 +1,96 @@
+package org.mpcache.hdfs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import javax.annotation.concurrent.GuardedBy;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.stream.BlockStreamConnection;
+import org.mpcache.common.stream.BlockStreamConnection.Answer;
+
+/**
+ * Reads one cached block from a slave's block stream ({@link BlockStreamConnection}): the way
+ * remote hits, and local hits without a descriptor, read a block instead of the slave's
+ * {@code read} RPC. A sequential reader keeps {@code readahead} bytes asked for ahead of the
+ * answer it waits for, so the next bytes travel while the reader consumes the last; a reader
+ * that moves elsewhere in the block lets the answers it no longer needs go by (verified,
+ * unused). Every answer is verified chunk by chunk before it is returned.
+ *
+ * <p>Thread-safe: reads are serialized on the reader (positional readers of one block share
+ * it); {@link #close} may come from any thread and fails a read under way.
+ */
+final class StreamBlockReader implements Closeable {
+  private final BlockStreamConnection connection;
+  private final long length;
+  private final int requestBytes;
+  private final long readahead;
+  /** The block offset the next read-ahead request starts at. */
+  @GuardedBy("this")
+  private long next;
+
+  private StreamBlockReader(BlockStreamConnection connection, long length, int requestBytes,
+      long readahead) {
+    this.connection = connection;
+    this.length = length;
+    this.requestBytes = requestBytes;
+    this.readahead = readahead;
+  }
+
+  /**
+   * Connects to {@code slave}'s block stream for block {@code key}.
+   *
+   * @param requestBytes the bytes asked for per request
+   * @param readahead the bytes kept asked for ahead of the answer a read waits for; 0 asks for
+   *     one answer at a time (positional readers)
+   * @param timeoutMs the limit of the connect
+   */
+  static StreamBlockReader open(SlaveDirectory.Slave slave, BlockKey key, String token,
+      long length, int requestBytes, long readahead, int timeoutMs) throws IOException {
+    return new StreamBlockReader(BlockStreamConnection.open(
+        new InetSocketAddress(slave.host, slave.streamPort), ProtoConverters.toProto(key), token,
+        length, timeoutMs), length, requestBytes, readahead);
+  }
+
+  /**
+   * The verified bytes of the block around {@code blockOff}: an answer that holds it.
+   *
+   * @param timeoutMs the limit of each wait for the slave during this read
+   */
+  synchronized Answer read(long blockOff, int timeoutMs) throws IOException {
+    connection.timeout(timeoutMs);
+    while (connection.hasPending() && !connection.nextCovers(blockOff)) {
+      // Asked for before the reader moved: let it go by.
+      connection.receive();
+    }
+    if (!connection.hasPending()) {
+      connection.request(blockOff, requestBytes);
+      // Starts at the chunk holding blockOff: the protocol's promise, checked by receive.
+      Answer a = connection.receive();
+      next = a.end();
+      askAhead();
+      return a;
+    }
+    askAhead();
+    Answer a = connection.receive();
+    if (a.covers(blockOff)) {
+      return a;
+    }
+    // The slave sent less than asked for (its largest answer is smaller): ask from blockOff.
+    return read(blockOff, timeoutMs);
+  }
+
+  @GuardedBy("this")
+  private void askAhead() throws IOException {
+    while (readahead > 0 && next < length && connection.pendingBytes() < readahead) {
+      connection.request(next, requestBytes);
+      next += Math.min(requestBytes, length - next);
+    }
+  }
+
+  /** Closes the connection; the slave ends its hold on the block. Idempotent. */
+  @Override
+  public void close() {
+    connection.close();
+  }
+}
