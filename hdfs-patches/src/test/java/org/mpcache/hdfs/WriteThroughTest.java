@@ -49,7 +49,7 @@ class WriteThroughTest {
   private final ClientSlaveProtocolPB proxy = mock(ClientSlaveProtocolPB.class);
   private final SlaveDirectory directory = new SlaveDirectory(new Configuration(false),
       new InetSocketAddress("127.0.0.1", 1), 1_000, 1_000, 60_000, 60_000, Time::monotonicNow);
-  private final FillSenders senders = new FillSenders(2, 1_000);
+  private final BackgroundCalls senders = new BackgroundCalls("mpcache-client-fill", 2, 1_000);
   private final SlaveDirectory.Slave slave = new SlaveDirectory.Slave("slave-1", proxy, false);
   private final byte[] block = new byte[BLOCK];
   /** Holds the slave's writes while closed. */
@@ -73,7 +73,8 @@ class WriteThroughTest {
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        new Dataset("/d", 1), "", true, PIECE, queueBytes, BLOCK, deadlineMs, null, false);
+        senders, new Dataset("/d", 1), "", true, true, PIECE, queueBytes, BLOCK, deadlineMs, null,
+        false);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 
