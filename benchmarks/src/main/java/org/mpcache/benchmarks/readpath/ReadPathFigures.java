@@ -135,6 +135,9 @@ public final class ReadPathFigures {
     try (MiniMpCacheCluster c = new MiniMpCacheCluster.Builder(dir).dataNodes(1)
         .blockSize(blockSizes[0])
         .set(DFSConfigKeys.DFS_BLOCK_LOCAL_PATH_ACCESS_USER_KEY, user)
+        // On a loaded machine a slave's answer can take seconds; a fallback to HDFS would
+        // stop the run (a hit round must read nothing from HDFS).
+        .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "30000")
         .slaveCapacity(2 * fileBytes * blockSizes.length + (1L << 30)).build()) {
       List<Path> files = new ArrayList<>();
       for (long bs : blockSizes) {
