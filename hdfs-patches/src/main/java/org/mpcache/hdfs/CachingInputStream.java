@@ -10,12 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32C;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
@@ -166,7 +162,7 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  /** Releases the block files found ahead of streams dropped unclosed. */
+  /** Releases the block files that streams dropped unclosed held. */
   private static final Cleaner CLEANER = Cleaner.create(new ThreadFactoryBuilder()
       .setDaemon(true).setNameFormat("mpcache-client-cleaner").build());
 
