@@ -1,7 +1,9 @@
 package org.mpcache.hdfs;
 
+import io.netty.util.concurrent.Future;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +27,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
+import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
@@ -61,7 +64,16 @@ import org.mpcache.common.stream.BlockStreamConnection;
  * <p>Thread-safe as HDFS's stream is: sequential reads, seeks and close are serialized on the
  * stream's monitor; positional reads take no stream-wide lock and may run beside them and each
  * other, so a positional read waiting for a slave never holds up the sequential reader. Fills
- * run beside the read on {@link FillSenders}' threads.
+ * run beside the read on {@link BackgroundCalls}' threads.
+ *
+ * <p>A sequential reader of cached blocks does not wait for the next block's lookup and
+ * descriptor: once it reads on past its first read of a cached block, the next block is looked
+ * up and its file asked for on a background thread ({@link LookAhead}); a miss found that way is
+ * neither counted nor filled there (the reader looks the block up again when it enters it). A
+ * block file found ahead that the reader never enters is released when the reader goes
+ * elsewhere, unbuffers or closes, or when the stream is dropped unclosed. Block files the
+ * sequential reader leaves are released without waiting for the slave; closing waits for those
+ * releases, so the slave's counters hold the stream's reads when close returns.
  */
 final class CachingInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
@@ -72,10 +84,14 @@ final class CachingInputStream extends FSInputStream
    */
   static final class Context {
     final SlaveDirectory directory;
-    final FillSenders senders;
+    final BackgroundCalls senders;
+    /** Where the lookups and descriptor requests of the blocks ahead of sequential readers run. */
+    final BackgroundCalls lookAhead;
     final Dataset dataset;
     final String jobId;
     final boolean fillEnabled;
+    /** Whether a reader entering a missed block at its start writes it through. */
+    final boolean writeThrough;
     final int fillWriteBytes;
     final long fillQueueBytes;
     final int readBytes;
@@ -89,15 +105,17 @@ final class CachingInputStream extends FSInputStream
      */
     final int streamReadahead;
 
-    Context(SlaveDirectory directory, FillSenders senders, Dataset dataset, String jobId,
-        boolean fillEnabled, int fillWriteBytes, long fillQueueBytes, int readBytes,
-        int deadlineMs, FileSystem.Statistics statistics, boolean descriptors,
-        int streamReadahead) {
+    Context(SlaveDirectory directory, BackgroundCalls senders, BackgroundCalls lookAhead,
+        Dataset dataset, String jobId, boolean fillEnabled, boolean writeThrough,
+        int fillWriteBytes, long fillQueueBytes, int readBytes, int deadlineMs,
+        FileSystem.Statistics statistics, boolean descriptors, int streamReadahead) {
       this.directory = directory;
       this.senders = senders;
+      this.lookAhead = lookAhead;
       this.dataset = dataset;
       this.jobId = jobId;
       this.fillEnabled = fillEnabled;
+      this.writeThrough = writeThrough;
       this.fillWriteBytes = fillWriteBytes;
       this.fillQueueBytes = fillQueueBytes;
       this.readBytes = readBytes;
@@ -138,6 +156,8 @@ final class CachingInputStream extends FSInputStream
     long cacheNanos;
     /** The slave did not answer (in time): it gets no further call for this block. */
     boolean slaveGivenUp;
+    /** The next block was looked up ahead, or is not to be. */
+    boolean aheadAsked;
 
     Cursor(int index) {
       this.index = index;
@@ -155,6 +175,10 @@ final class CachingInputStream extends FSInputStream
       return start + length;
     }
   }
+
+  /** Releases the block files that streams dropped unclosed held. */
+  private static final Cleaner CLEANER = Cleaner.create(new ThreadFactoryBuilder()
+      .setDaemon(true).setNameFormat("mpcache-client-cleaner").build());
 
   private final DFSInputStream hdfs;
   /** The file, a qualified URI, for the slave to fill missed blocks from. */
@@ -180,6 +204,15 @@ final class CachingInputStream extends FSInputStream
   private long pos;
   @GuardedBy("this")
   private Cursor cur;
+  /** The current block's file and the next block's lookup, made ahead of the reader. */
+  private final LookAhead.HeldFiles held = new LookAhead.HeldFiles();
+  private final Cleaner.Cleanable cleanable;
+  /** Releases of the block files the sequential reader left, until the slave settles them. */
+  @GuardedBy("this")
+  private final List<Future<?>> releases = new ArrayList<>();
+  /** The sequential reader's buffer of verified bytes of block files, kept across blocks. */
+  @GuardedBy("this")
+  private byte[] localBuf;
   private volatile boolean closed;
 
   /**
@@ -195,6 +228,7 @@ final class CachingInputStream extends FSInputStream
     this.cacheableBlocks = cacheableBlocks;
     this.fileLength = hdfs.getFileLength();
     this.ctx = ctx;
+    this.cleanable = CLEANER.register(this, held);
   }
 
   /** A call to a slave. */
@@ -319,19 +353,45 @@ final class CachingInputStream extends FSInputStream
     }
     Cursor c = new Cursor(i);
     cur = c;
+    LookAhead a = held.takeAhead();
+    if (a != null && a.index != i) {
+      a.discard();
+      a = null;
+    }
     Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(c.located);
-    if (slave.isEmpty()) {
-      return c;
+    if (slave.isEmpty() || a != null && !a.slaveId.equals(slave.get().id)) {
+      if (a != null) {
+        a.discard();
+        a = null;
+      }
+      if (slave.isEmpty()) {
+        return c;
+      }
     }
     c.slave = slave.get();
-    // A reader entering at the block's start writes it through; elsewhere the slave fills it.
-    boolean offer = ctx.fillEnabled && p == c.start;
+    if (a != null) {
+      long start = System.nanoTime();
+      LookAhead.Found f = a.take(ctx.deadlineNanos);
+      c.cacheNanos += System.nanoTime() - start;
+      if (f != null) {
+        counters.hit();
+        countHit(f.local);
+        c.fromCache = true;
+        c.local = f.local;
+        held.current(c.local);
+        return c;
+      }
+    }
+    // A reader entering at the block's start writes it through, when write-through is on;
+    // otherwise the slave fills it.
+    boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
     try {
       LookupResponseProto r = timed(c, () -> lookup(c, offer));
       if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
         counters.hit();
         c.fromCache = true;
         c.local = openLocal(c, r);
+        held.current(c.local);
       } else {
         counters.miss();
         if (offer && r.hasFillId()) {
@@ -380,41 +440,109 @@ final class CachingInputStream extends FSInputStream
   /**
    * The block's file through the descriptor the slave passes, when the slave is on this host and
    * offers descriptors (its hit names its socket); null when the hit is read through RPC. Not
-   * getting one is said once per JVM, not per block.
+   * getting one is said once per JVM, not per block. On the block's time budget, as its calls to
+   * the slave are.
    */
   private LocalBlockReader openLocal(Cursor c, LookupResponseProto hit) {
-    if (ctx.descriptors && c.slave.local && hit.hasDomainSocketPath()) {
-      if (!DescriptorClient.isAvailable()) {
-        counters.descriptorFault("descriptor passing unavailable (no native transport here: "
-            + DescriptorClient.unavailabilityCause() + ")", null);
-      } else {
-        // On the block's time budget, as its calls to the slave are.
-        long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos
-            - c.cacheNanos));
-        long start = System.nanoTime();
-        try {
-          LocalBlockReader r = LocalBlockReader.open(hit.getDomainSocketPath(), c.key, c.token,
-              c.length, budgetMs);
-          if (r != null) {
-            counters.hitByDescriptor();
-            return r;
-          }
-        } catch (IOException e) {
-          counters.descriptorFault("descriptor passing unavailable (slave " + c.slave.id
-              + " at " + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
-        } finally {
-          c.cacheNanos += System.nanoTime() - start;
-        }
-      }
+    long start = System.nanoTime();
+    try {
+      LocalBlockReader r = openLocal(ctx, c.slave, c.key, c.token, c.length, hit,
+          ctx.deadlineNanos - c.cacheNanos);
+      countHit(r);
+      return r;
+    } finally {
+      c.cacheNanos += System.nanoTime() - start;
     }
-    counters.hitByRpc();
-    return null;
   }
 
-  /** Stops reading block {@code c}'s file through its descriptor; the slave's lease ends. */
-  private static void closeLocal(Cursor c) {
+  /** As {@link #openLocal(Cursor, LookupResponseProto)}, within {@code budgetNanos}. */
+  private static LocalBlockReader openLocal(Context ctx, SlaveDirectory.Slave slave,
+      BlockKey key, String token, long length, LookupResponseProto hit, long budgetNanos) {
+    if (!ctx.descriptors || !slave.local || !hit.hasDomainSocketPath()) {
+      return null;
+    }
+    ClientCounters counters = ClientCounters.get();
+    if (!DescriptorClient.isAvailable()) {
+      counters.descriptorFault("descriptor passing unavailable (no native transport here: "
+          + DescriptorClient.unavailabilityCause() + ")", null);
+      return null;
+    }
+    long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
+    try {
+      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, length, budgetMs);
+    } catch (IOException e) {
+      counters.descriptorFault("descriptor passing unavailable (slave " + slave.id + " at "
+          + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
+      return null;
+    }
+  }
+
+  /** Counts a hit as read through the block's file or through RPC. */
+  private void countHit(LocalBlockReader local) {
+    if (local != null) {
+      counters.hitByDescriptor();
+    } else {
+      counters.hitByRpc();
+    }
+  }
+
+  /**
+   * Once the reader reads on past its first read of cached block {@code c}, looks the next
+   * block up and asks for its file on a background thread ({@link LookAhead}), once per block.
+   */
+  @GuardedBy("this")
+  private void lookAhead(Cursor c, long blockOff) {
+    if (blockOff == 0 || c.aheadAsked) {
+      return;
+    }
+    c.aheadAsked = true;
+    int next = c.index + 1;
+    if (next >= cacheableBlocks || blocks.get(next).getBlockSize() == 0) {
+      return;
+    }
+    Cursor n = new Cursor(next);
+    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(n.located);
+    if (slave.isEmpty()) {
+      return;
+    }
+    LookAhead a = new LookAhead(next, slave.get().id);
+    if (!held.putAhead(a)) {
+      return;
+    }
+    // The task holds no reference to the stream, whose cleaner must be able to run.
+    Context context = ctx;
+    SlaveDirectory.Slave to = slave.get();
+    LookupRequestProto req = LookupRequestProto.newBuilder().setAccess(n.access)
+        .setBlockToken(n.token).setAhead(true).build();
+    BlockKey key = n.key;
+    String token = n.token;
+    long length = n.length;
+    if (!ctx.lookAhead.execute(() -> a.run(() -> findAhead(context, to, req, key, token,
+        length)))) {
+      held.dropAhead();
+    }
+  }
+
+  /** The background lookup of a block ahead of the reader; null unless it is a hit. */
+  private static LookAhead.Found findAhead(Context ctx, SlaveDirectory.Slave slave,
+      LookupRequestProto req, BlockKey key, String token, long length) throws IOException {
+    LookupResponseProto r = RpcSupport.call(() -> slave.proxy.lookup(null, req));
+    if (r.getStatus() != LookupResponseProto.Status.HIT || r.getLength() != length) {
+      return null;
+    }
+    return new LookAhead.Found(r, openLocal(ctx, slave, key, token, length, r, ctx.deadlineNanos));
+  }
+
+  /**
+   * Stops reading block {@code c}'s file through its descriptor; the slave's lease ends off the
+   * reader's thread ({@link #close} waits for it).
+   */
+  @GuardedBy("this")
+  private void closeLocal(Cursor c) {
     if (c.local != null) {
-      c.local.close();
+      held.current(null);
+      releases.removeIf(Future::isDone);
+      releases.add(c.local.closeLater());
       c.local = null;
       c.buf = null;
     }
@@ -422,12 +550,16 @@ final class CachingInputStream extends FSInputStream
 
   private int readCached(Cursor c, byte[] b, int off, int len) throws IOException {
     long blockOff = pos - c.start;
-    if (c.buf == null || blockOff < c.bufStart || blockOff >= c.bufStart + c.bufLen) {
-      fetch(c, blockOff);
+    int n = c.local == null ? 0 : readDirect(c, blockOff, b, off, len);
+    if (n == 0) {
+      if (c.buf == null || blockOff < c.bufStart || blockOff >= c.bufStart + c.bufLen) {
+        fetch(c, blockOff);
+      }
+      int from = (int) (blockOff - c.bufStart);
+      n = Math.min(len, c.bufLen - from);
+      System.arraycopy(c.buf, from, b, off, n);
     }
-    int from = (int) (blockOff - c.bufStart);
-    int n = Math.min(len, c.bufLen - from);
-    System.arraycopy(c.buf, from, b, off, n);
+    lookAhead(c, blockOff);
     if (c.local != null) {
       c.local.served(n);
     }
@@ -436,6 +568,29 @@ final class CachingInputStream extends FSInputStream
       ctx.statistics.incrementBytesRead(n);
     }
     return n;
+  }
+
+  /**
+   * Reads whole chunks of block {@code c} at a chunk-aligned {@code blockOff} from its file
+   * straight into the caller's buffer; 0 when the read is not of whole chunks, or when the file
+   * faulted other than by a checksum mismatch (it is closed: the block goes on through RPC).
+   */
+  @GuardedBy("this")
+  private int readDirect(Cursor c, long blockOff, byte[] b, int off, int len)
+      throws ChecksumException {
+    int chunk = c.local.chunkSize();
+    if (blockOff % chunk != 0 || len < chunk) {
+      return 0;
+    }
+    try {
+      return c.local.read(blockOff, b, off, len);
+    } catch (ChecksumException e) {
+      throw e;
+    } catch (IOException e) {
+      counters.descriptorFault(e.getMessage(), e);
+      closeLocal(c);
+      return 0;
+    }
   }
 
   /**
@@ -448,9 +603,12 @@ final class CachingInputStream extends FSInputStream
     if (c.local != null) {
       int chunk = c.local.chunkSize();
       long start = blockOff - blockOff % chunk;
-      // One buffer per block, reused: a local hit allocates nothing per read.
+      // One buffer per stream, reused: a local hit allocates nothing per read or block.
       int size = Math.max(chunk, ctx.readBytes - ctx.readBytes % chunk);
-      byte[] into = c.buf != null && c.buf.length == size ? c.buf : new byte[size];
+      if (localBuf == null || localBuf.length != size) {
+        localBuf = new byte[size];
+      }
+      byte[] into = localBuf;
       try {
         c.bufLen = c.local.read(start, into);
         c.buf = into;
@@ -805,13 +963,19 @@ final class CachingInputStream extends FSInputStream
       int off) throws ChecksumException {
     int chunk = local.chunkSize();
     long start = blockOff - blockOff % chunk;
-    long span = blockOff - start + want;
-    byte[] tmp = new byte[(int) ((span + chunk - 1) / chunk * chunk)];
     try {
-      int got = local.read(start, tmp);
-      int from = (int) (blockOff - start);
-      int n = Math.min(want, got - from);
-      System.arraycopy(tmp, from, b, off, n);
+      int n;
+      if (start == blockOff && want >= chunk) {
+        // Whole chunks: straight into the caller's buffer.
+        n = local.read(blockOff, b, off, want);
+      } else {
+        long span = blockOff - start + want;
+        byte[] tmp = new byte[(int) ((span + chunk - 1) / chunk * chunk)];
+        int got = local.read(start, tmp);
+        int from = (int) (blockOff - start);
+        n = Math.min(want, got - from);
+        System.arraycopy(tmp, from, b, off, n);
+      }
       local.served(n);
       counters.readFromCache(n);
       if (ctx.statistics != null) {
@@ -971,6 +1135,7 @@ final class CachingInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     leaveBlock();
+    held.dropAhead();
     closePreadLocals();
     hdfs.unbuffer();
   }
@@ -994,7 +1159,13 @@ final class CachingInputStream extends FSInputStream
     }
     closed = true;
     leaveBlock();
+    // Releases a block file found ahead; the cleaner has nothing left to do.
+    cleanable.clean();
     closePreadLocals();
+    for (Future<?> f : releases) {
+      f.awaitUninterruptibly(TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+    }
+    releases.clear();
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
       ctx.directory.choose(c.located).ifPresent(s ->

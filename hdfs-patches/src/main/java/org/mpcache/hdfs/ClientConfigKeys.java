@@ -22,6 +22,14 @@ public final class ClientConfigKeys {
   public static final boolean FILL_ENABLED_DEFAULT = true;
 
   /**
+   * Whether a client entering a missed block at its start writes the bytes it reads through to
+   * the slave; false leaves every fill to the slave, which reads the block from HDFS beside the
+   * reader (one lookup, nothing more on the reader's thread).
+   */
+  public static final String FILL_WRITE_THROUGH_KEY = "mpcache.client.fill.write-through";
+  public static final boolean FILL_WRITE_THROUGH_DEFAULT = false;
+
+  /**
    * The most bytes {@link #FILL_WRITE_BYTES_KEY} and {@link #READ_BYTES_KEY} may be: one RPC's
    * payload, well under Hadoop's 128 MiB {@code ipc.maximum.data.length}.
    */

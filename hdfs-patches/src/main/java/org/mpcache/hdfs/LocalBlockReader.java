@@ -1,5 +1,6 @@
 package org.mpcache.hdfs;
 
+import io.netty.util.concurrent.Future;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -97,28 +98,38 @@ public final class LocalBlockReader implements Closeable {
    *     the block, or {@code dst} holds less than a chunk short of the block's end
    */
   public int read(long alignedStart, byte[] dst) throws IOException {
+    return read(alignedStart, dst, 0, dst.length);
+  }
+
+  /**
+   * As {@link #read(long, byte[])}, into {@code dst[off, off + len)}: the caller's own buffer,
+   * so that a read of whole chunks needs no copy. Bytes of a chunk that fails its check may
+   * have been placed before the exception.
+   */
+  public int read(long alignedStart, byte[] dst, int off, int len) throws IOException {
     if (alignedStart % chunkSize != 0 || alignedStart < 0 || alignedStart >= length) {
       throw new IllegalArgumentException("Read of " + key + " at " + alignedStart
           + " is not at a chunk of its " + length + " bytes");
     }
     long left = length - alignedStart;
-    int n = (int) Math.min(left, dst.length - dst.length % chunkSize);
+    int n = (int) Math.min(left, len - len % chunkSize);
     if (n <= 0) {
-      throw new IllegalArgumentException("A buffer of " + dst.length + " bytes holds no chunk of "
+      throw new IllegalArgumentException("A buffer of " + len + " bytes holds no chunk of "
           + chunkSize + " bytes");
     }
-    ByteBuffer b = ByteBuffer.wrap(dst, 0, n);
+    ByteBuffer b = ByteBuffer.wrap(dst, off, n);
     while (b.hasRemaining()) {
-      if (file.read(b, alignedStart + b.position()) < 0) {
+      if (file.read(b, alignedStart + b.position() - off) < 0) {
         throw new ShortReadException("short read of " + key + " through its descriptor: the "
-            + "file ends at " + (alignedStart + b.position()) + " of " + length + " bytes");
+            + "file ends at " + (alignedStart + b.position() - off) + " of " + length
+            + " bytes");
       }
     }
     CRC32C crc = new CRC32C();
     int first = (int) (alignedStart / chunkSize);
     for (int from = 0, i = first; from < n; from += chunkSize, i++) {
       crc.reset();
-      crc.update(dst, from, Math.min(chunkSize, n - from));
+      crc.update(dst, off + from, Math.min(chunkSize, n - from));
       if ((int) crc.getValue() != checksums[i]) {
         throw new ChecksumException("checksum mismatch in " + key + " at offset "
             + (alignedStart + from) + " read through its descriptor", alignedStart + from);
@@ -132,9 +143,17 @@ public final class LocalBlockReader implements Closeable {
     bytesRead.addAndGet(n);
   }
 
-  /** Closes the file and ends the slave's lease. Idempotent. */
+  /** Closes the file and ends the slave's lease, waiting for the slave to settle it. Idempotent. */
   @Override
   public void close() {
     lease.release(bytesRead.getAndSet(0));
+  }
+
+  /**
+   * Closes the file and ends the slave's lease without waiting: the returned future is done
+   * once the slave has settled it (or the request's timeout closed the connection). Idempotent.
+   */
+  public Future<?> closeLater() {
+    return lease.releaseLater(bytesRead.getAndSet(0));
   }
 }

@@ -40,6 +40,12 @@ import org.mpcache.common.stream.BlockStreamConnection;
  * <p>Thread-safe, like {@link DistributedFileSystem}.
  */
 public class MpCacheFileSystem extends DistributedFileSystem {
+  /**
+   * Threads making the lookups ahead of a client's sequential readers: one task per block,
+   * short; a reader whose lookup ahead has not started looks its block up itself.
+   */
+  private static final int LOOK_AHEAD_THREADS = 4;
+
   private boolean enabled;
   private boolean fillEnabled;
   private int fillWriteBytes;
@@ -51,7 +57,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private int deadlineMs;
   private int fillThreads;
   private SlaveDirectory directory;
-  private FillSenders senders;
+  private BackgroundCalls senders;
+  private BackgroundCalls lookAhead;
+  private boolean writeThrough;
   private DatasetResolver datasets;
   /** Null when cached hosts are off (or the cache is). */
   private CachedHosts cachedHosts;
@@ -105,6 +113,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     }
     fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
+    writeThrough = conf.getBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY,
+        ClientConfigKeys.FILL_WRITE_THROUGH_DEFAULT);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
         ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
     InetSocketAddress masterAddress = ConfigChecks.address(conf,
@@ -124,7 +134,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           ConfigChecks.longAtLeast(conf, ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY,
               ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_DEFAULT, 0), retryMs, Time::monotonicNow);
     }
-    senders = new FillSenders(fillThreads, deadlineMs);
+    senders = new BackgroundCalls("mpcache-client-fill", fillThreads, deadlineMs);
+    lookAhead = new BackgroundCalls("mpcache-client-ahead", LOOK_AHEAD_THREADS, deadlineMs);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -148,9 +159,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     int cacheable = listsAll && located.isUnderConstruction() ? blocks.size() - 1
         : blocks.size();
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
-        getConf().get("mapreduce.job.id", ""), fillEnabled, fillWriteBytes, fillQueueBytes,
-        readBytes, deadlineMs, statistics, descriptors, streamReadahead);
+        lookAhead, datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
+        getConf().get("mapreduce.job.id", ""), fillEnabled, writeThrough, fillWriteBytes,
+        fillQueueBytes, readBytes, deadlineMs, statistics, descriptors, streamReadahead);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
   }
@@ -219,6 +230,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
       // Fills under way get up to the cache deadline to finish, while the slave proxies are open.
       if (senders != null) {
         senders.close();
+      }
+      if (lookAhead != null) {
+        lookAhead.close();
       }
       if (directory != null) {
         directory.close();

@@ -21,7 +21,7 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * waiting for the slave. The slave granted the fill in the reader's one lookup of the block (the
  * reader entered the block at its start). The reader hands each read's bytes over
  * ({@link #offer}: a copy into a write-behind queue of at most
- * {@code mpcache.client.fill.queue.bytes}); a sender thread ({@link FillSenders}) writes the
+ * {@code mpcache.client.fill.queue.bytes}); a sender thread ({@link BackgroundCalls}) writes the
  * queued bytes in order, {@code writeBytes} per call with their per-chunk checksums, and commits
  * after the block's last byte.
  *

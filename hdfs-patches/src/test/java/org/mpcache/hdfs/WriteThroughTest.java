@@ -49,7 +49,7 @@ class WriteThroughTest {
   private final ClientSlaveProtocolPB proxy = mock(ClientSlaveProtocolPB.class);
   private final SlaveDirectory directory = new SlaveDirectory(new Configuration(false),
       new InetSocketAddress("127.0.0.1", 1), 1_000, 1_000, 60_000, 60_000, Time::monotonicNow);
-  private final FillSenders senders = new FillSenders(2, 1_000);
+  private final BackgroundCalls senders = new BackgroundCalls("mpcache-client-fill", 2, 1_000);
   private final SlaveDirectory.Slave slave = new SlaveDirectory.Slave("slave-1", proxy, false,
       "127.0.0.1", 0);
   private final byte[] block = new byte[BLOCK];
@@ -74,7 +74,8 @@ class WriteThroughTest {
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        new Dataset("/d", 1), "", true, PIECE, queueBytes, BLOCK, deadlineMs, null, false, -1);
+        senders, new Dataset("/d", 1), "", true, true, PIECE, queueBytes, BLOCK, deadlineMs, null,
+        false, -1);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
@@ -210,6 +211,60 @@ class CachedReadTest {
     assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
     for (MpCacheSlave s : cluster.slaves()) {
       assertEquals(0, s.getStore().leasesHeld(), "closed streams hold no block file");
+    }
+  }
+
+  /** Block files the slaves lend to readers now. */
+  private static int leasesHeld() {
+    return cluster.slaves().stream().mapToInt(s -> s.getStore().leasesHeld()).sum();
+  }
+
+  /**
+   * Opens {@code p} and reads on past the first read of its first block, so that the second
+   * block's file is asked for ahead of the reader; returns the stream, open.
+   *
+   * @param held the block files lent before
+   */
+  private static FSDataInputStream readIntoFirstBlock(FileSystem fs, org.apache.hadoop.fs.Path p,
+      byte[] content, int held) throws Exception {
+    FSDataInputStream in = fs.open(p);
+    byte[] got = new byte[8192];
+    in.readFully(got, 0, 4096);
+    in.readFully(got, 4096, 4096);
+    assertArrayEquals(Arrays.copyOf(content, got.length), got);
+    Waits.waitFor(() -> leasesHeld() == held + 2, "the second block's file to be found ahead");
+    return in;
+  }
+
+  @Test
+  void close_withTheNextBlocksFileFoundAhead_releasesIt() throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ahead-closed");
+    byte[] content = data(11, 3 * BLOCK);
+    cached(p, content);
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    int held = leasesHeld();
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), cluster.conf())) {
+      readIntoFirstBlock(fs, p, content, held).close();
+      Waits.waitFor(() -> leasesHeld() == held, "the file found ahead to be released");
+    }
+    assertEquals(byDescriptor + 1, ClientCounters.get().hitsByDescriptor(),
+        "a file found ahead and never read is no hit");
+  }
+
+  @Test
+  void abandonedStream_withTheNextBlocksFileFoundAhead_releasesItsFilesOnceCollected()
+      throws Exception {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ahead-abandoned");
+    byte[] content = data(12, 3 * BLOCK);
+    cached(p, content);
+    int held = leasesHeld();
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), cluster.conf())) {
+      // Dropped unclosed, as a reader that fails and forgets its stream.
+      readIntoFirstBlock(fs, p, content, held);
+      Waits.waitFor(() -> {
+        System.gc();
+        return leasesHeld() == held;
+      }, "the dropped stream's files to be released");
     }
   }
 

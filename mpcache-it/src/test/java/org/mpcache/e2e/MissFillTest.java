@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -23,13 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 
 /**
- * However a reader enters a missed block, the whole block ends up cached once: a reader from the
- * block's start writes it through (the slave reads nothing from HDFS), a positional reader of its
- * tail and a sequential reader entering it mid-block have the slave fill it from HDFS, as does a
- * write-through its reader abandons; readers missing the same block at once cause one fill.
+ * However a reader enters a missed block, the whole block ends up cached once: the slave fills
+ * it from HDFS beside the reader, whether the reader enters it at its start or mid-block or reads
+ * its tail by positional reads; with write-through on, a reader from the block's start writes it
+ * through (the slave reads nothing from HDFS), and a write-through its reader abandons is
+ * completed by the slave; readers missing the same block at once cause one fill.
  */
 class MissFillTest {
   /** Not a multiple of the 1 MiB the cluster writes by default, nor of 100 bytes. */
@@ -63,8 +66,22 @@ class MissFillTest {
   /** Reads block {@code index} of {@code p} whole from a new stream; returns the counters' change. */
   private static SlaveCountersProto readBlock(Path p, int index, byte[] content)
       throws IOException {
+    return readBlock(cluster.conf(), p, index, content);
+  }
+
+  /** A client that writes the blocks it misses from their start through to the slave. */
+  private static Configuration writeThrough() {
+    Configuration conf = cluster.conf();
+    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
+    return conf;
+  }
+
+  /** As {@link #readBlock(Path, int, byte[])}, by a client of configuration {@code conf}. */
+  private static SlaveCountersProto readBlock(Configuration conf, Path p, int index,
+      byte[] content) throws IOException {
     SlaveCountersProto before = cluster.totals();
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), conf);
+        FSDataInputStream in = fs.open(p)) {
       int from = index * BLOCK;
       int length = Math.min(BLOCK, content.length - from);
       byte[] b = new byte[length];
@@ -116,11 +133,27 @@ class MissFillTest {
   }
 
   @Test
-  void read_fromTheBlocksStart_isWrittenThroughWithoutASlaveFill() throws Exception {
+  void read_fromTheBlocksStart_theSlaveFillsItBesideTheReader() throws Exception {
+    Path p = new Path("/miss-fill/start-slave");
+    byte[] content = data(46, BLOCK);
+    write(p, content);
+    SlaveCountersProto before = cluster.totals();
+    SlaveCountersProto first = readBlock(p, 0, content);
+    assertEquals(1, first.getMisses(), "one lookup for the missed block");
+    awaitCached(ClusterFiles.blocks(cluster, p).get(0));
+    SlaveCountersProto filled = minus(cluster.totals(), before);
+    assertEquals(1, filled.getFillsBySlave());
+    assertEquals(0, filled.getFillsWriteThrough(), "the reader wrote nothing through");
+    assertEquals(BLOCK, readBlock(p, 0, content).getBytesFromCache());
+  }
+
+  @Test
+  void read_fromTheBlocksStartWithWriteThrough_isWrittenThroughWithoutASlaveFill()
+      throws Exception {
     Path p = new Path("/miss-fill/start");
     byte[] content = data(42, BLOCK);
     write(p, content);
-    SlaveCountersProto first = readBlock(p, 0, content);
+    SlaveCountersProto first = readBlock(writeThrough(), p, 0, content);
     assertEquals(1, first.getMisses(), "one lookup for the missed block");
     assertEquals(1, first.getFillsWriteThrough());
     assertEquals(0, first.getFillsBySlave(), "the slave read nothing from HDFS");
@@ -148,7 +181,8 @@ class MissFillTest {
     byte[] content = data(44, BLOCK);
     write(p, content);
     SlaveCountersProto before = cluster.totals();
-    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), writeThrough());
+        FSDataInputStream in = fs.open(p)) {
       // As a record reader finishing its split's last record in the next block.
       in.readFully(new byte[99]);
     }

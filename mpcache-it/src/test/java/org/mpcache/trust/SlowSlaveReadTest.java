@@ -58,6 +58,7 @@ class SlowSlaveReadTest {
   static void start() throws IOException {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/slow-slave"))
         .blockSize(BLOCK)
+        .set(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, "true")
         .set(ClientConfigKeys.FILL_WRITE_BYTES_KEY, "65536")
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
         .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "20000").build();

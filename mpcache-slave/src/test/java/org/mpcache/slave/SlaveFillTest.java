@@ -22,8 +22,8 @@ import org.mpcache.common.protocolPB.RpcSupport;
 /**
  * A missed block's one lookup, on a slave without HDFS: naming the block's file has the slave
  * fill it itself (answered at once, the fill in the background), an abandoned write-through is
- * handed to such a fill, a fill that cannot read its file is counted as failed, and a bad path is
- * refused.
+ * handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
+ * of the reader that misses is neither counted nor filled, and a bad path is refused.
  */
 class SlaveFillTest {
   /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
@@ -74,6 +74,18 @@ class SlaveFillTest {
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertFalse(r.getSlaveFills());
     assertFalse(r.hasFillId());
+    Thread.sleep(200);
+    assertEquals(0, counters().getFillsBySlaveFailed() + counters().getFillsBySlave());
+  }
+
+  @Test
+  void lookup_aheadOfTheReaderMisses_isNeitherCountedNorFilled() throws Exception {
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(5))
+        .setAhead(true).setPath(NOT_HDFS).setBlockOffset(0));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertFalse(r.getSlaveFills());
+    assertFalse(r.hasFillId());
+    assertEquals(0, counters().getMisses(), "the reader's own lookup counts the miss");
     Thread.sleep(200);
     assertEquals(0, counters().getFillsBySlaveFailed() + counters().getFillsBySlave());
   }

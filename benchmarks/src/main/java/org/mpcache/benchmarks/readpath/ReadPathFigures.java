@@ -41,18 +41,20 @@ import org.mpcache.slave.MpCacheSlave;
  * local path, which reads the block file through a descriptor the slave passes; the stream path
  * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}; and the RPC
  * path, which remote hits take where streams are off, forced further by
- * {@code mpcache.client.stream.enabled=false}), and an
- * mpCache miss that fills the cache. All files are page-cache-hot, so the figures isolate the
- * software's cost, not the disks'.
+ * {@code mpcache.client.stream.enabled=false}), and an mpCache miss that fills the cache, both
+ * ways: the slave filling the block from HDFS beside the reader (the default) and the reader
+ * writing it through ({@code mpcache.client.fill.write-through=true}). All files are
+ * page-cache-hot, so the figures isolate the software's cost, not the disks'.
  *
  * <p>One file of {@code --mib} MiB per block size ({@code --block-mib}, comma-separated) is
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
  * so drift hits them alike; the table gives MB/s (minimum, median, maximum over the rounds) and
  * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
  * Sequential paths read 1 MiB at a time from the start; positional ones read 1 MiB at shuffled
- * 1 MiB-aligned offsets covering the file once. The miss round first evicts the file's dataset
- * through the master's admin RPC, then reads the file once from the start, its blocks written
- * through to the slave; the round after it reads them as hits again.
+ * 1 MiB-aligned offsets covering the file once. A miss round first evicts the file's dataset
+ * through the master's admin RPC, then reads the file once from the start; its MB/s is the
+ * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
+ * the round after it reads them as hits again.
  *
  * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--dir DIR]}. Not
  * thread-safe; a command-line tool.
@@ -106,6 +108,13 @@ public final class ReadPathFigures {
 
     long read(Path file) throws Exception;
 
+    /**
+     * What the read left running (a fill) brought to its end: its CPU counts in the read's
+     * CPU seconds per GB, its time not in the read's MB/s.
+     */
+    default void settle(Path file) throws Exception {
+    }
+
     /** Untimed wait for what the read left behind. */
     default void after(Path file) throws Exception {
     }
@@ -127,6 +136,9 @@ public final class ReadPathFigures {
     try (MiniMpCacheCluster c = new MiniMpCacheCluster.Builder(dir).dataNodes(1)
         .blockSize(blockSizes[0])
         .set(DFSConfigKeys.DFS_BLOCK_LOCAL_PATH_ACCESS_USER_KEY, user)
+        // On a loaded machine a slave's answer can take seconds; a fallback to HDFS would
+        // stop the run (a hit round must read nothing from HDFS).
+        .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "30000")
         .slaveCapacity(2 * fileBytes * blockSizes.length + (1L << 30)).build()) {
       List<Path> files = new ArrayList<>();
       for (long bs : blockSizes) {
@@ -144,9 +156,12 @@ public final class ReadPathFigures {
       streamConf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
       Configuration rpcConf = new Configuration(streamConf);
       rpcConf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
+      Configuration writeThroughConf = new Configuration(c.conf());
+      writeThroughConf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
       try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
           FileSystem cache = c.fileSystem(); FileSystem stream = FileSystem.get(streamConf);
-          FileSystem rpc = FileSystem.get(rpcConf)) {
+          FileSystem rpc = FileSystem.get(rpcConf);
+          FileSystem writeThrough = FileSystem.get(writeThroughConf)) {
         for (Path p : files) {
           fill(c, cache, p);
         }
@@ -164,22 +179,10 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
-        paths.put("mpCache miss + fill (sequential)", new ReadPath() {
-          @Override
-          public void before(Path p) throws Exception {
-            evict(c, p);
-          }
-
-          @Override
-          public long read(Path p) throws Exception {
-            return miss(cache, p);
-          }
-
-          @Override
-          public void after(Path p) throws Exception {
-            fill(c, cache, p);
-          }
-        });
+        paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
+            missAndFill(c, cache));
+        paths.put("mpCache miss + fill (sequential; written through)",
+            missAndFill(c, writeThrough));
         List<Row> rows = new ArrayList<>();
         paths.keySet().forEach(n -> rows.add(new Row(n)));
         for (int round = 0; round < rounds; round++) {
@@ -195,6 +198,51 @@ public final class ReadPathFigures {
         }
         print(rows);
       }
+    }
+  }
+
+  /**
+   * A miss through {@code fs}: the file's dataset evicted first, the read checked to have come
+   * from HDFS, the fill's end waited for (counted in CPU), the file cached again after.
+   */
+  private ReadPath missAndFill(MiniMpCacheCluster c, FileSystem fs) {
+    return new ReadPath() {
+      @Override
+      public void before(Path p) throws Exception {
+        evict(c, p);
+      }
+
+      @Override
+      public long read(Path p) throws Exception {
+        return miss(fs, p);
+      }
+
+      @Override
+      public void settle(Path p) throws Exception {
+        awaitCached(c, p);
+      }
+
+      @Override
+      public void after(Path p) throws Exception {
+        fill(c, fs, p);
+      }
+    };
+  }
+
+  /**
+   * Waits, at most a minute, until every block of {@code p} is cached and no fill is under way;
+   * a fill that was dropped is left to {@link #fill}.
+   */
+  private static void awaitCached(MiniMpCacheCluster c, Path p) throws Exception {
+    MpCacheSlave s = c.slaves().get(0);
+    List<BlockKey> keys = blocksOf(c, p);
+    long deadline = Time.monotonicNow() + 60_000;
+    while (Time.monotonicNow() < deadline) {
+      boolean all = keys.stream().allMatch(k -> s.getStore().blockFile(k).isPresent());
+      if (all || s.fillsInProgress() == 0 && s.getPrefetcher().readerFillsPending() == 0) {
+        return;
+      }
+      Thread.sleep(5);
     }
   }
 
@@ -244,6 +292,7 @@ public final class ReadPathFigures {
     long t0 = System.nanoTime();
     long bytes = path.read(p);
     long nanos = System.nanoTime() - t0;
+    path.settle(p);
     long cpu = os.getProcessCpuTime() - cpu0;
     if (bytes != fileBytes) {
       throw new IllegalStateException(p + ": read " + bytes + " of " + fileBytes + " bytes");

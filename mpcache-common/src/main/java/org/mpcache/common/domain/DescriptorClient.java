@@ -16,6 +16,8 @@ import io.netty.channel.unix.DomainSocketReadMode;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -77,6 +79,7 @@ public final class DescriptorClient {
     private final FileChannel file;
     private final Channel connection;
     private final long timeoutMs;
+    private boolean released;
 
     private Lease(DescriptorResponseProto response, FileChannel file, Channel connection,
         long timeoutMs) {
@@ -105,6 +108,15 @@ public final class DescriptorClient {
      * counters include this read when the call returns. Idempotent.
      */
     public void release(long bytesRead) {
+      releaseLater(bytesRead).awaitUninterruptibly(timeoutMs);
+    }
+
+    /**
+     * As {@link #release}, without waiting: the file is closed and the release sent at once;
+     * the returned future is done when the slave has closed the connection, or when the
+     * request's timeout closed it from this side. Idempotent.
+     */
+    public Future<?> releaseLater(long bytesRead) {
       if (file != null) {
         try {
           file.close();
@@ -112,13 +124,15 @@ public final class DescriptorClient {
           // A read-only file: nothing is lost.
         }
       }
-      if (connection.isOpen()) {
+      if (!released && connection.isOpen()) {
+        released = true;
         connection.writeAndFlush(DescriptorFrames.encode(
             DescriptorReleaseProto.newBuilder().setBytesRead(Math.max(0, bytesRead)).build()));
-        if (!connection.closeFuture().awaitUninterruptibly(timeoutMs)) {
-          connection.close();
-        }
+        ScheduledFuture<?> giveUp = connection.eventLoop().schedule(
+            () -> connection.close(), timeoutMs, TimeUnit.MILLISECONDS);
+        connection.closeFuture().addListener(f -> giveUp.cancel(false));
       }
+      return connection.closeFuture();
     }
   }
 

@@ -199,6 +199,10 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       }
       return hit.build();
     }
+    if (req.getAhead()) {
+      // The reader asks again when it enters the block: its miss is counted and filled then.
+      return miss("not cached");
+    }
     counters.miss(access.getDatasetId());
     if (!req.getOfferFill() && completion == null) {
       return miss("not cached");

@@ -8,28 +8,30 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 
 /**
- * The threads that carry the fills of one client's streams to the slaves ({@link WriteThrough}),
- * so that no reader waits for a slave's write: at most {@code mpcache.client.fill.threads} daemon
- * threads, each running the calls of one fill at a time; idle threads end after a few seconds, so
- * none stays behind a closed stream. Closing waits at most the cache deadline for the fills under
- * way to finish (a task's JVM closes its FileSystems as it exits), then interrupts the rest.
+ * Threads that make one client's calls to the slaves off its readers' threads: the fills of its
+ * streams ({@link WriteThrough}), and the lookups and descriptor requests of the blocks ahead of
+ * its sequential readers. At most a given number of daemon threads, each running one task at a
+ * time, later tasks queued; idle threads end after a few seconds, so none stays behind a closed
+ * stream. Closing waits at most a given time for the tasks under way to finish (a task's JVM
+ * closes its FileSystems as it exits), then interrupts the rest.
  *
  * <p>Thread-safe.
  */
-final class FillSenders implements Closeable {
+final class BackgroundCalls implements Closeable {
   private static final long IDLE_SECONDS = 5;
 
   private final ThreadPoolExecutor pool;
   private final long closeWaitMs;
 
   /**
-   * @param threads the most sender threads
-   * @param closeWaitMs how long {@link #close} waits for the fills under way
+   * @param name the threads' name, to which each adds its number
+   * @param threads the most threads
+   * @param closeWaitMs how long {@link #close} waits for the tasks under way
    */
-  FillSenders(int threads, long closeWaitMs) {
+  BackgroundCalls(String name, int threads, long closeWaitMs) {
     this.pool = new ThreadPoolExecutor(threads, threads, IDLE_SECONDS, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(), new ThreadFactoryBuilder().setDaemon(true)
-            .setNameFormat("mpcache-client-fill-%d").build());
+            .setNameFormat(name + "-%d").build());
     this.pool.allowCoreThreadTimeOut(true);
     this.closeWaitMs = closeWaitMs;
   }
