@@ -469,7 +469,8 @@ final class CachingInputStream extends FSInputStream
     }
     long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
     try {
-      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, length, budgetMs);
+      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, length, budgetMs,
+          TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
     } catch (IOException e) {
       counters.descriptorFault("descriptor passing unavailable (slave " + slave.id + " at "
           + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);

@@ -49,15 +49,17 @@ public final class LocalBlockReader implements Closeable {
    *
    * @param token the block's access token, URL-safe; empty when HDFS issued none
    * @param length the block's length as the NameNode gave it
+   * @param timeoutMs the limit of the exchange
+   * @param releaseTimeoutMs how long closing waits for the slave to settle the lease
    * @return the reader, or null when the slave answered without a descriptor (not cached, not
    *     authorized): the slave's RPC is then the way to ask
    * @throws IOException when descriptors cannot be had at all here (no native library, socket
    *     unreachable) or the slave's answer does not describe this block
    */
   public static LocalBlockReader open(String socketPath, BlockKey key, String token, long length,
-      long timeoutMs) throws IOException {
+      long timeoutMs, long releaseTimeoutMs) throws IOException {
     DescriptorClient.Lease lease = DescriptorClient.request(socketPath,
-        ProtoConverters.toProto(key), token, timeoutMs);
+        ProtoConverters.toProto(key), token, timeoutMs, releaseTimeoutMs);
     if (!lease.granted()) {
       return null;
     }

@@ -104,7 +104,7 @@ public final class DescriptorClient {
 
     /**
      * Closes the file and ends the lease, telling the slave how many bytes were read through
-     * it; waits up to the request's timeout for the slave to close the connection, so that its
+     * it; waits up to the request's release timeout for the slave to close the connection, so that its
      * counters include this read when the call returns. Idempotent.
      */
     public void release(long bytesRead) {
@@ -114,7 +114,7 @@ public final class DescriptorClient {
     /**
      * As {@link #release}, without waiting: the file is closed and the release sent at once;
      * the returned future is done when the slave has closed the connection, or when the
-     * request's timeout closed it from this side. Idempotent.
+     * request's release timeout closed it from this side. Idempotent.
      */
     public Future<?> releaseLater(long bytesRead) {
       if (file != null) {
@@ -141,12 +141,15 @@ public final class DescriptorClient {
    *
    * @param token the block's access token, URL-safe; empty when HDFS issued none
    * @param timeoutMs the limit of the whole exchange
+   * @param releaseTimeoutMs how long the lease's release waits for the slave to settle it (its
+   *     own limit, not what is left of the exchange's: a slow exchange must not leave the slave's
+   *     counters behind the read)
    * @return the slave's answer; a granted one holds the file open until it is released
    * @throws IOException when the socket cannot be reached, the slave broke the protocol, or the
    *     exchange took longer than {@code timeoutMs}
    */
   public static Lease request(String socketPath, BlockKeyProto block, String token,
-      long timeoutMs) throws IOException {
+      long timeoutMs, long releaseTimeoutMs) throws IOException {
     if (!isAvailable()) {
       throw new IOException("descriptor passing is unavailable: " + unavailabilityCause());
     }
@@ -182,7 +185,7 @@ public final class DescriptorClient {
     }
     if (r.fd == null) {
       ch.close();
-      return new Lease(r.response, null, ch, timeoutMs);
+      return new Lease(r.response, null, ch, releaseTimeoutMs);
     }
     FileChannel file;
     try {
@@ -194,7 +197,7 @@ public final class DescriptorClient {
     } finally {
       r.fd.close();
     }
-    return new Lease(r.response, file, ch, timeoutMs);
+    return new Lease(r.response, file, ch, releaseTimeoutMs);
   }
 
   /** What the exchange received: the answer, and the descriptor when granted. */

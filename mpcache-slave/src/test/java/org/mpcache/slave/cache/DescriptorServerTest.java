@@ -82,7 +82,7 @@ class DescriptorServerTest {
 
   private DescriptorClient.Lease request(BlockKey key, String token) throws IOException {
     return DescriptorClient.request(socket.toString(), ProtoConverters.toProto(key), token,
-        10_000);
+        10_000, 10_000);
   }
 
   private static byte[] readAll(DescriptorClient.Lease l, int n) throws IOException {
