@@ -104,8 +104,8 @@ public final class DescriptorClient {
 
     /**
      * Closes the file and ends the lease, telling the slave how many bytes were read through
-     * it; waits up to the request's release timeout for the slave to close the connection, so that its
-     * counters include this read when the call returns. Idempotent.
+     * it; waits up to the request's release timeout for the slave to close the connection, so
+     * that its counters include this read when the call returns. Idempotent.
      */
     public void release(long bytesRead) {
       releaseLater(bytesRead).awaitUninterruptibly(timeoutMs);
