@@ -115,9 +115,12 @@ public final class DatasetRecord {
     return blocksAccess / (double) size;
   }
 
-  /** Pr(jd) = Full + Clock + Fr / Size (Equation 2). */
-  double computePriority(double fullBonus) {
-    return (full ? fullBonus : 0) + clockBase + frequency() / size;
+  /**
+   * Pr(jd) = Full + Clock + Fr / Size (Equation 2), or {@code Fr / Size^b} with the parameters'
+   * size exponent {@code b}.
+   */
+  double computePriority(PolicyParameters params) {
+    return (full ? params.fullBonus() : 0) + clockBase + frequency() / params.sizeWeight(size);
   }
 
   /** The operators' history, null when they have seen nothing of the dataset. */

@@ -43,6 +43,9 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  *   <li>While the cluster is over its SSD write budget ({@link #setOverWriteBudget}), a dataset
  *       outside the main cache is admitted only when the auxiliary cache saw an access of it
  *       begin within the hour before this one ({@code REJECTED_WRITE_BUDGET} otherwise).</li>
+ *   <li>An operator's size exponent {@code b} ({@link PolicyParameters#sizeExponent}, default 1)
+ *       replaces every {@code Fr/Size} above and in the priority by {@code Fr/Size^b}, so that a
+ *       large, often-read dataset is valued closer to the bytes it serves.</li>
  * </ul>
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
@@ -140,7 +143,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     }
     boolean holds = placement.holds(d.id);
     d.full = holds && placement.cachedBlocks(d.id) >= d.size;
-    d.priority = d.computePriority(params.fullBonus());
+    d.priority = d.computePriority(params);
     if (queued || holds) {
       queue.add(d);
     }
@@ -258,8 +261,9 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * remembered it, each taken as a read of the whole dataset: the {@code Fr/Size} term of
    * Equation 2 it would have had, cached all along), must beat the victims' {@code Fr/Size}
    * averaged over the bytes each would free, that is the block accesses the victims served per
-   * byte they hold. The mean is at most the largest {@code Fr/Size} in the main cache, so a
-   * dataset re-read often enough always gets in (docs/policy.md states the bound). Neither the
+   * byte they hold (each {@code Size} raised to the size exponent). The mean is at most the
+   * largest {@code Fr/Size} in the main cache, so a dataset re-read often enough always gets in
+   * (docs/policy.md states the bound). Neither the
    * Clock nor the Full bonus enters: the Clock would favour every newcomer over every dataset
    * accessed before the last eviction, which churns the cache.
    */
@@ -268,10 +272,10 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     double bytes = 0;
     for (DatasetRecord v : victims) {
       double held = placement.bytesHeld(v.id);
-      served += held * v.frequency() / v.size;
+      served += held * v.frequency() / params.sizeWeight(v.size);
       bytes += held;
     }
-    return d.accesses / (double) d.size > served / bytes;
+    return d.accesses / params.sizeWeight(d.size) > served / bytes;
   }
 
   /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
