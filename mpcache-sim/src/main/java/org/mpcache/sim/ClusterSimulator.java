@@ -1,5 +1,6 @@
 package org.mpcache.sim;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -162,9 +163,7 @@ public final class ClusterSimulator {
       }
       // Only the slaves with a To_Del list, in node order: asking the others changes nothing,
       // and on hundreds of nodes asking each after every job was most of the replay's time.
-      Set<String> pending = policy.slavesWithPendingEvictions();
-      int[] delivered = pending == null ? everyNode
-          : pending.stream().mapToInt(nodeOf::get).sorted().toArray();
+      int[] delivered = nodesWithPendingEvictions(policy, nodeOf, everyNode);
       for (int i : delivered) {
         for (BlockKey e : policy.pendingEvictions(slaveIds[i])) {
           drop(e, i, held, homes, heldOn);
@@ -189,6 +188,22 @@ public final class ClusterSimulator {
         ? policy.name() + SimResult.budgetSuffix(config.writeBudgetPerNode) : policy.name();
     return new SimResult(name, config.capacityBytesPerNode, accesses, hits, jobs.size(),
         whole, hddBytes, ssdBytes, written, hadoop, cached, speedups, clockMs[0]);
+  }
+
+  /** The nodes whose slave has a To_Del list, in node order ({@code everyNode} when unknown). */
+  private static int[] nodesWithPendingEvictions(CachePolicy policy, Map<String, Integer> nodeOf,
+      int[] everyNode) {
+    Set<String> pending = policy.slavesWithPendingEvictions();
+    if (pending == null) {
+      return everyNode;
+    }
+    int[] nodes = new int[pending.size()];
+    int n = 0;
+    for (String slave : pending) {
+      nodes[n++] = nodeOf.get(slave);
+    }
+    Arrays.sort(nodes);
+    return nodes;
   }
 
   /** A slave drops a block, if it holds it (it holds only blocks whose home it is). */

@@ -48,6 +48,11 @@ public final class DatasetRecord {
   long blocksAccess;
   /** Whether every block of the dataset is cached (the Full term applies). */
   boolean full;
+  /**
+   * Whether the dataset is in mpCache's main cache, its priority queue: set and cleared only
+   * with the queue's own membership, so that asking costs no search of the queue.
+   */
+  boolean queued;
   /** The Clock value the priority was last computed with. */
   double clockBase;
   /**

@@ -82,7 +82,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** The priority of a dataset in the main cache, or NaN when it is not there. */
   double priorityOf(String datasetId) {
     DatasetRecord d = datasets.tracked(datasetId);
-    return d != null && queue.contains(d) ? d.priority : Double.NaN;
+    return d != null && d.queued ? d.priority : Double.NaN;
   }
 
   /** Whether a dataset's blocks are all cached (its Full bonus applies). */
@@ -137,16 +137,34 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    *     Clock of its last access (a change of size or of the Full flag)
    */
   private void reprioritize(DatasetRecord d, boolean newClockBase) {
-    boolean queued = queue.remove(d);
+    boolean holds = placement.holds(d.id);
+    boolean full = holds && placement.cachedBlocks(d.id) >= d.size;
+    // Most blocks stored do not complete their dataset: with its terms unchanged, a queued
+    // dataset keeps its place, and the queue need not be searched twice.
+    if (!newClockBase && d.queued && holds && full == d.full
+        && Double.compare(d.computePriority(params), d.priority) == 0) {
+      return;
+    }
+    boolean queued = dequeue(d);
     if (newClockBase) {
       d.clockBase = clock;
     }
-    boolean holds = placement.holds(d.id);
-    d.full = holds && placement.cachedBlocks(d.id) >= d.size;
+    d.full = full;
     d.priority = d.computePriority(params);
     if (queued || holds) {
       queue.add(d);
+      d.queued = true;
     }
+  }
+
+  /** Takes a dataset out of the main cache's queue; whether it was there. */
+  private boolean dequeue(DatasetRecord d) {
+    if (!d.queued) {
+      return false;
+    }
+    queue.remove(d);
+    d.queued = false;
+    return true;
   }
 
   @Override
@@ -167,7 +185,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    */
   @Override
   CacheDecision.Reason admission(DatasetRecord d, BlockAccess a, boolean force) {
-    if (queue.contains(d)) {
+    if (d.queued) {
       return CacheDecision.Reason.ADMITTED_DATASET_CACHED;
     }
     if (force) {
@@ -288,7 +306,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** An expired dataset leaves the main cache as a victim does, but the Clock stays. */
   @Override
   void afterExpired(DatasetRecord v) {
-    queue.remove(v);
+    dequeue(v);
     v.blocksAccess = 0;
     v.full = false;
     super.afterExpired(v);
@@ -304,7 +322,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   @Override
   void afterRequest(DatasetRecord d, boolean admitted) {
     if (admitted) {
-      if (!queue.contains(d)) {
+      if (!d.queued) {
         d.blocksAccess = (d.accesses - 1) * d.size;
       }
       d.blocksAccess++;
@@ -350,7 +368,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   private void afterRemoval(DatasetRecord d) {
     reprioritize(d, false);
     if (!placement.holds(d.id)) {
-      queue.remove(d);
+      dequeue(d);
       d.blocksAccess = 0;
     }
   }
@@ -377,7 +395,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (d == null) {
       return null;
     }
-    return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
+    return new DatasetStanding(d.queued ? d.priority : Double.NaN, d.frequency(),
         d.full, auxiliary.contains(datasetId));
   }
 }
