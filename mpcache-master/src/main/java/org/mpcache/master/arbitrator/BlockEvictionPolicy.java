@@ -225,6 +225,9 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       return CacheDecision.reject(CacheDecision.Reason.REJECTED_WRITE_BUDGET);
     }
     Slave s = slave(a.slaveId());
+    // The requested block's own copy, if tracked there, is found once and passed over by
+    // identity: comparing block keys would read every candidate's key.
+    BlockCopy own = s.copies.get(a.block());
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();
     long freed = 0;
@@ -233,7 +236,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       if (freed >= need) {
         break;
       }
-      if (c.block.equals(a.block())) {
+      if (c == own) {
         continue;
       }
       String owner = placement.datasetOf(c.block);
@@ -248,19 +251,23 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       return CacheDecision.reject(freed + pinnedBytes >= need
           ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
     }
-    List<BlockKey> evict = new ArrayList<>(victims.size());
-    for (BlockCopy v : victims) {
+    BlockKey[] evict = new BlockKey[victims.size()];
+    for (int i = 0; i < evict.length; i++) {
+      BlockCopy v = victims.get(i);
       s.evictionOrder.remove(v);
       s.copies.remove(v.block);
-      evict.add(v.block);
+      evict[i] = v.block;
     }
-    BlockCopy c = s.copies.computeIfAbsent(a.block(), k -> new BlockCopy(k, a.blockBytes()));
-    c.bytes = a.blockBytes();
-    touch(s, c);
+    if (own == null) {
+      own = new BlockCopy(a.block(), a.blockBytes());
+      s.copies.put(a.block(), own);
+    }
+    own.bytes = a.blockBytes();
+    touch(s, own);
     placement.fill(a.datasetId(), a.block(), a.blockBytes(), a.slaveId());
-    return evict.isEmpty()
+    return evict.length == 0
         ? CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of())
-        : CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evict);
+        : CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, List.of(evict));
   }
 
   /** A block the slave finished storing joins its eviction order. */
