@@ -85,6 +85,13 @@ public final class MasterConfigKeys {
   public static final int POLICY_AUXILIARY_CAPACITY_DEFAULT = 1024;
 
   /**
+   * The exponent {@code b} of the mpcache policy's {@code Fr/Size^b}, in its priority and its
+   * admission test: 1 is the paper's rule; lower favours large, often-read datasets.
+   */
+  public static final String POLICY_SIZE_EXPONENT_KEY = "mpcache.master.policy.size-exponent";
+  public static final double POLICY_SIZE_EXPONENT_DEFAULT = 1.0;
+
+  /**
    * How many records of datasets with nothing cached the master keeps for {@code mpcache admin
    * datasets} and {@code explain} (least recently read dropped first). Reloadable.
    */

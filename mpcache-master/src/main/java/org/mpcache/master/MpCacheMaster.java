@@ -301,12 +301,15 @@ public class MpCacheMaster extends CompositeService {
         MasterConfigKeys.POLICY_FULL_BONUS_DEFAULT);
     int aux = ConfigChecks.intAtLeast(conf, MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_KEY,
         MasterConfigKeys.POLICY_AUXILIARY_CAPACITY_DEFAULT, 1);
+    double exponent = conf.getDouble(MasterConfigKeys.POLICY_SIZE_EXPONENT_KEY,
+        MasterConfigKeys.POLICY_SIZE_EXPONENT_DEFAULT);
     try {
-      return CachePolicies.create(name, new PolicyParameters(bonus, aux), placement);
+      return CachePolicies.create(name, new PolicyParameters(bonus, aux, exponent), placement);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid cache policy configuration ("
           + MasterConfigKeys.POLICY_KEY + "=" + name + ", " + MasterConfigKeys.POLICY_FULL_BONUS_KEY
-          + "=" + bonus + "): " + e.getMessage(), e);
+          + "=" + bonus + ", " + MasterConfigKeys.POLICY_SIZE_EXPONENT_KEY + "=" + exponent + "): "
+          + e.getMessage(), e);
     }
   }
 

@@ -45,6 +45,21 @@ class MpCacheMasterPolicyTest {
         () -> new MpCacheMaster().createPolicy(bonus, new PlacementIndex()));
     assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_FULL_BONUS_KEY + "=-1.0"),
         e.getMessage());
+
+    Configuration exponent = new Configuration(false);
+    exponent.set(MasterConfigKeys.POLICY_SIZE_EXPONENT_KEY, "2");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new MpCacheMaster().createPolicy(exponent, new PlacementIndex()));
+    assertTrue(e.getMessage().contains(MasterConfigKeys.POLICY_SIZE_EXPONENT_KEY + "=2.0"),
+        e.getMessage());
+  }
+
+  @Test
+  void createPolicy_sizeExponentInRangeIsAccepted() {
+    Configuration conf = new Configuration(false);
+    conf.set(MasterConfigKeys.POLICY_SIZE_EXPONENT_KEY, "0.5");
+    assertEquals(CachePolicies.MPCACHE,
+        new MpCacheMaster().createPolicy(conf, new PlacementIndex()).name());
   }
 
   @Test

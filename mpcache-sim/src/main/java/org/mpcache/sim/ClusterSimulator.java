@@ -1,8 +1,7 @@
 package org.mpcache.sim;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +83,7 @@ public final class ClusterSimulator {
   }
 
   private static final String BLOCK_POOL = "BP-sim";
+  private static final long FIRST_BLOCK_ID = 1L << 30;
 
   private final Config config;
 
@@ -92,22 +92,26 @@ public final class ClusterSimulator {
   }
 
   public SimResult run(CachePolicy policy, List<SimJob> jobs) {
-    List<Set<BlockKey>> slaves = new ArrayList<>(config.nodes);
     String[] slaveIds = new String[config.nodes];
     Map<String, Integer> nodeOf = new HashMap<>();
     int[] everyNode = new int[config.nodes];
     for (int i = 0; i < config.nodes; i++) {
-      slaves.add(new HashSet<>());
       slaveIds[i] = "n" + i;
       nodeOf.put(slaveIds[i], i);
       everyNode[i] = i;
     }
     long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
     Map<String, Long> firstBlockIds = firstBlockIds(jobs);
-    // Each dataset's block keys and their home nodes, made at its first read and kept: making a
-    // key checks its block pool name, and a home hashes every replica, at every access otherwise.
-    Map<String, BlockKey[]> keysOf = new HashMap<>();
-    Map<String, int[]> homesOf = new HashMap<>();
+    // What the slaves hold, by block: a block is only ever read, so only ever cached, on its home
+    // node, so a flag per block and a count per node say it all, where sets of keys were hashed
+    // at every access. Each block's key and home are made at its dataset's first read and kept:
+    // making a key checks its block pool name, and a home hashes every replica.
+    int blocks = (int) (jobs.stream().mapToLong(j -> firstBlockIds.get(j.dataset) + j.datasetBlocks)
+        .max().orElse(FIRST_BLOCK_ID) - FIRST_BLOCK_ID);
+    BlockKey[] keys = new BlockKey[blocks];
+    int[] homes = new int[blocks];
+    boolean[] held = new boolean[blocks];
+    long[] heldOn = new long[config.nodes];
     long accesses = 0;
     long hits = 0;
     long whole = 0;
@@ -125,40 +129,34 @@ public final class ClusterSimulator {
       policy.setOverWriteBudget(() -> meter.over(clockMs[0], clusterBudget, capacity));
     }
     for (SimJob job : jobs) {
-      BlockKey[] keys = keysOf.get(job.dataset);
-      int[] homes = homesOf.get(job.dataset);
-      if (keys == null) {
-        long first = firstBlockIds.get(job.dataset);
-        keys = new BlockKey[job.datasetBlocks];
-        homes = new int[job.datasetBlocks];
-        for (int b = 0; b < keys.length; b++) {
-          keys[b] = new BlockKey(BLOCK_POOL, first + b, 1);
-          homes[b] = home(first + b);
+      int first = (int) (firstBlockIds.get(job.dataset) - FIRST_BLOCK_ID);
+      if (keys[first] == null) {
+        for (int b = first; b < first + job.datasetBlocks; b++) {
+          keys[b] = new BlockKey(BLOCK_POOL, FIRST_BLOCK_ID + b, 1);
+          homes[b] = home(FIRST_BLOCK_ID + b);
         }
-        keysOf.put(job.dataset, keys);
-        homesOf.put(job.dataset, homes);
       }
       int jobHits = 0;
-      for (int b = 0; b < job.blocks; b++) {
+      for (int b = first; b < first + job.blocks; b++) {
         BlockKey key = keys[b];
         int node = homes[b];
-        Set<BlockKey> slave = slaves.get(node);
         String slaveId = slaveIds[node];
         BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset,
             job.datasetBlocks, job.id, clockMs[0]);
         accesses++;
-        if (slave.contains(key)) {
+        if (held[b]) {
           jobHits++;
           policy.onHit(a);
           continue;
         }
-        CacheDecision d = policy.onMiss(a, (perNodeBlocks - slave.size()) * config.blockBytes);
+        CacheDecision d = policy.onMiss(a, (perNodeBlocks - heldOn[node]) * config.blockBytes);
         for (BlockKey e : d.evict()) {
-          slave.remove(e);
+          drop(e, node, held, homes, heldOn);
           policy.onRemoved(slaveId, e);
         }
-        if (d.admitted() && slave.size() < perNodeBlocks) {
-          slave.add(key);
+        if (d.admitted() && heldOn[node] < perNodeBlocks) {
+          held[b] = true;
+          heldOn[node]++;
           written += config.blockBytes;
           meter.add(clockMs[0], config.blockBytes, clusterBudget);
           policy.onCached(slaveId, key);
@@ -166,12 +164,10 @@ public final class ClusterSimulator {
       }
       // Only the slaves with a To_Del list, in node order: asking the others changes nothing,
       // and on hundreds of nodes asking each after every job was most of the replay's time.
-      Set<String> pending = policy.slavesWithPendingEvictions();
-      int[] delivered = pending == null ? everyNode
-          : pending.stream().mapToInt(nodeOf::get).sorted().toArray();
+      int[] delivered = nodesWithPendingEvictions(policy, nodeOf, everyNode);
       for (int i : delivered) {
         for (BlockKey e : policy.pendingEvictions(slaveIds[i])) {
-          slaves.get(i).remove(e);
+          drop(e, i, held, homes, heldOn);
           policy.onRemoved(slaveIds[i], e);
         }
       }
@@ -195,13 +191,38 @@ public final class ClusterSimulator {
         whole, hddBytes, ssdBytes, written, hadoop, cached, speedups, clockMs[0]);
   }
 
+  /** The nodes whose slave has a To_Del list, in node order ({@code everyNode} when unknown). */
+  private static int[] nodesWithPendingEvictions(CachePolicy policy, Map<String, Integer> nodeOf,
+      int[] everyNode) {
+    Set<String> pending = policy.slavesWithPendingEvictions();
+    if (pending == null) {
+      return everyNode;
+    }
+    int[] nodes = new int[pending.size()];
+    int n = 0;
+    for (String slave : pending) {
+      nodes[n++] = nodeOf.get(slave);
+    }
+    Arrays.sort(nodes);
+    return nodes;
+  }
+
+  /** A slave drops a block, if it holds it (it holds only blocks whose home it is). */
+  private static void drop(BlockKey block, int node, boolean[] held, int[] homes, long[] heldOn) {
+    long b = block.getBlockId() - FIRST_BLOCK_ID;
+    if (b >= 0 && b < held.length && held[(int) b] && homes[(int) b] == node) {
+      held[(int) b] = false;
+      heldOn[node]--;
+    }
+  }
+
   /**
    * The id of each dataset's first block: consecutive ids in the order datasets are first read,
    * as the NameNode hands them out.
    */
   static Map<String, Long> firstBlockIds(List<SimJob> jobs) {
     Map<String, Long> first = new HashMap<>();
-    long next = 1L << 30;
+    long next = FIRST_BLOCK_ID;
     for (SimJob job : jobs) {
       if (!first.containsKey(job.dataset)) {
         first.put(job.dataset, next);

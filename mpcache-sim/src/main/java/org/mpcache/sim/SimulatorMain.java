@@ -45,8 +45,8 @@ public final class SimulatorMain extends CommandLineTool {
   /** SSD write budgets, GiB per hour per node; 0 for none. */
   private List<Double> writeBudgetsGb;
   private long seed;
-  private double fullBonus;
-  private int auxiliary;
+  /** mpcache's full bonus, auxiliary cache capacity and size exponent. */
+  private PolicyParameters parameters;
   private Path trace;
   private boolean synthetic;
   /** The synthetic trace's catalog; 0 for a quarter of the jobs. */
@@ -110,6 +110,8 @@ public final class SimulatorMain extends CommandLineTool {
             PolicyParameters.DEFAULT_FULL_BONUS)
         .option("auxiliary", "N", "mpcache's auxiliary cache capacity",
             PolicyParameters.DEFAULT_AUXILIARY_CAPACITY)
+        .option("size-exponent", "B", "mpcache's exponent b of Fr/Size^b, from 0 to 1",
+            PolicyParameters.DEFAULT_SIZE_EXPONENT)
         .option("hdd-mbps", "X", "effective HDD read rate per node, MB/s", 30)
         .option("ssd-mbps", "X", "effective SSD read rate per node, MB/s", 90)
         .option("cores", "N", "cores per node", 16)
@@ -150,8 +152,13 @@ public final class SimulatorMain extends CommandLineTool {
       return gb;
     });
     seed = o.longValue("seed");
-    fullBonus = o.doubleAtLeast("full-bonus", 0);
-    auxiliary = o.positiveInt("auxiliary");
+    double sizeExponent = o.doubleAtLeast("size-exponent", 0);
+    if (sizeExponent > 1) {
+      throw new ToolOptions.UsageException("--size-exponent must be at most 1, got "
+          + sizeExponent);
+    }
+    parameters = new PolicyParameters(o.doubleAtLeast("full-bonus", 0),
+        o.positiveInt("auxiliary"), sizeExponent);
     hddMbps = o.positiveDouble("hdd-mbps");
     ssdMbps = o.positiveDouble("ssd-mbps");
     cores = o.positiveInt("cores");
@@ -196,7 +203,6 @@ public final class SimulatorMain extends CommandLineTool {
     CostModel cost = CostModel.of(nodes, hddMbps, ssdMbps, cores);
     console.printf("%-14s %8s %10s %14s %9s %10s %10s %12s%n", "policy", "GB/node",
         "hit ratio", "effective hit", "speedup", "HDD GiB", "SSD GiB", "written GiB");
-    PolicyParameters parameters = new PolicyParameters(fullBonus, auxiliary);
     List<SimResult> results = new ArrayList<>();
     List<String> csv = new ArrayList<>();
     csv.add(SimResult.csvHeader());

@@ -18,5 +18,7 @@ class SimulatorMainCommandLineTest extends ToolCommandLineContract {
     assertUsageError(new String[] {"--trace", "synthetic", "--size-alpha", "0"}, "--size-alpha",
         "'0'");
     assertUsageError(new String[] {"--datasets", "none"}, "--datasets", "'none'");
+    assertUsageError(new String[] {"--size-exponent", "-0.5"}, "--size-exponent", "'-0.5'");
+    assertUsageError(new String[] {"--size-exponent", "1.5"}, "--size-exponent", "1.5");
   }
 }

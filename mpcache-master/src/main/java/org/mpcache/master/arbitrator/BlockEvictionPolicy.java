@@ -1,12 +1,12 @@
 package org.mpcache.master.arbitrator;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.TreeSet;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -33,6 +33,10 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     long lastAccessSeq;
     /** Reported cached (false while the slave is still filling it). */
     boolean cached;
+    /** Where it is in its slave's {@link EvictionOrder}: its rank's bucket, null when out. */
+    private Bucket bucket;
+    private BlockCopy prev;
+    private BlockCopy next;
 
     BlockCopy(BlockKey block, long bytes) {
       this.block = block;
@@ -40,28 +44,130 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     }
   }
 
-  /** One slave: all its copies, and the cached ones in eviction order (first out first). */
-  private final class Slave {
-    final Map<BlockKey, BlockCopy> copies = new HashMap<>();
-    final TreeSet<BlockCopy> evictionOrder = new TreeSet<>(order);
+  /** The copies of one rank, least recently accessed first, in a list of ranks ascending. */
+  private static final class Bucket {
+    final long rank;
+    Bucket prev;
+    Bucket next;
+    BlockCopy first;
+    BlockCopy last;
+
+    Bucket(long rank) {
+      this.rank = rank;
+    }
   }
 
   /**
-   * The subclass's victim order, then least recently accessed, then by block. Written out rather
-   * than chained with {@code thenComparing}: the shared lambdas of a chain are called from every
-   * comparator in the process and were most of a replay's time in the simulator. A copy compared
-   * with itself (as the tree does to find it) is equal at once, not after comparing block keys.
+   * A slave's cached copies, first out first: by {@link #rank} ascending, then least recently
+   * accessed (stamps are unique, so this is a total order). A linked list of rank buckets, each
+   * a linked list of copies, rather than a sorted tree: an access stamps the copy with the
+   * newest stamp, so it goes to the end of its (new) rank's bucket, and with ranks that grow by
+   * at most one step per access that bucket is the old one or its successor, which makes an
+   * access O(1) (an LRU list, or LFU's frequency buckets). A copy joining with an older stamp
+   * (one that was filling while others were accessed) walks to its place.
    */
-  private final Comparator<BlockCopy> order = (x, y) -> {
-    if (x == y) {
-      return 0;
+  private static final class EvictionOrder implements Iterable<BlockCopy> {
+    private Bucket head;
+
+    /** Takes a copy out; returns the bucket of at most its rank to search from, or null. */
+    Bucket remove(BlockCopy c) {
+      Bucket b = c.bucket;
+      if (c.prev == null) {
+        b.first = c.next;
+      } else {
+        c.prev.next = c.next;
+      }
+      if (c.next == null) {
+        b.last = c.prev;
+      } else {
+        c.next.prev = c.prev;
+      }
+      c.bucket = null;
+      c.prev = null;
+      c.next = null;
+      if (b.first != null) {
+        return b;
+      }
+      if (b.prev == null) {
+        head = b.next;
+      } else {
+        b.prev.next = b.next;
+      }
+      if (b.next != null) {
+        b.next.prev = b.prev;
+      }
+      return b.prev;
     }
-    int c = compareVictims(x, y);
-    if (c == 0) {
-      c = Long.compare(x.lastAccessSeq, y.lastAccessSeq);
+
+    /** Puts a copy of {@code rank} in its place, searching from {@code from} (of no higher rank). */
+    void add(BlockCopy c, long rank, Bucket from) {
+      Bucket before = null;
+      Bucket b = from == null ? head : from;
+      while (b != null && b.rank < rank) {
+        before = b;
+        b = b.next;
+      }
+      if (b == null || b.rank != rank) {
+        Bucket n = new Bucket(rank);
+        n.prev = before;
+        n.next = b;
+        if (before == null) {
+          head = n;
+        } else {
+          before.next = n;
+        }
+        if (b != null) {
+          b.prev = n;
+        }
+        b = n;
+      }
+      BlockCopy after = b.last;
+      while (after != null && after.lastAccessSeq > c.lastAccessSeq) {
+        after = after.prev;
+      }
+      c.bucket = b;
+      c.prev = after;
+      c.next = after == null ? b.first : after.next;
+      if (c.next == null) {
+        b.last = c;
+      } else {
+        c.next.prev = c;
+      }
+      if (after == null) {
+        b.first = c;
+      } else {
+        after.next = c;
+      }
     }
-    return c != 0 ? c : x.block.compareTo(y.block);
-  };
+
+    @Override
+    public Iterator<BlockCopy> iterator() {
+      return new Iterator<>() {
+        private BlockCopy next = head == null ? null : head.first;
+
+        @Override
+        public boolean hasNext() {
+          return next != null;
+        }
+
+        @Override
+        public BlockCopy next() {
+          BlockCopy c = next;
+          if (c == null) {
+            throw new NoSuchElementException();
+          }
+          next = c.next != null ? c.next : c.bucket.next == null ? null : c.bucket.next.first;
+          return c;
+        }
+      };
+    }
+  }
+
+  /** One slave: all its copies, and the cached ones in eviction order (first out first). */
+  private static final class Slave {
+    final Map<BlockKey, BlockCopy> copies = new HashMap<>();
+    final EvictionOrder evictionOrder = new EvictionOrder();
+  }
 
   private final Map<String, Slave> slaves = new HashMap<>();
   /** The datasets accessed recently, for the write-budget mode. */
@@ -74,8 +180,11 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
         id -> { });
   }
 
-  /** The order victims are taken in, most evictable first (negative: {@code x} first). */
-  abstract int compareVictims(BlockCopy x, BlockCopy y);
+  /**
+   * The class of a copy in the victim order: lower ranks go first, and within a rank the least
+   * recently accessed. It may grow by at most one per access of the copy, never shrink.
+   */
+  abstract long rank(BlockCopy c);
 
   private Slave slave(String slaveId) {
     return slaves.computeIfAbsent(slaveId, s -> new Slave());
@@ -83,11 +192,12 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
 
   /** Counts one access to a copy, keeping the eviction order. */
   private void touch(Slave s, BlockCopy c) {
-    boolean ordered = s.evictionOrder.remove(c);
+    boolean ordered = c.bucket != null;
+    Bucket from = ordered ? s.evictionOrder.remove(c) : null;
     c.accesses++;
     c.lastAccessSeq = ++seq;
     if (ordered) {
-      s.evictionOrder.add(c);
+      s.evictionOrder.add(c, rank(c), from);
     }
   }
 
@@ -115,6 +225,9 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       return CacheDecision.reject(CacheDecision.Reason.REJECTED_WRITE_BUDGET);
     }
     Slave s = slave(a.slaveId());
+    // The requested block's own copy, if tracked there, is found once and passed over by
+    // identity: comparing block keys would read every candidate's key.
+    BlockCopy own = s.copies.get(a.block());
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();
     long freed = 0;
@@ -123,7 +236,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       if (freed >= need) {
         break;
       }
-      if (c.block.equals(a.block())) {
+      if (c == own) {
         continue;
       }
       String owner = placement.datasetOf(c.block);
@@ -138,23 +251,23 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       return CacheDecision.reject(freed + pinnedBytes >= need
           ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
     }
-    List<BlockKey> evict = new ArrayList<>(victims.size());
-    for (BlockCopy v : victims) {
+    BlockKey[] evict = new BlockKey[victims.size()];
+    for (int i = 0; i < evict.length; i++) {
+      BlockCopy v = victims.get(i);
       s.evictionOrder.remove(v);
       s.copies.remove(v.block);
-      evict.add(v.block);
+      evict[i] = v.block;
     }
-    BlockCopy c = s.copies.computeIfAbsent(a.block(), k -> new BlockCopy(k, a.blockBytes()));
-    boolean ordered = s.evictionOrder.remove(c);
-    c.bytes = a.blockBytes();
-    if (ordered) {
-      s.evictionOrder.add(c);
+    if (own == null) {
+      own = new BlockCopy(a.block(), a.blockBytes());
+      s.copies.put(a.block(), own);
     }
-    touch(s, c);
+    own.bytes = a.blockBytes();
+    touch(s, own);
     placement.fill(a.datasetId(), a.block(), a.blockBytes(), a.slaveId());
-    return evict.isEmpty()
+    return evict.length == 0
         ? CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of())
-        : CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, evict);
+        : CacheDecision.admit(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, List.of(evict));
   }
 
   /** A block the slave finished storing joins its eviction order. */
@@ -193,7 +306,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     }
     if (!c.cached) {
       c.cached = true;
-      s.evictionOrder.add(c);
+      s.evictionOrder.add(c, rank(c), null);
     }
   }
 
@@ -201,7 +314,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
   void afterRemoved(String slaveId, BlockKey block, String datasetId) {
     Slave s = slaves.get(slaveId);
     BlockCopy c = s == null ? null : s.copies.remove(block);
-    if (c != null) {
+    if (c != null && c.bucket != null) {
       s.evictionOrder.remove(c);
     }
   }

@@ -54,8 +54,9 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    */
   Iterable<DatasetRecord> victimCandidates(DatasetRecord keep, String slave) {
     List<DatasetRecord> candidates = new ArrayList<>();
-    datasets.forEachTracked(v -> {
-      if (v != keep && placement.bytesOn(v.id, slave) > 0) {
+    placement.forEachDatasetOn(slave, id -> {
+      DatasetRecord v = datasets.tracked(id);
+      if (v != null && v != keep) {
         v.completeWhenOrdered = complete(v);
         candidates.add(v);
       }

@@ -48,6 +48,11 @@ public final class DatasetRecord {
   long blocksAccess;
   /** Whether every block of the dataset is cached (the Full term applies). */
   boolean full;
+  /**
+   * Whether the dataset is in mpCache's main cache, its priority queue: set and cleared only
+   * with the queue's own membership, so that asking costs no search of the queue.
+   */
+  boolean queued;
   /** The Clock value the priority was last computed with. */
   double clockBase;
   /**
@@ -115,9 +120,12 @@ public final class DatasetRecord {
     return blocksAccess / (double) size;
   }
 
-  /** Pr(jd) = Full + Clock + Fr / Size (Equation 2). */
-  double computePriority(double fullBonus) {
-    return (full ? fullBonus : 0) + clockBase + frequency() / size;
+  /**
+   * Pr(jd) = Full + Clock + Fr / Size (Equation 2), or {@code Fr / Size^b} with the parameters'
+   * size exponent {@code b}.
+   */
+  double computePriority(PolicyParameters params) {
+    return (full ? params.fullBonus() : 0) + clockBase + frequency() / params.sizeWeight(size);
   }
 
   /** The operators' history, null when they have seen nothing of the dataset. */

@@ -17,8 +17,9 @@ final class LfuPolicy extends BlockEvictionPolicy {
     return CachePolicies.LFU;
   }
 
+  /** The rank is the access count: the fewest accesses go first, ties least recent first. */
   @Override
-  int compareVictims(BlockCopy x, BlockCopy y) {
-    return Long.compare(x.accesses, y.accesses);
+  long rank(BlockCopy c) {
+    return c.accesses;
   }
 }

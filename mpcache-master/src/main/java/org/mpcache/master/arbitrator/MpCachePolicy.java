@@ -43,6 +43,9 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  *   <li>While the cluster is over its SSD write budget ({@link #setOverWriteBudget}), a dataset
  *       outside the main cache is admitted only when the auxiliary cache saw an access of it
  *       begin within the hour before this one ({@code REJECTED_WRITE_BUDGET} otherwise).</li>
+ *   <li>An operator's size exponent {@code b} ({@link PolicyParameters#sizeExponent}, default 1)
+ *       replaces every {@code Fr/Size} above and in the priority by {@code Fr/Size^b}, so that a
+ *       large, often-read dataset is valued closer to the bytes it serves.</li>
  * </ul>
  *
  * <p>Pure and deterministic; not thread-safe (the caller serializes calls).
@@ -79,7 +82,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** The priority of a dataset in the main cache, or NaN when it is not there. */
   double priorityOf(String datasetId) {
     DatasetRecord d = datasets.tracked(datasetId);
-    return d != null && queue.contains(d) ? d.priority : Double.NaN;
+    return d != null && d.queued ? d.priority : Double.NaN;
   }
 
   /** Whether a dataset's blocks are all cached (its Full bonus applies). */
@@ -134,16 +137,34 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    *     Clock of its last access (a change of size or of the Full flag)
    */
   private void reprioritize(DatasetRecord d, boolean newClockBase) {
-    boolean queued = queue.remove(d);
+    boolean holds = placement.holds(d.id);
+    boolean full = holds && placement.cachedBlocks(d.id) >= d.size;
+    // Most blocks stored do not complete their dataset: with its terms unchanged, a queued
+    // dataset keeps its place, and the queue need not be searched twice.
+    if (!newClockBase && d.queued && holds && full == d.full
+        && Double.compare(d.computePriority(params), d.priority) == 0) {
+      return;
+    }
+    boolean queued = dequeue(d);
     if (newClockBase) {
       d.clockBase = clock;
     }
-    boolean holds = placement.holds(d.id);
-    d.full = holds && placement.cachedBlocks(d.id) >= d.size;
-    d.priority = d.computePriority(params.fullBonus());
+    d.full = full;
+    d.priority = d.computePriority(params);
     if (queued || holds) {
       queue.add(d);
+      d.queued = true;
     }
+  }
+
+  /** Takes a dataset out of the main cache's queue; whether it was there. */
+  private boolean dequeue(DatasetRecord d) {
+    if (!d.queued) {
+      return false;
+    }
+    queue.remove(d);
+    d.queued = false;
+    return true;
   }
 
   @Override
@@ -164,7 +185,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    */
   @Override
   CacheDecision.Reason admission(DatasetRecord d, BlockAccess a, boolean force) {
-    if (queue.contains(d)) {
+    if (d.queued) {
       return CacheDecision.Reason.ADMITTED_DATASET_CACHED;
     }
     if (force) {
@@ -258,8 +279,9 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    * remembered it, each taken as a read of the whole dataset: the {@code Fr/Size} term of
    * Equation 2 it would have had, cached all along), must beat the victims' {@code Fr/Size}
    * averaged over the bytes each would free, that is the block accesses the victims served per
-   * byte they hold. The mean is at most the largest {@code Fr/Size} in the main cache, so a
-   * dataset re-read often enough always gets in (docs/policy.md states the bound). Neither the
+   * byte they hold (each {@code Size} raised to the size exponent). The mean is at most the
+   * largest {@code Fr/Size} in the main cache, so a dataset re-read often enough always gets in
+   * (docs/policy.md states the bound). Neither the
    * Clock nor the Full bonus enters: the Clock would favour every newcomer over every dataset
    * accessed before the last eviction, which churns the cache.
    */
@@ -268,10 +290,10 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     double bytes = 0;
     for (DatasetRecord v : victims) {
       double held = placement.bytesHeld(v.id);
-      served += held * v.frequency() / v.size;
+      served += held * v.frequency() / params.sizeWeight(v.size);
       bytes += held;
     }
-    return d.accesses / (double) d.size > served / bytes;
+    return d.accesses / params.sizeWeight(d.size) > served / bytes;
   }
 
   /** Algorithm 1 lines 15-21: the victim leaves the main cache and raises the Clock. */
@@ -284,7 +306,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** An expired dataset leaves the main cache as a victim does, but the Clock stays. */
   @Override
   void afterExpired(DatasetRecord v) {
-    queue.remove(v);
+    dequeue(v);
     v.blocksAccess = 0;
     v.full = false;
     super.afterExpired(v);
@@ -300,7 +322,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   @Override
   void afterRequest(DatasetRecord d, boolean admitted) {
     if (admitted) {
-      if (!queue.contains(d)) {
+      if (!d.queued) {
         d.blocksAccess = (d.accesses - 1) * d.size;
       }
       d.blocksAccess++;
@@ -346,7 +368,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   private void afterRemoval(DatasetRecord d) {
     reprioritize(d, false);
     if (!placement.holds(d.id)) {
-      queue.remove(d);
+      dequeue(d);
       d.blocksAccess = 0;
     }
   }
@@ -373,7 +395,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     if (d == null) {
       return null;
     }
-    return new DatasetStanding(queue.contains(d) ? d.priority : Double.NaN, d.frequency(),
+    return new DatasetStanding(d.queued ? d.priority : Double.NaN, d.frequency(),
         d.full, auxiliary.contains(datasetId));
   }
 }

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
 import java.util.function.ToLongFunction;
 import org.mpcache.common.BlockKey;
@@ -38,7 +39,9 @@ import org.mpcache.common.BlockKey;
  * costs one object and one table slot; slaves are numbered once and each dataset keeps its bytes per
  * slave in two small sorted arrays, so that "does this dataset free room on that slave" is
  * O(log slaves) while choosing victims. The per-slave views ({@link #storedOn}) scan the table:
- * they serve operators' actions, not the request path.
+ * they serve operators' actions, not the request path. The datasets on each slave are kept only
+ * once a policy asks for them ({@link #forEachDatasetOn}: the dataset baselines, whose victims
+ * are the datasets on the requesting slave), so mpCache's policy does not pay for them.
  *
  * <p>Not thread-safe: the Replace Arbitrator guards it with its lock.
  */
@@ -175,6 +178,11 @@ public final class PlacementIndex {
   private int[] storedPerSlave = new int[8];
   private final Map<String, Pending> toDel = new HashMap<>();
   private long pendingBytes;
+  /**
+   * Per slave number, the datasets with stored bytes there; null until {@link #forEachDatasetOn}
+   * is first asked (by the dataset baselines), as it costs a set entry per dataset and slave.
+   */
+  private List<Set<Held>> datasetsOn;
 
   private int slave(String slaveId) {
     Integer i = slaveIndex.get(slaveId);
@@ -306,13 +314,59 @@ public final class PlacementIndex {
       c.nextInDataset.prevInDataset = c.prevInDataset;
     }
     if (!c.filling) {
-      d.addStored(c.slave, -c.bytes);
+      addStored(d, c.slave, -c.bytes);
       if (!storedElsewhere(c)) {
         d.cachedBlocks--;
       }
     }
     if (d.head == null) {
       datasets.remove(d.id);
+    }
+  }
+
+  /** Adds to a dataset's stored bytes on a slave, keeping {@link #datasetsOn} when kept. */
+  private void addStored(Held d, int slave, long delta) {
+    if (datasetsOn == null) {
+      d.addStored(slave, delta);
+      return;
+    }
+    long before = d.bytesOn(slave);
+    d.addStored(slave, delta);
+    if (before <= 0 && before + delta > 0) {
+      datasetsOn(slave).add(d);
+    } else if (before > 0 && before + delta <= 0) {
+      datasetsOn(slave).remove(d);
+    }
+  }
+
+  private Set<Held> datasetsOn(int slave) {
+    while (datasetsOn.size() <= slave) {
+      datasetsOn.add(new HashSet<>());
+    }
+    return datasetsOn.get(slave);
+  }
+
+  /**
+   * Visits every dataset with stored bytes on a slave ({@link #bytesOn} above 0), in no order.
+   * The first call starts keeping these per slave, from then on as copies come and go: a cost
+   * in memory per dataset and slave that only the policies asking for it pay.
+   */
+  void forEachDatasetOn(String slaveId, Consumer<String> visitor) {
+    if (datasetsOn == null) {
+      datasetsOn = new ArrayList<>();
+      for (Held d : datasets.values()) {
+        for (int i = 0; i < d.slaveEntries; i++) {
+          if (d.slaveBytes[i] > 0) {
+            datasetsOn(d.slaveKeys[i]).add(d);
+          }
+        }
+      }
+    }
+    Integer s = slaveIndex.get(slaveId);
+    if (s != null && s < datasetsOn.size()) {
+      for (Held d : datasetsOn.get(s)) {
+        visitor.accept(d.id);
+      }
     }
   }
 
@@ -417,7 +471,7 @@ public final class PlacementIndex {
       queue(s, block, 0);
       return Stored.UNCHANGED;
     }
-    c.dataset.addStored(s, c.bytes);
+    addStored(c.dataset, s, c.bytes);
     if (!storedElsewhere(c)) {
       c.dataset.cachedBlocks++;
     }
@@ -500,6 +554,13 @@ public final class PlacementIndex {
     Held d = datasets.remove(datasetId);
     if (d == null) {
       return;
+    }
+    if (datasetsOn != null) {
+      for (int i = 0; i < d.slaveEntries; i++) {
+        if (d.slaveBytes[i] > 0) {
+          datasetsOn(d.slaveKeys[i]).remove(d);
+        }
+      }
     }
     for (Copy c = d.head; c != null; c = c.nextInDataset) {
       c.doomed = true;

@@ -82,6 +82,16 @@ class BlockEvictionPolicyTest {
   }
 
   @Test
+  void lru_blockStoredLateTakesItsPlaceByItsLastAccess() {
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
+    lru.onMiss(access("s1", 1, 100, "j1"), 1_000); // accessed first, stored last
+    cache(lru, "s1", 2);
+    cache(lru, "s1", 3);
+    lru.onCached("s1", block(1));
+    assertEquals(List.of(block(1), block(2)), missFull(lru, "s1", 4, 200, 0).evict());
+  }
+
+  @Test
   void lru_rejectsABlockLargerThanEverythingTheSlaveCaches() {
     LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lru, "s1", 1);
@@ -134,6 +144,19 @@ class BlockEvictionPolicyTest {
     hit(lfu, "s1", 1);
     // Both have two accesses; block 2's last one is older.
     assertEquals(List.of(block(2)), missFull(lfu, "s1", 3, 100, 0).evict());
+  }
+
+  @Test
+  void lfu_blockHitWhileFillingJoinsItsCountAmongTheMoreRecent() {
+    LfuPolicy lfu = new LfuPolicy(new PlacementIndex(), PolicyParameters.defaults());
+    lfu.onMiss(access("s1", 1, 100, "j1"), 1_000);
+    hit(lfu, "s1", 1); // two accesses while filling
+    cache(lfu, "s1", 2);
+    cache(lfu, "s1", 3);
+    hit(lfu, "s1", 3); // two accesses, the last more recent than block 1's
+    lfu.onCached("s1", block(1));
+    // Counts and last accesses: 2 -> 1; 1 -> 2, older; 3 -> 2, newer.
+    assertEquals(List.of(block(2), block(1), block(3)), missFull(lfu, "s1", 4, 300, 0).evict());
   }
 
   @Test

@@ -251,6 +251,50 @@ class MpCachePolicyTest {
   }
 
   @Test
+  void parameters_rejectSizeExponentOutsideZeroToOne() {
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(1, 10, -0.1));
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(1, 10, 1.5));
+    assertThrows(IllegalArgumentException.class, () -> new PolicyParameters(1, 10, Double.NaN));
+    assertEquals(0.0, new PolicyParameters(1, 10, 0).sizeExponent());
+  }
+
+  @Test
+  void priorityOf_sizeExponentDividesFrequencyBySizeToTheB() {
+    MpCachePolicy half = new MpCachePolicy(new PolicyParameters(1.0, 16, 0.5),
+        new PlacementIndex());
+    half.onMiss(access("s1", 1, "A", 4, "j1"), 1_000);
+    // Blocks_Access 1, Size 4, not full, Clock 0: Pr = (1/4) / 4^0.5, where b = 1 gives (1/4)/4.
+    assertEquals(0.125, half.priorityOf("A"), EPS);
+  }
+
+  /**
+   * Four one-block datasets fill slave s1 (Fr/Size 1 each, whatever b); then a four-block dataset
+   * is read by its third job: its accesses per block are 3/4 with b = 1, 3/4^0.5 = 1.5 with b = 0.5.
+   */
+  private static CacheDecision thirdReadOfALargeDataset(double sizeExponent) {
+    MpCachePolicy p = new MpCachePolicy(new PolicyParameters(1.0, 16, sizeExponent),
+        new PlacementIndex());
+    for (int i = 1; i <= 4; i++) {
+      assertTrue(p.onMiss(access("s1", i, "D" + i, 1, "j" + i), 500 - 100 * i).admitted());
+      p.onCached("s1", block(i));
+    }
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
+        p.onMiss(access("s1", 10, "L", 4, "jL1"), 0).reason());
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE,
+        p.onMiss(access("s1", 10, "L", 4, "jL2"), 0).reason(), "2/4^b is at most 1 for b <= 1");
+    return p.onMiss(access("s1", 10, "L", 4, "jL3"), 0);
+  }
+
+  @Test
+  void onMiss_sizeExponentBelowOneAdmitsALargeOftenReadDataset() {
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE,
+        thirdReadOfALargeDataset(1.0).reason());
+    CacheDecision half = thirdReadOfALargeDataset(0.5);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, half.reason());
+    assertEquals(List.of(block(1)), half.evict(), "the lowest-priority small dataset goes first");
+  }
+
+  @Test
   void onMiss_forcedSkipsTheAdmissionTestButStillEvictsForRoom() {
     cache("s1", 1, "A", 1, "jA", 100);
     CacheDecision refused = policy.onMiss(access("s1", 10, "B", 1, "jB1"), 0);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 
@@ -38,6 +39,34 @@ class PlacementIndexTest {
     assertEquals("A", p.removed("s2", block(1)));
     assertFalse(p.holds("A"));
     assertNull(p.datasetOf(block(1)));
+  }
+
+  private Set<String> datasetsOn(String slave) {
+    Set<String> out = new TreeSet<>();
+    p.forEachDatasetOn(slave, out::add);
+    return out;
+  }
+
+  @Test
+  void forEachDatasetOn_datasetsWithStoredBytesThereFromBeforeTheFirstAskAndAsCopiesComeAndGo() {
+    store("A", 1, 100, "s1");
+    store("A", 2, 100, "s2");
+    p.fill("B", block(3), 100, "s1"); // filling: no stored bytes yet
+    assertEquals(Set.of("A"), datasetsOn("s1"));
+    assertEquals(Set.of(), datasetsOn("s9"));
+    p.cached("s1", block(3));
+    store("C", 4, 100, "s2");
+    assertEquals(Set.of("A", "B"), datasetsOn("s1"));
+    assertEquals(Set.of("A", "C"), datasetsOn("s2"));
+    p.removed("s1", block(1));
+    assertEquals(Set.of("B"), datasetsOn("s1"));
+    p.evict("C");
+    assertEquals(Set.of("A"), datasetsOn("s2"), "an evicted dataset leaves at once");
+    store("C", 5, 100, "s2"); // read again: a new dataset entry, on the slave again
+    assertEquals(Set.of("A", "C"), datasetsOn("s2"));
+    p.slaveLost("s2");
+    assertEquals(Set.of(), datasetsOn("s2"));
+    assertEquals(Set.of("B"), datasetsOn("s1"));
   }
 
   @Test
