@@ -25,7 +25,7 @@ public final class BlockKey implements Comparable<BlockKey> {
     this.blockPoolId = Objects.requireNonNull(blockPoolId, "blockPoolId");
     if (blockPoolId.isEmpty() || blockPoolId.length() > MAX_POOL_ID_CHARS
         || blockPoolId.indexOf('/') >= 0 || blockPoolId.contains("..")
-        || blockPoolId.chars().anyMatch(Character::isISOControl)) {
+        || hasControlCharacter(blockPoolId)) {
       throw new IllegalArgumentException("Invalid block pool id '"
           + blockPoolId.replaceAll("\\p{Cntrl}", "?") + "': it must be 1 to " + MAX_POOL_ID_CHARS
           + " characters without '/', '..' or control characters");
@@ -35,6 +35,16 @@ public final class BlockKey implements Comparable<BlockKey> {
     }
     this.blockId = blockId;
     this.generationStamp = generationStamp;
+  }
+
+  /** A plain loop, not a stream: every block key built is checked (the simulator builds many). */
+  private static boolean hasControlCharacter(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isISOControl(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public String getBlockPoolId() {
