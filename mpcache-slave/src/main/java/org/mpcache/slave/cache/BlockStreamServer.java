@@ -127,15 +127,7 @@ public final class BlockStreamServer extends AbstractService {
 
   @Override
   protected void serviceStop() throws Exception {
-    if (server != null) {
-      server.close().awaitUninterruptibly();
-    }
-    if (loop != null) {
-      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    }
-    if (workers != null) {
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    }
+    NettyServers.stop(server, loop, workers);
     super.serviceStop();
   }
 

@@ -158,15 +158,7 @@ public final class DescriptorServer extends AbstractService {
   @Override
   protected void serviceStop() throws Exception {
     serving = false;
-    if (server != null) {
-      server.close().awaitUninterruptibly();
-    }
-    if (loop != null) {
-      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    }
-    if (workers != null) {
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    }
+    NettyServers.stop(server, loop, workers);
     if (server != null) {
       Files.deleteIfExists(socketPath);
     }
