@@ -499,6 +499,7 @@ class RpcFuzzTest {
     // client -> slave
     Map<String, Kind> lookup = new LinkedHashMap<>(blockAccess("access"));
     lookup.put("offerFill", bool());
+    lookup.put("ahead", bool());
     lookup.put("blockToken", anyText());
     lookup.put("path", text(true));
     lookup.put("blockOffset", number(0, Long.MAX_VALUE, false));
