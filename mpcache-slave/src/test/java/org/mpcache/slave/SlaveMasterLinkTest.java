@@ -35,6 +35,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatResponseProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
+import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReclaimRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveResponseProto;
@@ -452,6 +453,23 @@ class SlaveMasterLinkTest {
     assertEquals(LookupResponseProto.Status.MISS, offerFill(K2).getStatus());
     assertEquals(2, master.received(ReplaceRequestProto.class).size(),
         "fills are asked for again once the master answers");
+  }
+
+  @Test
+  void heartbeat_firstAnswerAfterAnOutageCarriesAPrefetch_thePrefetchAsksTheMaster()
+      throws Exception {
+    awaitRegistration();
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.FAIL);
+    waitFor(() -> !slave.getMasterLink().isMasterReachable(), "the link to notice the failure");
+    master.scriptHeartbeats(HeartbeatResponseProto.newBuilder()
+        .addPrefetch(PrefetchCommandProto.newBuilder().setAccess(access(K2, "/p", 1))
+            .setPath("/p/f").setOffset(0)).build());
+    master.setFault(HeartbeatRequestProto.class, FakeMaster.Fault.NONE);
+    // The command comes with the master's first answer: the master answers, so the prefetch's
+    // replace request must not be refused as "the master did not answer the last call".
+    waitFor(() -> master.received(ReplaceRequestProto.class).stream()
+        .anyMatch(r -> r.getAccess().getBlock().equals(ProtoConverters.toProto(K2))),
+        "the prefetch's replace request");
   }
 
   @Test

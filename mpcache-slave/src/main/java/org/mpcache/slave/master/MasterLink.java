@@ -494,6 +494,9 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
       startedJobs.addAll(started);
       throw e;
     }
+    // The master answered: the commands below (a prefetch asks for admission on its own thread)
+    // must not find the link still marked unreachable from before this answer.
+    reachable = true;
     if (r.getReregister()) {
       finishedJobs.addAll(jobs);
       startedJobs.addAll(started);
