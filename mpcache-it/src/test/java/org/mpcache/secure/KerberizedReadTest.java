@@ -42,6 +42,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
@@ -51,6 +52,7 @@ import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.security.TestKdc;
+import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.master.MasterConfigKeys;
@@ -169,6 +171,10 @@ class KerberizedReadTest {
       ClientCounters counters = ClientCounters.get();
       byte[] first = task.doAs((PrivilegedExceptionAction<byte[]>) () -> readAll(cluster, input));
       assertArrayEquals(content, first, "the first read, filling the cache");
+      // The slaves fill the missed blocks beside the reader, on their own threads.
+      List<BlockKey> keys = ClusterFiles.blocks(cluster, input);
+      Waits.waitFor(() -> keys.stream().allMatch(k -> holder(cluster, k) != null),
+          "the slaves to fill every block of the input");
       long fromCacheBefore = counters.bytesFromCache();
       long fallbacksBefore = counters.totalFallbacks();
       byte[] second = task.doAs((PrivilegedExceptionAction<byte[]>) () -> readAll(cluster, input));
