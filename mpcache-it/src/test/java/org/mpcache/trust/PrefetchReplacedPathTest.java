@@ -60,7 +60,7 @@ class PrefetchReplacedPathTest {
     ReplacingPrefetcher(MpCacheSlave slave, Path replacement) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), slave.getMasterLink(), FillVerifier.off(), fill -> false, 60_000,
-          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 4, 4);
+          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 4, 4, 0);
       this.replacement = replacement;
     }
 

@@ -212,7 +212,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
-            SlaveConfigKeys.SLAVE_FILL_QUEUE_DEFAULT, 1));
+            SlaveConfigKeys.SLAVE_FILL_QUEUE_DEFAULT, 1),
+        ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_BYTES_PER_SEC_KEY,
+            SlaveConfigKeys.FILL_BYTES_PER_SEC_DEFAULT, 0));
     // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,

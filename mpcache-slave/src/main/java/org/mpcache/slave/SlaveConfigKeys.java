@@ -97,6 +97,16 @@ public final class SlaveConfigKeys {
   public static final int SLAVE_FILL_QUEUE_DEFAULT = 1_000;
 
   /**
+   * The most bytes per second a slave reads from HDFS to fill its cache, its fills for readers
+   * and the master's prefetches together; 0 for no limit. A fill re-reads a block a reader has
+   * just read (from the DataNode's page cache, as a rule), and at full speed it would take as
+   * much CPU as the reader: the limit keeps that share bounded, so a miss costs the node's tasks
+   * little, at the price of a cache that warms at most this fast.
+   */
+  public static final String FILL_BYTES_PER_SEC_KEY = "mpcache.slave.fill.bytes.per.sec";
+  public static final long FILL_BYTES_PER_SEC_DEFAULT = 64L * 1024 * 1024;
+
+  /**
    * How many datasets a slave keeps figures for (hits, misses, bytes, fills, evictions per
    * dataset); a new dataset past it makes the slave forget the least recently counted one.
    */

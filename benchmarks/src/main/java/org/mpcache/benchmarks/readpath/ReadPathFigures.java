@@ -56,8 +56,11 @@ import org.mpcache.slave.MpCacheSlave;
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
  * the round after it reads them as hits again.
  *
- * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--dir DIR]}. Not
- * thread-safe; a command-line tool.
+ * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--dir DIR]
+ * [--paths T1,T2] [--set KEY=VALUE]...}; {@code --paths} keeps only the rows whose name
+ * contains one of its comma-separated parts (to profile a path or compare a few), {@code --set}
+ * sets a key for every daemon and client of the cluster (to compare settings). Not thread-safe;
+ * a command-line tool.
  */
 public final class ReadPathFigures {
   private static final int IO = 1 << 20;
@@ -66,15 +69,20 @@ public final class ReadPathFigures {
   private final long[] blockSizes;
   private final int rounds;
   private final File dir;
+  private final String only;
+  private final Map<String, String> settings;
   private final byte[] buf = new byte[IO];
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-  private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, File dir) {
+  private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, File dir, String only,
+      Map<String, String> settings) {
     this.fileBytes = fileBytes;
     this.blockSizes = blockSizes;
     this.rounds = rounds;
     this.dir = dir;
+    this.only = only;
+    this.settings = settings;
   }
 
   public static void main(String[] args) throws Exception {
@@ -82,6 +90,8 @@ public final class ReadPathFigures {
     long[] blockMib = {128, 8};
     int rounds = 5;
     File dir = new File("/tmp/mpcache-read-path-figures");
+    String only = "";
+    Map<String, String> settings = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mib" -> mib = Long.parseLong(args[++i]);
@@ -89,15 +99,24 @@ public final class ReadPathFigures {
             .mapToLong(Long::parseLong).toArray();
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--dir" -> dir = new File(args[++i]);
+        case "--paths" -> only = args[++i];
+        case "--set" -> {
+          String[] kv = args[++i].split("=", 2);
+          if (kv.length != 2) {
+            System.err.println("--set takes KEY=VALUE, not " + args[i]);
+            System.exit(1);
+          }
+          settings.put(kv[0], kv[1]);
+        }
         default -> {
           System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
-              + " [--dir DIR]");
+              + " [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]...");
           System.exit(1);
         }
       }
     }
     long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
-    new ReadPathFigures(mib << 20, blockSizes, rounds, dir).run();
+    new ReadPathFigures(mib << 20, blockSizes, rounds, dir, only, settings).run();
   }
 
   /** One way of reading a file: reads it whole, returns the bytes read. */
@@ -133,13 +152,15 @@ public final class ReadPathFigures {
   private void run() throws Exception {
     FileUtil.fullyDelete(dir);
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
-    try (MiniMpCacheCluster c = new MiniMpCacheCluster.Builder(dir).dataNodes(1)
+    MiniMpCacheCluster.Builder builder = new MiniMpCacheCluster.Builder(dir).dataNodes(1)
         .blockSize(blockSizes[0])
         .set(DFSConfigKeys.DFS_BLOCK_LOCAL_PATH_ACCESS_USER_KEY, user)
         // On a loaded machine a slave's answer can take seconds; a fallback to HDFS would
         // stop the run (a hit round must read nothing from HDFS).
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, "30000")
-        .slaveCapacity(2 * fileBytes * blockSizes.length + (1L << 30)).build()) {
+        .slaveCapacity(2 * fileBytes * blockSizes.length + (1L << 30));
+    settings.forEach(builder::set);
+    try (MiniMpCacheCluster c = builder.build()) {
       List<Path> files = new ArrayList<>();
       for (long bs : blockSizes) {
         Path p = new Path("/read-path/b" + (bs >> 20) + "m/data");
@@ -183,6 +204,8 @@ public final class ReadPathFigures {
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
             missAndFill(c, writeThrough));
+        paths.keySet().removeIf(n -> Arrays.stream(only.split(",")).noneMatch(n::contains));
+        double idleCores = idleCores();
         List<Row> rows = new ArrayList<>();
         paths.keySet().forEach(n -> rows.add(new Row(n)));
         for (int round = 0; round < rounds; round++) {
@@ -196,7 +219,7 @@ public final class ReadPathFigures {
           }
           System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
         }
-        print(rows);
+        print(rows, idleCores);
       }
     }
   }
@@ -406,7 +429,19 @@ public final class ReadPathFigures {
     return n;
   }
 
-  private void print(List<Row> rows) {
+  /**
+   * The cores the embedded cluster's daemons use while nothing is read (heartbeats, reports,
+   * monitors), over 3 s: a row's CPU seconds per GB include them for as long as the row runs,
+   * which matters for a slow row, such as a miss whose fills the slave paces.
+   */
+  private double idleCores() throws InterruptedException {
+    long cpu0 = os.getProcessCpuTime();
+    long t0 = System.nanoTime();
+    Thread.sleep(3_000);
+    return (double) (os.getProcessCpuTime() - cpu0) / (System.nanoTime() - t0);
+  }
+
+  private void print(List<Row> rows, double idleCores) {
     StringBuilder head = new StringBuilder("| path |");
     StringBuilder rule = new StringBuilder("| --- |");
     for (long bs : blockSizes) {
@@ -414,8 +449,9 @@ public final class ReadPathFigures {
       rule.append(" ---: | ---: |");
     }
     System.out.println();
-    System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds, %d cores%n", fileBytes >> 20,
-        rounds, Runtime.getRuntime().availableProcessors());
+    System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds, %d cores; the cluster idle uses "
+        + "%.3f cores%n", fileBytes >> 20, rounds, Runtime.getRuntime().availableProcessors(),
+        idleCores);
     System.out.println(head);
     System.out.println(rule);
     for (Row r : rows) {

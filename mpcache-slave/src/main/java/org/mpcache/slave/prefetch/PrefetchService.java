@@ -1,6 +1,7 @@
 package org.mpcache.slave.prefetch;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
@@ -24,6 +25,7 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
@@ -78,6 +80,8 @@ public class PrefetchService extends AbstractService {
   private final SlaveCounters counters;
   private final int queueLimit;
   private final int readerQueueLimit;
+  /** Paces every fill's reads from HDFS; null without a limit. */
+  private final DataTransferThrottler throttler;
   /** Readers' fills queued or under way, so that one block is filled once. */
   private final Set<BlockKey> readerFills = ConcurrentHashMap.newKeySet();
   private final AtomicLong filled = new AtomicLong();
@@ -93,9 +97,11 @@ public class PrefetchService extends AbstractService {
   /**
    * @param queueLimit how many prefetch commands wait at most
    * @param readerQueueLimit how many readers' fills wait at most
+   * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
+   *     limit
    */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, int queueLimit, int readerQueueLimit) {
+      SlaveCounters counters, int queueLimit, int readerQueueLimit, long bytesPerSec) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
@@ -103,6 +109,7 @@ public class PrefetchService extends AbstractService {
     this.counters = counters;
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
+    this.throttler = bytesPerSec > 0 ? new DataTransferThrottler(bytesPerSec) : null;
   }
 
   @Override
@@ -311,6 +318,12 @@ public class PrefetchService extends AbstractService {
           }
           fill.append(done, ByteBuffer.wrap(buf, 0, n));
           done += n;
+          if (throttler != null) {
+            throttler.throttle(n);
+            if (Thread.currentThread().isInterrupted()) {
+              throw new InterruptedIOException("stopped while filling " + key);
+            }
+          }
         }
         fill.commit();
         bytesRead.addAndGet(length);
