@@ -35,8 +35,10 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  *       blocks admitted and stored (datasets of 100 blocks, round-robin over 7 and over 1,000
  *       slaves), minus the live heap before;</li>
  *   <li>the same per-policy throughput on a {@link SyntheticTrace} with its defaults (heavy-tailed
- *       dataset sizes, datasets of thousands of blocks), 25,000 jobs on 600 nodes, with the peak
- *       heap of each policy's run (run it with {@code -Xmx2g} to show the runs fit in 2 GiB).</li>
+ *       dataset sizes, datasets of thousands of blocks), 25,000 jobs on 600 nodes, over ten
+ *       measured replays (one takes a fifth of a second, too short for a steady figure on a shared
+ *       machine), with the peak heap of each policy's runs (run it with {@code -Xmx2g} to show the
+ *       runs fit in 2 GiB).</li>
  * </ol>
  * {@link #options()} declares the options with their defaults ({@code --help} prints them). Run
  * it alone on the machine: the figures are wall-clock and heap measurements. Not thread-safe.
@@ -71,7 +73,9 @@ public final class SimulatorBenchmark extends CommandLineTool {
         .option("blocks", "N", "blocks admitted for the metadata measurement", 1_000_000)
         .option("synthetic-jobs", "N", "jobs of the synthetic-trace throughput run", 25_000)
         .option("synthetic-nodes", "N", "nodes of the synthetic-trace throughput run", 600)
-        .option("synthetic-gb", "N", "cache per node of the synthetic-trace run, GB", 5);
+        .option("synthetic-gb", "N", "cache per node of the synthetic-trace run, GB", 5)
+        .option("synthetic-repeats", "N", "measured replays of the synthetic trace per policy, "
+            + "their accesses and times summed", 10);
   }
 
   @Override
@@ -82,11 +86,13 @@ public final class SimulatorBenchmark extends CommandLineTool {
     int synthJobs = o.positiveInt("synthetic-jobs");
     int synthNodes = o.positiveInt("synthetic-nodes");
     long synthGb = o.positiveLong("synthetic-gb");
+    int synthRepeats = o.positiveInt("synthetic-repeats");
     List<SimJob> synth = SyntheticTrace.defaults(synthJobs, BLOCK_BYTES).jobs(synthJobs, 42);
     console.printf(Locale.ROOT, "4. throughput: %,d synthetic-trace jobs, %,d nodes, %d GB/node "
-        + "(peak heap of each measured run; max heap %,d MiB)%n", synthJobs, synthNodes, synthGb,
-        Runtime.getRuntime().maxMemory() >> 20);
-    throughput(o.allOf("policies", CachePolicies.names()), synth, synthNodes, synthGb);
+        + "(%d measured replays each, summed; peak heap of the measured runs; max heap %,d MiB)%n",
+        synthJobs, synthNodes, synthGb, synthRepeats, Runtime.getRuntime().maxMemory() >> 20);
+    throughput(o.allOf("policies", CachePolicies.names()), synth, synthNodes, synthGb,
+        synthRepeats);
     return 0;
   }
 
@@ -95,7 +101,7 @@ public final class SimulatorBenchmark extends CommandLineTool {
     List<SimJob> mix = new PaperMix(1.0, 1.0, BLOCK_BYTES).jobs(jobs, 42);
     console.printf(Locale.ROOT, "1. throughput: %,d paper-mix jobs, 7 nodes, 80 GB/node%n",
         jobs);
-    throughput(policies, mix, 7, 80);
+    throughput(policies, mix, 7, 80, 1);
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -132,9 +138,11 @@ public final class SimulatorBenchmark extends CommandLineTool {
 
   /**
    * Prints each policy's block accesses per second of thread CPU, process CPU and wall time
-   * replaying {@code trace}, after two warm-up replays, and the peak heap of the measured run.
+   * replaying {@code trace} {@code repeats} times (accesses and times summed), after two warm-up
+   * replays, and the peak heap of the measured runs.
    */
-  private void throughput(List<String> policies, List<SimJob> trace, int nodes, long gbPerNode) {
+  private void throughput(List<String> policies, List<SimJob> trace, int nodes, long gbPerNode,
+      int repeats) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -147,14 +155,17 @@ public final class SimulatorBenchmark extends CommandLineTool {
       long t0 = System.nanoTime();
       long c0 = threads.getCurrentThreadCpuTime();
       long p0 = process.getProcessCpuTime();
-      SimResult r = replay(name, trace, nodes, gbPerNode);
+      long accesses = 0;
+      for (int i = 0; i < repeats; i++) {
+        accesses += replay(name, trace, nodes, gbPerNode).blockAccesses;
+      }
       double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
       double all = (process.getProcessCpuTime() - p0) / 1e9;
       double s = (System.nanoTime() - t0) / 1e9;
       console.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s), "
           + "%,12.0f per process CPU s (%5.2f s), %,12.0f per wall s (%5.2f s); peak heap "
-          + "%,d MiB%n", name, r.blockAccesses, r.blockAccesses / cpu, cpu,
-          r.blockAccesses / all, all, r.blockAccesses / s, s, peakHeap() >> 20);
+          + "%,d MiB%n", name, accesses, accesses / cpu, cpu, accesses / all, all,
+          accesses / s, s, peakHeap() >> 20);
     }
   }
 

@@ -28,6 +28,9 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
   /** One slave's copy of one block. Its ordering fields change only while out of the order. */
   static final class BlockCopy {
     final BlockKey block;
+    final Slave slave;
+    /** The block's copy on another slave, if any: the chain {@link #copies} maps the block to. */
+    private BlockCopy nextOfBlock;
     long bytes;
     long accesses;
     long lastAccessSeq;
@@ -38,8 +41,9 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     private BlockCopy prev;
     private BlockCopy next;
 
-    BlockCopy(BlockKey block, long bytes) {
+    BlockCopy(BlockKey block, Slave slave, long bytes) {
       this.block = block;
+      this.slave = slave;
       this.bytes = bytes;
     }
   }
@@ -163,13 +167,24 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     }
   }
 
-  /** One slave: all its copies, and the cached ones in eviction order (first out first). */
+  /** One slave: its cached copies in eviction order (first out first). */
   private static final class Slave {
-    final Map<BlockKey, BlockCopy> copies = new HashMap<>();
+    final String id;
     final EvictionOrder evictionOrder = new EvictionOrder();
+
+    Slave(String id) {
+      this.id = id;
+    }
   }
 
   private final Map<String, Slave> slaves = new HashMap<>();
+  /**
+   * Every tracked copy by block, the copies of a block on several slaves chained. One map for the
+   * policy, not one per slave: finding a copy reads one table rather than the slave's record and
+   * then its own table, and a block tracked nowhere (nearly every miss) costs one probe. On
+   * hundreds of slaves those per-slave tables were each cold at every access.
+   */
+  private final Map<BlockKey, BlockCopy> copies = new HashMap<>();
   /** The datasets accessed recently, for the write-budget mode. */
   private final AuxiliaryCache auxiliary;
   private long seq;
@@ -187,34 +202,68 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
   abstract long rank(BlockCopy c);
 
   private Slave slave(String slaveId) {
-    return slaves.computeIfAbsent(slaveId, s -> new Slave());
+    return slaves.computeIfAbsent(slaveId, Slave::new);
   }
 
-  /** Counts one access to a copy, keeping the eviction order. */
-  private void touch(Slave s, BlockCopy c) {
+  /** A slave's copy of a block, or null when untracked. */
+  private BlockCopy copy(String slaveId, BlockKey block) {
+    BlockCopy c = copies.get(block);
+    while (c != null && !c.slave.id.equals(slaveId)) {
+      c = c.nextOfBlock;
+    }
+    return c;
+  }
+
+  /** Tracks a new copy. */
+  private BlockCopy track(BlockKey block, Slave s, long bytes) {
+    BlockCopy c = new BlockCopy(block, s, bytes);
+    c.nextOfBlock = copies.put(block, c);
+    return c;
+  }
+
+  /** Stops tracking a copy (it is out of the eviction order). */
+  private void untrack(BlockCopy c) {
+    BlockCopy first = copies.get(c.block);
+    if (first == c) {
+      if (c.nextOfBlock == null) {
+        copies.remove(c.block);
+      } else {
+        copies.put(c.block, c.nextOfBlock);
+      }
+    } else {
+      BlockCopy before = first;
+      while (before.nextOfBlock != c) {
+        before = before.nextOfBlock;
+      }
+      before.nextOfBlock = c.nextOfBlock;
+    }
+    c.nextOfBlock = null;
+  }
+
+  /** Counts one access to a copy, keeping its slave's eviction order. */
+  private void touch(BlockCopy c) {
+    EvictionOrder order = c.slave.evictionOrder;
     boolean ordered = c.bucket != null;
-    Bucket from = ordered ? s.evictionOrder.remove(c) : null;
+    Bucket from = ordered ? order.remove(c) : null;
     c.accesses++;
     c.lastAccessSeq = ++seq;
     if (ordered) {
-      s.evictionOrder.add(c, rank(c), from);
+      order.add(c, rank(c), from);
     }
   }
 
   /** The access count of a slave's copy of a block, 0 when untracked (for tests). */
   long accessesOf(String slaveId, BlockKey block) {
-    Slave s = slaves.get(slaveId);
-    BlockCopy c = s == null ? null : s.copies.get(block);
+    BlockCopy c = copy(slaveId, block);
     return c == null ? 0 : c.accesses;
   }
 
   @Override
   public void onHit(BlockAccess a) {
     auxiliary.access(a.datasetId(), a.jobId(), a.timeMillis());
-    Slave s = slaves.get(a.slaveId());
-    BlockCopy c = s == null ? null : s.copies.get(a.block());
+    BlockCopy c = copy(a.slaveId(), a.block());
     if (c != null) {
-      touch(s, c);
+      touch(c);
     }
   }
 
@@ -227,7 +276,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     Slave s = slave(a.slaveId());
     // The requested block's own copy, if tracked there, is found once and passed over by
     // identity: comparing block keys would read every candidate's key.
-    BlockCopy own = s.copies.get(a.block());
+    BlockCopy own = copy(a.slaveId(), a.block());
     long need = a.blockBytes() - Math.max(0, slaveFreeBytes);
     List<BlockCopy> victims = new ArrayList<>();
     long freed = 0;
@@ -239,8 +288,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
       if (c == own) {
         continue;
       }
-      String owner = placement.datasetOf(c.block);
-      if (owner != null && pinned.test(owner)) {
+      if (pinnedBlock(c.block)) {
         pinnedBytes += c.bytes;
       } else {
         victims.add(c);
@@ -255,15 +303,14 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
     for (int i = 0; i < evict.length; i++) {
       BlockCopy v = victims.get(i);
       s.evictionOrder.remove(v);
-      s.copies.remove(v.block);
+      untrack(v);
       evict[i] = v.block;
     }
     if (own == null) {
-      own = new BlockCopy(a.block(), a.blockBytes());
-      s.copies.put(a.block(), own);
+      own = track(a.block(), s, a.blockBytes());
     }
     own.bytes = a.blockBytes();
-    touch(s, own);
+    touch(own);
     placement.fill(a.datasetId(), a.block(), a.blockBytes(), a.slaveId());
     return evict.length == 0
         ? CacheDecision.admit(CacheDecision.Reason.ADMITTED_FREE_SPACE, List.of())
@@ -272,7 +319,7 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
 
   /** A block the slave finished storing joins its eviction order. */
   @Override
-  void afterStored(String slaveId, BlockKey block, String datasetId) {
+  void afterStored(String slaveId, BlockKey block) {
     join(slaveId, block, 0);
   }
 
@@ -297,31 +344,53 @@ abstract class BlockEvictionPolicy extends IndexedPolicy {
    * {@code bytes} (0 when unknown: evicting it is then counted as freeing nothing).
    */
   private void join(String slaveId, BlockKey block, long bytes) {
-    Slave s = slave(slaveId);
-    BlockCopy c = s.copies.get(block);
+    BlockCopy c = copy(slaveId, block);
     if (c == null) {
-      c = new BlockCopy(block, bytes);
-      s.copies.put(block, c);
-      touch(s, c);
+      c = track(block, slave(slaveId), bytes);
+      touch(c);
     }
     if (!c.cached) {
       c.cached = true;
-      s.evictionOrder.add(c, rank(c), null);
+      c.slave.evictionOrder.add(c, rank(c), null);
     }
   }
 
   @Override
   void afterRemoved(String slaveId, BlockKey block, String datasetId) {
-    Slave s = slaves.get(slaveId);
-    BlockCopy c = s == null ? null : s.copies.remove(block);
-    if (c != null && c.bucket != null) {
-      s.evictionOrder.remove(c);
+    BlockCopy c = copy(slaveId, block);
+    if (c == null) {
+      return;
     }
+    if (c.bucket != null) {
+      c.slave.evictionOrder.remove(c);
+    }
+    untrack(c);
   }
 
+  /** The slave's copies are dropped from every block's chain: a scan, as slaves are seldom lost. */
   @Override
   void afterSlaveLost(String slaveId, Set<String> datasets) {
-    slaves.remove(slaveId);
+    Slave lost = slaves.remove(slaveId);
+    if (lost == null) {
+      return;
+    }
+    for (Iterator<Map.Entry<BlockKey, BlockCopy>> it = copies.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<BlockKey, BlockCopy> e = it.next();
+      BlockCopy kept = null;
+      for (BlockCopy c = e.getValue(), next; c != null; c = next) {
+        next = c.nextOfBlock;
+        if (c.slave != lost) {
+          c.nextOfBlock = kept;
+          kept = c;
+        }
+      }
+      if (kept == null) {
+        it.remove();
+      } else {
+        e.setValue(kept);
+      }
+    }
   }
 
   @Override

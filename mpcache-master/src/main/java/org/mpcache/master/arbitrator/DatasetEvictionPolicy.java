@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MasterStateProtos.DatasetStateProto;
 import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
@@ -147,12 +148,18 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   }
 
   /**
-   * Forgets every dataset that holds no blocks and is not worth remembering, except {@code current},
-   * the dataset whose request is being handled: it may be about to get its first block, and a
-   * dataset with blocks must stay tracked for as long as it has them.
+   * Ages every tracked record ({@code age} changes its terms), then forgets it if it holds no
+   * blocks and is no longer worth remembering, unless it is {@code current}, the dataset whose
+   * request is being handled: it may be about to get its first block, and a dataset with blocks
+   * must stay tracked for as long as it has them. One sweep over the records, as LFU-F ages them
+   * every hundred accesses: a sweep to age and another to forget were a tenth of its replay.
    */
-  final void forgetIdle(DatasetRecord current) {
-    datasets.untrackIf(d -> d != current && !placement.holds(d.id) && !remembers(d));
+  final void ageAndForgetIdle(DatasetRecord current, Consumer<DatasetRecord> age) {
+    datasets.untrackIf(d -> {
+      age.accept(d);
+      // The policy's own term first: asking the index about every record was most of the sweep.
+      return d != current && !remembers(d) && !placement.holds(d.id);
+    });
   }
 
   /** Whether the policy tracks a dataset (for tests). */

@@ -126,7 +126,10 @@ public final class DatasetRecords {
     }
   }
 
-  /** Untracks ({@link #untrack}) every tracked record {@code idle} accepts. */
+  /**
+   * Untracks ({@link #untrack}) every tracked record {@code idle} accepts, asking it of each once,
+   * in order (it may change the record it is asked about).
+   */
   void untrackIf(Predicate<DatasetRecord> idle) {
     Iterator<DatasetRecord> it = records.values().iterator();
     while (it.hasNext()) {

@@ -17,8 +17,10 @@ import org.mpcache.common.BlockKey;
 abstract class IndexedPolicy implements CachePolicy {
   /** Where every block copy is; shared with the arbitrator, which owns it. */
   final PlacementIndex placement;
+  /** Pins nothing: the predicate until {@link #setPinned} is called (the simulator never is). */
+  private static final Predicate<String> NOTHING_PINNED = id -> false;
   /** The datasets operators pinned: never victims. */
-  Predicate<String> pinned = id -> false;
+  Predicate<String> pinned = NOTHING_PINNED;
   /** Whether the cluster is over its SSD write budget now (asked at admissions). */
   BooleanSupplier overWriteBudget = () -> false;
 
@@ -29,6 +31,19 @@ abstract class IndexedPolicy implements CachePolicy {
   @Override
   public final void setPinned(Predicate<String> pinned) {
     this.pinned = pinned;
+  }
+
+  /**
+   * Whether a block's dataset is pinned. Without a pin predicate the block's dataset is not
+   * looked up: the block baselines ask this of every victim, and the lookup cost them a hash
+   * probe each.
+   */
+  final boolean pinnedBlock(BlockKey block) {
+    if (pinned == NOTHING_PINNED) {
+      return false;
+    }
+    String owner = placement.datasetOf(block);
+    return owner != null && pinned.test(owner);
   }
 
   @Override
@@ -42,7 +57,7 @@ abstract class IndexedPolicy implements CachePolicy {
     if (what == PlacementIndex.Stored.STRAY) {
       onStray(slaveId, block);
     } else if (what == PlacementIndex.Stored.NEWLY_STORED) {
-      afterStored(slaveId, block, placement.datasetOf(block));
+      afterStored(slaveId, block);
     }
   }
 
@@ -84,8 +99,11 @@ abstract class IndexedPolicy implements CachePolicy {
     placement.evictStray(slaveId, block);
   }
 
-  /** A block the policy admitted is stored now; {@code datasetId} is its dataset. */
-  void afterStored(String slaveId, BlockKey block, String datasetId) {
+  /**
+   * A block the policy admitted is stored now ({@link PlacementIndex#datasetOf} names its
+   * dataset, for the policies that need it: the block baselines do not).
+   */
+  void afterStored(String slaveId, BlockKey block) {
   }
 
   /**

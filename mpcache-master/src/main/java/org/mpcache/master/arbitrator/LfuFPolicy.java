@@ -38,8 +38,7 @@ final class LfuFPolicy extends DatasetEvictionPolicy {
   @Override
   void afterAccess(DatasetRecord d, BlockAccess a) {
     if (accessSeq % AGING_PERIOD == 0) {
-      datasets.forEachTracked(each -> each.accesses /= 2);
-      forgetIdle(d);
+      ageAndForgetIdle(d, each -> each.accesses /= 2);
     }
   }
 

@@ -344,8 +344,8 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  void afterStored(String slaveId, BlockKey block, String datasetId) {
-    reprioritize(datasets.tracked(datasetId), false);
+  void afterStored(String slaveId, BlockKey block) {
+    reprioritize(datasets.tracked(placement.datasetOf(block)), false);
   }
 
   @Override

@@ -128,11 +128,14 @@ public final class PlacementIndex {
       if (slaveEntries == slaveKeys.length) {
         compact();
         i = Arrays.binarySearch(slaveKeys, 0, slaveEntries, slave);
-      }
-      if (slaveEntries == slaveKeys.length) {
-        int size = slaveEntries * 3 / 2 + 1;
-        slaveKeys = Arrays.copyOf(slaveKeys, size);
-        slaveBytes = Arrays.copyOf(slaveBytes, size);
+        // Grown unless compacting freed a quarter: an array left nearly full would be compacted
+        // again within a few new slaves, a scan each time (a dataset the block baselines keep
+        // spread over hundreds of slaves, its blocks coming and going one by one).
+        if (slaveEntries > slaveKeys.length * 3 / 4) {
+          int size = slaveEntries * 3 / 2 + 1;
+          slaveKeys = Arrays.copyOf(slaveKeys, size);
+          slaveBytes = Arrays.copyOf(slaveBytes, size);
+        }
       }
       int at = -(i + 1);
       System.arraycopy(slaveKeys, at, slaveKeys, at + 1, slaveEntries - at);
