@@ -120,6 +120,20 @@ class BlockEvictionPolicyTest {
   }
 
   @Test
+  void lru_lostSlaveIsForgotten_theSameBlocksCopiesElsewhereStay() {
+    LruPolicy lru = new LruPolicy(new PlacementIndex(), PolicyParameters.defaults());
+    cache(lru, "s1", 1);
+    cache(lru, "s2", 1);
+    cache(lru, "s2", 2);
+    lru.onSlaveLost("s1");
+    // s2 still holds block 1, its least recently used: it is the victim there.
+    CacheDecision d = missFull(lru, "s2", 3, 100, 0);
+    assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, d.reason());
+    assertEquals(List.of(block(1)), d.evict());
+    assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, missFull(lru, "s1", 4, 100, 0).reason());
+  }
+
+  @Test
   void lfu_evictsTheLeastFrequentlyAccessedBlock() {
     LfuPolicy lfu = new LfuPolicy(new PlacementIndex(), PolicyParameters.defaults());
     cache(lfu, "s1", 1);
