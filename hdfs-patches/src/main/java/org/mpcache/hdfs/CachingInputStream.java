@@ -126,6 +126,23 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
+  /** A block's key, its access as calls to slaves name it, and its encoded block token. */
+  private record BlockRef(BlockKey key, BlockAccessProto access, String token) {
+  }
+
+  private BlockRef ref(int index) {
+    BlockRef r = refs[index];
+    if (r == null) {
+      LocatedBlock b = blocks.get(index);
+      BlockKey key = MpCacheFileSystem.keyOf(b);
+      r = new BlockRef(key, BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+          .setBlockBytes(b.getBlockSize()).setDatasetId(ctx.dataset.id)
+          .setDatasetBlocks(ctx.dataset.blocks).setJobId(ctx.jobId).build(), encodedToken(b));
+      refs[index] = r;
+    }
+    return r;
+  }
+
   /** The block the stream is in, and where its bytes come from. */
   private final class Cursor {
     final int index;
@@ -162,13 +179,12 @@ final class CachingInputStream extends FSInputStream
     Cursor(int index) {
       this.index = index;
       this.located = blocks.get(index);
-      this.key = MpCacheFileSystem.keyOf(located);
       this.start = located.getStartOffset();
       this.length = located.getBlockSize();
-      this.access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-          .setBlockBytes(length).setDatasetId(ctx.dataset.id)
-          .setDatasetBlocks(ctx.dataset.blocks).setJobId(ctx.jobId).build();
-      this.token = encodedToken(located);
+      BlockRef ref = ref(index);
+      this.key = ref.key();
+      this.access = ref.access();
+      this.token = ref.token();
     }
 
     long end() {
@@ -184,6 +200,12 @@ final class CachingInputStream extends FSInputStream
   /** The file, a qualified URI, for the slave to fill missed blocks from. */
   private final String path;
   private final List<LocatedBlock> blocks;
+  /**
+   * Each block's names in calls to slaves, made once per stream rather than at every entry and
+   * look-ahead of the block (encoding the token took most of a cursor's making); filled lazily,
+   * by any reader thread: a racing write stores an equal immutable value.
+   */
+  private final BlockRef[] refs;
   private final int cacheableBlocks;
   private final long fileLength;
   private final Context ctx;
@@ -225,6 +247,7 @@ final class CachingInputStream extends FSInputStream
     this.hdfs = hdfs;
     this.path = path;
     this.blocks = blocks;
+    this.refs = new BlockRef[blocks.size()];
     this.cacheableBlocks = cacheableBlocks;
     this.fileLength = hdfs.getFileLength();
     this.ctx = ctx;
