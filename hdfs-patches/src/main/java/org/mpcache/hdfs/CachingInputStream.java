@@ -397,12 +397,12 @@ final class CachingInputStream extends FSInputStream
       LookAhead.Found f = a.take(ctx.deadlineNanos);
       c.cacheNanos += System.nanoTime() - start;
       if (f != null) {
-        counters.hit();
-        countHit(f.local);
-        c.fromCache = true;
-        c.local = f.local;
-        held.current(c.local);
-        return c;
+        return enterHit(c, f.local);
+      }
+    } else {
+      LocalBlockReader direct = openDirect(c);
+      if (direct != null) {
+        return enterHit(c, direct);
       }
     }
     // A reader entering at the block's start writes it through, when write-through is on;
@@ -429,6 +429,17 @@ final class CachingInputStream extends FSInputStream
     return c;
   }
 
+  /** Enters cached block {@code c}, read through {@code local} when not null, else the slave. */
+  @GuardedBy("this")
+  private Cursor enterHit(Cursor c, LocalBlockReader local) {
+    counters.hit();
+    countHit(local);
+    c.fromCache = true;
+    c.local = local;
+    held.current(local);
+    return c;
+  }
+
   /**
    * The block's one lookup: with fills on it names the block's file and offset, so that the
    * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
@@ -440,6 +451,7 @@ final class CachingInputStream extends FSInputStream
     if (ctx.fillEnabled) {
       req.setPath(path).setBlockOffset(c.start).setOfferFill(offerWriteThrough);
     }
+    counters.lookup();
     return RpcSupport.call(() -> c.slave.proxy.lookup(null, req.build()));
   }
 
@@ -481,6 +493,7 @@ final class CachingInputStream extends FSInputStream
   /** As {@link #openLocal(Cursor, LookupResponseProto)}, within {@code budgetNanos}. */
   private static LocalBlockReader openLocal(Context ctx, SlaveDirectory.Slave slave,
       BlockKey key, String token, long length, LookupResponseProto hit, long budgetNanos) {
+    slave.descriptorSocket(hit.hasDomainSocketPath() ? hit.getDomainSocketPath() : null);
     if (!ctx.descriptors || !slave.local || !hit.hasDomainSocketPath()) {
       return null;
     }
@@ -492,11 +505,49 @@ final class CachingInputStream extends FSInputStream
     }
     long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
     try {
-      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, length, budgetMs,
-          TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, null, length,
+          budgetMs, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
     } catch (IOException e) {
       counters.descriptorFault("descriptor passing unavailable (slave " + slave.id + " at "
           + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
+      return null;
+    }
+  }
+
+  /**
+   * Block {@code c}'s file straight from the slave on this host whose descriptor socket an
+   * earlier hit named, the request standing for the block's lookup (the slave counts the hit
+   * when it grants it): a local hit then costs no lookup call. Null when that socket is not
+   * known or the slave answered anything but a grant; the block is then looked up as usual. On
+   * the block's time budget, as its calls to the slave are.
+   */
+  @GuardedBy("this")
+  private LocalBlockReader openDirect(Cursor c) {
+    long start = System.nanoTime();
+    try {
+      return openDirect(ctx, c.slave, c.key, c.token, c.access, c.length,
+          ctx.deadlineNanos - c.cacheNanos);
+    } finally {
+      c.cacheNanos += System.nanoTime() - start;
+    }
+  }
+
+  /** As {@link #openDirect(Cursor)}, within {@code budgetNanos}. */
+  private static LocalBlockReader openDirect(Context ctx, SlaveDirectory.Slave slave,
+      BlockKey key, String token, BlockAccessProto access, long length, long budgetNanos) {
+    String socket = slave.descriptorSocket();
+    if (socket == null || !ctx.descriptors || !slave.local || !DescriptorClient.isAvailable()) {
+      return null;
+    }
+    try {
+      return LocalBlockReader.open(socket, key, token, access, length,
+          Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos)),
+          TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+    } catch (IOException e) {
+      // Gone since the hit that named it: the next hit's lookup says where it is now.
+      slave.descriptorSocket(null);
+      ClientCounters.get().descriptorFault("descriptor passing unavailable (slave " + slave.id
+          + " at " + socket + ": " + e.getMessage() + ")", e);
       return null;
     }
   }
@@ -550,11 +601,17 @@ final class CachingInputStream extends FSInputStream
   /** The background lookup of a block ahead of the reader; null unless it is a hit. */
   private static LookAhead.Found findAhead(Context ctx, SlaveDirectory.Slave slave,
       LookupRequestProto req, BlockKey key, String token, long length) throws IOException {
+    LocalBlockReader direct = openDirect(ctx, slave, key, token, req.getAccess(), length,
+        ctx.deadlineNanos);
+    if (direct != null) {
+      return new LookAhead.Found(direct);
+    }
+    ClientCounters.get().lookup();
     LookupResponseProto r = RpcSupport.call(() -> slave.proxy.lookup(null, req));
     if (r.getStatus() != LookupResponseProto.Status.HIT || r.getLength() != length) {
       return null;
     }
-    return new LookAhead.Found(r, openLocal(ctx, slave, key, token, length, r, ctx.deadlineNanos));
+    return new LookAhead.Found(openLocal(ctx, slave, key, token, length, r, ctx.deadlineNanos));
   }
 
   /**
@@ -923,15 +980,20 @@ final class CachingInputStream extends FSInputStream
     int want = (int) Math.min(Math.min(len, ctx.readBytes), c.length - blockOff);
     try {
       if (!preadHits.contains(index)) {
-        LookupResponseProto found = lookup(c, false);
-        if (found.getStatus() != LookupResponseProto.Status.HIT
-            || found.getLength() != c.length) {
-          counters.miss();
-          preadMisses.add(index);
-          return 0;
+        LocalBlockReader local = openDirect(c);
+        if (local != null) {
+          countHit(local);
+        } else {
+          LookupResponseProto found = lookup(c, false);
+          if (found.getStatus() != LookupResponseProto.Status.HIT
+              || found.getLength() != c.length) {
+            counters.miss();
+            preadMisses.add(index);
+            return 0;
+          }
+          local = openLocal(c, found);
         }
         counters.hit();
-        LocalBlockReader local = openLocal(c, found);
         if (local != null && preadLocal.putIfAbsent(index, local) != null) {
           local.close();
         }

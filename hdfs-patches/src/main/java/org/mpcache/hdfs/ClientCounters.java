@@ -29,6 +29,7 @@ public final class ClientCounters {
   private final AtomicLong hitsByStream = new AtomicLong();
   private final AtomicBoolean streamFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong lookups = new AtomicLong();
   private final AtomicLong bytesFromCache = new AtomicLong();
   private final AtomicLong bytesFromHdfs = new AtomicLong();
   private final AtomicLong fills = new AtomicLong();
@@ -47,6 +48,19 @@ public final class ClientCounters {
 
   void hit() {
     hits.incrementAndGet();
+  }
+
+  /** Counts a {@code lookup} call to a slave. */
+  void lookup() {
+    lookups.incrementAndGet();
+  }
+
+  /**
+   * {@code lookup} calls made to slaves: a block's entry by a stream, or the look-ahead; a local
+   * hit on a slave whose descriptor socket a hit named makes none.
+   */
+  public long lookups() {
+    return lookups.get();
   }
 
   /** Counts a hit read through the block file's descriptor ({@link LocalBlockReader}). */

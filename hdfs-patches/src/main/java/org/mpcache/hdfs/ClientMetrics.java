@@ -52,6 +52,7 @@ final class ClientMetrics implements MetricsSource {
             "Blocks read through a slave's block stream (per stream and block)"),
             c.hitsByStream())
         .addCounter(Interns.info("Misses", "Blocks read from HDFS"), c.misses())
+        .addCounter(Interns.info("Lookups", "lookup calls made to slaves"), c.lookups())
         .addCounter(Interns.info("BytesFromSsd", "Bytes read from slaves"), c.bytesFromCache())
         .addCounter(Interns.info("BytesFromHdfs", "Bytes read from HDFS"), c.bytesFromHdfs())
         .addCounter(Interns.info("Fills", "Blocks written through to a slave"), c.fills())

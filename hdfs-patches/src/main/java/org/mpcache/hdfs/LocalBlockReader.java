@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 
 /**
@@ -48,6 +49,8 @@ public final class LocalBlockReader implements Closeable {
    * Asks the slave listening on {@code socketPath} for block {@code key}'s file.
    *
    * @param token the block's access token, URL-safe; empty when HDFS issued none
+   * @param access the reader's access to the block when the request stands for its lookup (a
+   *     grant counts the hit), null when the block was looked up already
    * @param length the block's length as the NameNode gave it
    * @param timeoutMs the limit of the exchange
    * @param releaseTimeoutMs how long closing waits for the slave to settle the lease
@@ -56,10 +59,11 @@ public final class LocalBlockReader implements Closeable {
    * @throws IOException when descriptors cannot be had at all here (no native library, socket
    *     unreachable) or the slave's answer does not describe this block
    */
-  public static LocalBlockReader open(String socketPath, BlockKey key, String token, long length,
-      long timeoutMs, long releaseTimeoutMs) throws IOException {
+  public static LocalBlockReader open(String socketPath, BlockKey key, String token,
+      BlockAccessProto access, long length, long timeoutMs, long releaseTimeoutMs)
+      throws IOException {
     DescriptorClient.Lease lease = DescriptorClient.request(socketPath,
-        ProtoConverters.toProto(key), token, timeoutMs, releaseTimeoutMs);
+        ProtoConverters.toProto(key), token, access, timeoutMs, releaseTimeoutMs);
     if (!lease.granted()) {
       return null;
     }

@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.annotation.concurrent.GuardedBy;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 
 /**
  * The lookup of one block and the request for its file, made on a background thread ahead of
@@ -17,13 +16,11 @@ import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
  * <p>Thread-safe.
  */
 final class LookAhead {
-  /** A hit found ahead: the lookup's answer and the block's file, null to read through RPC. */
+  /** A hit found ahead: the block's file, null to read it through the slave. */
   static final class Found {
-    final LookupResponseProto hit;
     final LocalBlockReader local;
 
-    Found(LookupResponseProto hit, LocalBlockReader local) {
-      this.hit = hit;
+    Found(LocalBlockReader local) {
       this.local = local;
     }
   }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,18 +73,41 @@ final class SlaveDirectory implements Closeable {
     /** The host it serves on, and its block stream port; 0 when it offers no stream. */
     final String host;
     final int streamPort;
+    /** The directory's descriptor sockets by slave id, kept across the choices of a slave. */
+    private final Map<String, String> descriptorSockets;
 
-    Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort) {
+    Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort,
+        Map<String, String> descriptorSockets) {
       this.id = id;
       this.proxy = proxy;
       this.local = local;
       this.host = host;
       this.streamPort = streamPort;
+      this.descriptorSockets = descriptorSockets;
+    }
+
+    /**
+     * Its descriptor socket as its last hit named it, null when not known: a reader on its host
+     * asks that socket for a block's file first, the request standing for the block's lookup.
+     */
+    String descriptorSocket() {
+      return descriptorSockets.get(id);
+    }
+
+    /** Remembers the socket a hit named; null forgets it. */
+    void descriptorSocket(String path) {
+      if (path == null) {
+        descriptorSockets.remove(id);
+      } else {
+        descriptorSockets.put(id, path);
+      }
     }
   }
 
   private final Configuration conf;
   private final InetSocketAddress masterAddress;
+  /** Each slave's descriptor socket as its last hit named it ({@link Slave#descriptorSocket}). */
+  private final Map<String, String> descriptorSockets = new ConcurrentHashMap<>();
   private final int rpcTimeoutMs;
   private final long refreshMs;
   private final long retryMs;
@@ -173,7 +197,8 @@ final class SlaveDirectory implements Closeable {
       }
       try {
         return Optional.of(new Slave(s.get().getSlaveId(), proxy(s.get()),
-            localHosts.contains(s.get().getHost()), s.get().getHost(), s.get().getStreamPort()));
+            localHosts.contains(s.get().getHost()), s.get().getHost(), s.get().getStreamPort(),
+            descriptorSockets));
       } catch (IOException e) {
         markFaulty(s.get().getSlaveId());
         return Optional.empty();

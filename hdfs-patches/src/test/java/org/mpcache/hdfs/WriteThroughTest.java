@@ -15,6 +15,7 @@ import static org.mockito.Mockito.when;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -51,7 +52,7 @@ class WriteThroughTest {
       new InetSocketAddress("127.0.0.1", 1), 1_000, 1_000, 60_000, 60_000, Time::monotonicNow);
   private final BackgroundCalls senders = new BackgroundCalls("mpcache-client-fill", 2, 1_000);
   private final SlaveDirectory.Slave slave = new SlaveDirectory.Slave("slave-1", proxy, false,
-      "127.0.0.1", 0);
+      "127.0.0.1", 0, new HashMap<>());
   private final byte[] block = new byte[BLOCK];
   /** Holds the slave's writes while closed. */
   private final CountDownLatch writesHeld = new CountDownLatch(1);

@@ -123,7 +123,7 @@ class BlockTokenTest {
     String other = blocks.get(1).getBlockToken().encodeToUrlString();
     for (String bad : new String[] {"", other, "not-a-token"}) {
       DescriptorClient.Lease l = DescriptorClient.request(socket,
-          ProtoConverters.toProto(first), bad, 5000, 5000);
+          ProtoConverters.toProto(first), bad, null, 5000, 5000);
       assertFalse(l.granted(), "no descriptor for token '" + bad + "'");
       assertNull(l.file());
       assertEquals(DescriptorResponseProto.Status.REFUSED, l.response().getStatus());
@@ -132,8 +132,8 @@ class BlockTokenTest {
     assertEquals(0, holder.getStore().leasesHeld());
 
     DescriptorClient.Lease granted = DescriptorClient.request(socket,
-        ProtoConverters.toProto(first), blocks.get(0).getBlockToken().encodeToUrlString(), 5000,
-        5000);
+        ProtoConverters.toProto(first), blocks.get(0).getBlockToken().encodeToUrlString(), null,
+        5000, 5000);
     try {
       assertTrue(granted.granted(), "the block's own token gets its file");
       assertEquals(BLOCK, granted.file().size());

@@ -79,6 +79,48 @@ class CachedReadTest {
     assertEquals(4, after.getHits() - before.getHits());
   }
 
+  /** Reads {@code p} whole through {@code fs}, sequentially and then by positional reads. */
+  private static void readTwoWays(FileSystem fs, org.apache.hadoop.fs.Path p, byte[] content)
+      throws IOException {
+    byte[] b = new byte[content.length];
+    try (FSDataInputStream in = fs.open(p)) {
+      org.apache.hadoop.io.IOUtils.readFully(in, b, 0, b.length);
+    }
+    assertArrayEquals(content, b);
+    byte[] r = new byte[content.length];
+    try (FSDataInputStream in = fs.open(p)) {
+      for (int at = content.length - BLOCK / 2; at >= 0; at -= BLOCK / 2) {
+        in.readFully(at, r, at, Math.min(BLOCK / 2, content.length - at));
+      }
+    }
+    assertArrayEquals(content, r);
+  }
+
+  @Test
+  void read_localHitsOnceTheSlavesSocketIsKnown_makeNoLookupCalls() throws IOException {
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/direct");
+    byte[] content = data(12, 4 * BLOCK);
+    write(cluster, p, content);
+    readUntilCached(cluster, p);
+    ClientCounters c = ClientCounters.get();
+    try (FileSystem fs = cluster.fileSystem()) {
+      // The first reads learn each slave's descriptor socket from a lookup's hit.
+      readTwoWays(fs, p, content);
+      long lookups = c.lookups();
+      long byDescriptor = c.hitsByDescriptor();
+      SlaveCountersProto before = cluster.totals();
+      readTwoWays(fs, p, content);
+      SlaveCountersProto after = cluster.totals();
+      assertEquals(0, c.lookups() - lookups, "no lookup call once the sockets are known");
+      assertEquals(8, c.hitsByDescriptor() - byDescriptor,
+          "every block read through its file, sequentially and positionally");
+      assertEquals(8, after.getHits() - before.getHits(),
+          "each grant counted as the lookup's hit, once per block and stream");
+      assertEquals(0, after.getMisses() - before.getMisses());
+      assertEquals(0, after.getBytesFromHdfs() - before.getBytesFromHdfs());
+    }
+  }
+
   @Test
   void read_everyStreamOperationIsServedFromTheCacheWithHdfsSemantics() throws IOException {
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/read/ops");

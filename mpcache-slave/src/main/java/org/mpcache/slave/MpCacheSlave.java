@@ -176,9 +176,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     String socket = conf.getTrimmed(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
         SlaveConfigKeys.DOMAIN_SOCKET_PATH_DEFAULT);
     if (!socket.isEmpty()) {
-      // The Cache Master, made below, drops the blocks found corrupt.
+      // The Cache Master, made below, drops the blocks found corrupt and counts hits.
       descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
-          (key, why) -> cacheMaster.drop(key, why), rpcTimeout);
+          (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
+          rpcTimeout);
     }
     String stream = conf.getTrimmed(SlaveConfigKeys.STREAM_ADDRESS_KEY,
         SlaveConfigKeys.STREAM_ADDRESS_DEFAULT);

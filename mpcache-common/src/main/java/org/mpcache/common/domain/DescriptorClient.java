@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 
 /**
@@ -140,6 +141,8 @@ public final class DescriptorClient {
    * Asks the slave listening on {@code socketPath} for block {@code block}'s file.
    *
    * @param token the block's access token, URL-safe; empty when HDFS issued none
+   * @param access the reader's access to the block, when the request stands for its lookup
+   *     (a grant counts the hit); null when the block was looked up already
    * @param timeoutMs the limit of the whole exchange
    * @param releaseTimeoutMs how long the lease's release waits for the slave to settle it (its
    *     own limit, not what is left of the exchange's: a slow exchange must not leave the slave's
@@ -149,14 +152,18 @@ public final class DescriptorClient {
    *     exchange took longer than {@code timeoutMs}
    */
   public static Lease request(String socketPath, BlockKeyProto block, String token,
-      long timeoutMs, long releaseTimeoutMs) throws IOException {
+      BlockAccessProto access, long timeoutMs, long releaseTimeoutMs) throws IOException {
     if (!isAvailable()) {
       throw new IOException("descriptor passing is unavailable: " + unavailabilityCause());
     }
-    DescriptorRequestProto req = DescriptorRequestProto.newBuilder().setBlock(block)
-        .setBlockToken(token).build();
+    DescriptorRequestProto.Builder b = DescriptorRequestProto.newBuilder().setBlock(block)
+        .setBlockToken(token);
+    if (access != null) {
+      b.setAccess(access);
+    }
+    DescriptorRequestProto req = b.build();
     CompletableFuture<Received> done = new CompletableFuture<>();
-    Bootstrap b = new Bootstrap().group(Loop.GROUP).channel(EpollDomainSocketChannel.class)
+    Bootstrap boot = new Bootstrap().group(Loop.GROUP).channel(EpollDomainSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMs))
         .handler(new ChannelInitializer<EpollDomainSocketChannel>() {
           @Override
@@ -165,7 +172,7 @@ public final class DescriptorClient {
                 new Exchange(req, done));
           }
         });
-    Channel ch = b.connect(new DomainSocketAddress(socketPath)).channel();
+    Channel ch = boot.connect(new DomainSocketAddress(socketPath)).channel();
     Received r;
     try {
       r = done.get(timeoutMs, TimeUnit.MILLISECONDS);

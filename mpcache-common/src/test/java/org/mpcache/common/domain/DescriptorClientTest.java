@@ -20,7 +20,7 @@ class DescriptorClientTest {
     assumeTrue(DescriptorClient.isAvailable(), "needs Netty's native epoll transport");
     String missing = dir.resolve("none.socket").toString();
     IOException e = assertThrows(IOException.class, () -> DescriptorClient.request(missing,
-        ProtoConverters.toProto(new BlockKey("BP-1", 1, 1)), "", 5000, 5000));
+        ProtoConverters.toProto(new BlockKey("BP-1", 1, 1)), "", null, 5000, 5000));
     assertTrue(String.valueOf(e.getMessage()).contains("none.socket"), e.getMessage());
   }
 }

@@ -189,8 +189,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     authorize(key, req.getBlockToken());
     long length = store.cachedLength(key);
     if (length >= 0) {
-      counters.hit(store.datasetOf(key));
-      masterLink.reportHit(access);
+      countHit(access);
       LookupResponseProto.Builder hit = LookupResponseProto.newBuilder()
           .setStatus(LookupResponseProto.Status.HIT).setLength(length);
       String socket = domainSocketPath.get();
@@ -221,6 +220,16 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
           : miss("slave fill queue full");
     }
     return offerFill(access, key, caller(), completion);
+  }
+
+  /**
+   * Counts a hit on the block {@code access} names, as its lookup does: in the slave's counters
+   * and in the master's figures of its dataset. A descriptor request that stands for the lookup
+   * counts its grant here.
+   */
+  public void countHit(BlockAccessProto access) {
+    counters.hit(store.datasetOf(ProtoConverters.fromProto(access.getBlock())));
+    masterLink.reportHit(access);
   }
 
   /**

@@ -30,6 +30,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.hadoop.service.AbstractService;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorFrames;
@@ -37,6 +38,9 @@ import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
+import org.mpcache.common.protocolPB.RequestChecks;
+import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.store.BlockLease;
@@ -98,6 +102,8 @@ public final class DescriptorServer extends AbstractService {
   private final FileBlockStore store;
   private final SlaveCounters counters;
   private final BlockLender lender;
+  /** Counts the hit of a grant whose request stands for the block's lookup. */
+  private final Consumer<BlockAccessProto> hits;
   private final long requestTimeoutMs;
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
@@ -106,16 +112,20 @@ public final class DescriptorServer extends AbstractService {
 
   /**
    * @param drop drops a block found corrupt (its checksum file gone or short)
+   * @param hits counts the hit of a grant whose request carries the reader's access (it stands
+   *     for the block's lookup)
    * @param requestTimeoutMs how long a connection may take to send its request and its ready
    *     frame; a granted connection then stays open as long as its reader holds the block
    */
   public DescriptorServer(Path socketPath, FileBlockStore store, BlockAccessChecker access,
-      SlaveCounters counters, BiConsumer<BlockKey, String> drop, long requestTimeoutMs) {
+      SlaveCounters counters, BiConsumer<BlockKey, String> drop, Consumer<BlockAccessProto> hits,
+      long requestTimeoutMs) {
     super(DescriptorServer.class.getSimpleName());
     this.socketPath = socketPath;
     this.store = store;
     this.counters = counters;
     this.lender = new BlockLender(store, access, counters, drop);
+    this.hits = hits;
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
@@ -264,9 +274,17 @@ public final class DescriptorServer extends AbstractService {
     /** Checks the request and, when it may be granted, leases the block and opens its file. */
     private DescriptorResponseProto grant(ChannelHandlerContext ctx, ByteBuf frame) {
       BlockLender.Loan loan;
+      BlockAccessProto lookup = null;
       try {
         DescriptorRequestProto req = DescriptorFrames.decode(frame,
             DescriptorRequestProto.parser(), "descriptor request");
+        if (req.hasAccess()) {
+          lookup = req.getAccess();
+          if (!RequestChecks.access(lookup).equals(RequestChecks.blockKey("block",
+              req.getBlock()))) {
+            throw new RequestRefusedException("access names another block than block");
+          }
+        }
         loan = lender.lend(req.getBlock(), req.getBlockToken(), peer(ctx));
       } catch (IOException e) {
         loan = new BlockLender.Loan(BlockLender.Outcome.REFUSED, e.getMessage(), null, null);
@@ -285,6 +303,9 @@ public final class DescriptorServer extends AbstractService {
       lease = loan.lease();
       file = loan.file();
       counters.descriptorsGranted.incrementAndGet();
+      if (lookup != null) {
+        hits.accept(lookup);
+      }
       DescriptorResponseProto.Builder b = DescriptorResponseProto.newBuilder()
           .setStatus(Status.GRANTED).setLength(lease.length()).setChunkSize(lease.chunkSize());
       for (int crc : lease.checksums()) {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
@@ -44,6 +46,8 @@ class DescriptorServerTest {
   private FileBlockStore store;
   private final SlaveCounters counters = new SlaveCounters(new DatasetCounters(16, 16, () -> 1L));
   private DescriptorServer server;
+  /** The hits the server counted for requests that stood for the block's lookup. */
+  private final List<BlockAccessProto> hits = new CopyOnWriteArrayList<>();
   private Path socket;
   private byte[] data;
 
@@ -68,7 +72,7 @@ class DescriptorServerTest {
     f.commit();
     socket = dir.resolve("s.socket");
     server = new DescriptorServer(socket, store, ACCESS, counters,
-        (key, why) -> { }, 10_000);
+        (key, why) -> { }, hits::add, 10_000);
     server.init(new Configuration(false));
     server.start();
   }
@@ -81,8 +85,18 @@ class DescriptorServerTest {
   }
 
   private DescriptorClient.Lease request(BlockKey key, String token) throws IOException {
+    return request(key, token, null);
+  }
+
+  private DescriptorClient.Lease request(BlockKey key, String token, BlockAccessProto access)
+      throws IOException {
     return DescriptorClient.request(socket.toString(), ProtoConverters.toProto(key), token,
-        10_000, 10_000);
+        access, 10_000, 10_000);
+  }
+
+  private static BlockAccessProto accessTo(BlockKey key) {
+    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+        .setBlockBytes(5000).setDatasetId("/d").setDatasetBlocks(1).setJobId("job_1").build();
   }
 
   private static byte[] readAll(DescriptorClient.Lease l, int n) throws IOException {
@@ -112,6 +126,30 @@ class DescriptorServerTest {
     assertEquals(0, store.leasesHeld(), "the release ended the lease before it returned");
     assertEquals(1, counters.snapshot().getDescriptorsGranted());
     assertEquals(3000, counters.snapshot().getBytesFromCache());
+  }
+
+  @Test
+  void request_standingForTheLookup_countsItsHitOnAGrantOnly() throws IOException {
+    DescriptorClient.Lease l = request(KEY, GOOD_TOKEN, accessTo(KEY));
+    assertTrue(l.granted());
+    l.release(0);
+    assertEquals(List.of(accessTo(KEY)), hits, "the grant counted the lookup's hit");
+    BlockKey absent = new BlockKey("BP-1", 9, 1001);
+    assertEquals(Status.NOT_CACHED, request(absent, GOOD_TOKEN, accessTo(absent)).response()
+        .getStatus());
+    assertEquals(Status.REFUSED, request(KEY, "forged", accessTo(KEY)).response().getStatus());
+    assertEquals(Status.GRANTED, request(KEY, GOOD_TOKEN).response().getStatus());
+    assertEquals(1, hits.size(), "a miss, a refusal and a request without access count none");
+  }
+
+  @Test
+  void request_whoseAccessNamesAnotherBlock_isRefusedAndCountsNothing() throws IOException {
+    DescriptorClient.Lease l = request(KEY, GOOD_TOKEN, accessTo(new BlockKey("BP-1", 8, 1001)));
+    assertFalse(l.granted());
+    assertEquals(Status.REFUSED, l.response().getStatus());
+    assertTrue(l.response().getMessage().contains("another block"), l.response().getMessage());
+    assertEquals(List.of(), hits);
+    assertEquals(0, store.leasesHeld());
   }
 
   @Test
@@ -159,7 +197,7 @@ class DescriptorServerTest {
     Path open = Files.createDirectory(dir.resolve("open"));
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
     DescriptorServer s = new DescriptorServer(open.resolve("s.socket"), store, ACCESS, counters,
-        (key, why) -> { }, 10_000);
+        (key, why) -> { }, hits::add, 10_000);
     s.init(new Configuration(false));
     Exception e = assertThrows(Exception.class, s::start);
     assertTrue(String.valueOf(e.getMessage()).contains(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY),
