@@ -521,7 +521,6 @@ final class CachingInputStream extends FSInputStream
    * known or the slave answered anything but a grant; the block is then looked up as usual. On
    * the block's time budget, as its calls to the slave are.
    */
-  @GuardedBy("this")
   private LocalBlockReader openDirect(Cursor c) {
     long start = System.nanoTime();
     try {
