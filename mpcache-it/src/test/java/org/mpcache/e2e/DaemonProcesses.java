@@ -9,10 +9,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.mpcache.common.MpCacheConfigKeys;
@@ -46,13 +48,31 @@ final class DaemonProcesses implements AutoCloseable {
     this.dir = dir.getAbsoluteFile();
   }
 
-  /** Free loopback ports, chosen up front so that a daemon restarts on the same ones. */
+  /**
+   * Free loopback ports, chosen up front so that a daemon restarts on the same ones. They are
+   * taken below the kernel's ephemeral range where it leaves room: a port of that range, free
+   * when chosen, can be handed to another socket (a client's connection, a server binding port
+   * 0) before the daemon binds it, which failed a slave's start with "Address already in use".
+   */
   static int[] freePorts(int n) throws IOException {
     int[] ports = new int[n];
     List<ServerSocket> held = new ArrayList<>();
     try {
+      int low = ephemeralLow();
+      int next = low > 10_000 + 10 * n
+          ? 10_000 + new Random().nextInt(low - 10_000 - 10 * n) : -1;
       for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0);
+        ServerSocket s = null;
+        while (s == null && next >= 0 && next < low) {
+          try {
+            s = new ServerSocket(next++);
+          } catch (IOException taken) {
+            // In use: the next one.
+          }
+        }
+        if (s == null) {
+          s = new ServerSocket(0);
+        }
         held.add(s);
         ports[i] = s.getLocalPort();
       }
@@ -62,6 +82,16 @@ final class DaemonProcesses implements AutoCloseable {
       }
     }
     return ports;
+  }
+
+  /** The lowest port of the kernel's ephemeral range, or 0 where it cannot be read. */
+  private static int ephemeralLow() {
+    try {
+      return Integer.parseInt(Files.readString(Path.of(
+          "/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** Starts daemon {@code name} from main class {@code main} with configuration {@code conf}. */
