@@ -503,15 +503,8 @@ final class CachingInputStream extends FSInputStream
           + DescriptorClient.unavailabilityCause() + ")", null);
       return null;
     }
-    long budgetMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos));
-    try {
-      return LocalBlockReader.open(hit.getDomainSocketPath(), key, token, null, length,
-          budgetMs, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
-    } catch (IOException e) {
-      counters.descriptorFault("descriptor passing unavailable (slave " + slave.id + " at "
-          + hit.getDomainSocketPath() + ": " + e.getMessage() + ")", e);
-      return null;
-    }
+    return askSocket(ctx, slave, hit.getDomainSocketPath(), key, token, null, length,
+        budgetNanos);
   }
 
   /**
@@ -538,12 +531,22 @@ final class CachingInputStream extends FSInputStream
     if (socket == null || !ctx.descriptors || !slave.local || !DescriptorClient.isAvailable()) {
       return null;
     }
+    return askSocket(ctx, slave, socket, key, token, access, length, budgetNanos);
+  }
+
+  /**
+   * Asks {@code slave}'s descriptor socket for block {@code key}'s file within
+   * {@code budgetNanos}; null when not granted, or when the socket faulted: that is said once
+   * per JVM and the socket forgotten, so that the next hit's lookup says where it is now.
+   */
+  private static LocalBlockReader askSocket(Context ctx, SlaveDirectory.Slave slave,
+      String socket, BlockKey key, String token, BlockAccessProto access, long length,
+      long budgetNanos) {
     try {
       return LocalBlockReader.open(socket, key, token, access, length,
           Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos)),
           TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
     } catch (IOException e) {
-      // Gone since the hit that named it: the next hit's lookup says where it is now.
       slave.descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave " + slave.id
           + " at " + socket + ": " + e.getMessage() + ")", e);
