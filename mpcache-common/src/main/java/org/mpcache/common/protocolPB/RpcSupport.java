@@ -1,7 +1,9 @@
 package org.mpcache.common.protocolPB;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.retry.RetryPolicies;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
@@ -89,16 +91,41 @@ public final class RpcSupport {
    * Runs a remote call, rethrowing the {@link IOException} a {@link ServiceException} carries: a
    * {@link org.apache.hadoop.ipc.RemoteException} when the server answered with an error, a local
    * one (connection refused, timeout) when it could not be reached.
+   *
+   * <p>A call that meets a dead pooled connection is made once more: Hadoop's client keeps one
+   * connection per server and does not notice, while idle, that a restarted daemon closed it;
+   * the first call sent on it then fails at once with end of file or a reset, before any server
+   * saw it. The second attempt connects anew (and fails fast again if the daemon is down).
    */
   public static <T> T call(Call<T> call) throws IOException {
     try {
       return call.call();
     } catch (ServiceException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException) {
-        throw (IOException) cause;
+      if (!isDeadConnection(e.getCause())) {
+        throw unwrap(e);
       }
-      throw new IOException(e.getMessage(), cause != null ? cause : e);
     }
+    try {
+      return call.call();
+    } catch (ServiceException e) {
+      throw unwrap(e);
+    }
+  }
+
+  /** Whether {@code cause} says a connection was found closed by its peer. */
+  static boolean isDeadConnection(Throwable cause) {
+    if (cause instanceof EOFException) {
+      return true;
+    }
+    return cause instanceof SocketException && cause.getMessage() != null
+        && cause.getMessage().contains("Connection reset");
+  }
+
+  private static IOException unwrap(ServiceException e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof IOException) {
+      return (IOException) cause;
+    }
+    return new IOException(e.getMessage(), cause != null ? cause : e);
   }
 }
