@@ -50,13 +50,14 @@ import org.mpcache.slave.MpCacheSlave;
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
  * so drift hits them alike; the table gives MB/s (minimum, median, maximum over the rounds) and
  * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
- * Sequential paths read 1 MiB at a time from the start; positional ones read 1 MiB at shuffled
+ * {@code --warmup} rounds (1 by default) run first, as a round does, and are not counted: the
+ * JIT compiles the paths' code during the first reads. Sequential paths read 1 MiB at a time from the start; positional ones read 1 MiB at shuffled
  * 1 MiB-aligned offsets covering the file once. A miss round first evicts the file's dataset
  * through the master's admin RPC, then reads the file once from the start; its MB/s is the
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
  * the round after it reads them as hits again.
  *
- * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--dir DIR]
+ * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W] [--dir DIR]
  * [--paths T1,T2] [--set KEY=VALUE]...}; {@code --paths} keeps only the rows whose name
  * contains one of its comma-separated parts (to profile a path or compare a few), {@code --set}
  * sets a key for every daemon and client of the cluster (to compare settings). Not thread-safe;
@@ -68,6 +69,7 @@ public final class ReadPathFigures {
   private final long fileBytes;
   private final long[] blockSizes;
   private final int rounds;
+  private final int warmup;
   private final File dir;
   private final String only;
   private final Map<String, String> settings;
@@ -75,11 +77,12 @@ public final class ReadPathFigures {
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-  private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, File dir, String only,
-      Map<String, String> settings) {
+  private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, int warmup, File dir,
+      String only, Map<String, String> settings) {
     this.fileBytes = fileBytes;
     this.blockSizes = blockSizes;
     this.rounds = rounds;
+    this.warmup = warmup;
     this.dir = dir;
     this.only = only;
     this.settings = settings;
@@ -89,6 +92,7 @@ public final class ReadPathFigures {
     long mib = 1024;
     long[] blockMib = {128, 8};
     int rounds = 5;
+    int warmup = 1;
     File dir = new File("/tmp/mpcache-read-path-figures");
     String only = "";
     Map<String, String> settings = new LinkedHashMap<>();
@@ -98,6 +102,7 @@ public final class ReadPathFigures {
         case "--block-mib" -> blockMib = Arrays.stream(args[++i].split(","))
             .mapToLong(Long::parseLong).toArray();
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--warmup" -> warmup = Integer.parseInt(args[++i]);
         case "--dir" -> dir = new File(args[++i]);
         case "--paths" -> only = args[++i];
         case "--set" -> {
@@ -110,13 +115,13 @@ public final class ReadPathFigures {
         }
         default -> {
           System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
-              + " [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]...");
+              + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]...");
           System.exit(1);
         }
       }
     }
     long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
-    new ReadPathFigures(mib << 20, blockSizes, rounds, dir, only, settings).run();
+    new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings).run();
   }
 
   /** One way of reading a file: reads it whole, returns the bytes read. */
@@ -208,6 +213,15 @@ public final class ReadPathFigures {
         double idleCores = idleCores();
         List<Row> rows = new ArrayList<>();
         paths.keySet().forEach(n -> rows.add(new Row(n)));
+        for (int round = 0; round < warmup; round++) {
+          for (ReadPath path : paths.values()) {
+            for (Path file : files) {
+              measure(path, file);
+            }
+          }
+          System.out.printf(Locale.ROOT, "warm-up round %d of %d done (not counted)%n",
+              round + 1, warmup);
+        }
         for (int round = 0; round < rounds; round++) {
           int i = 0;
           for (ReadPath path : paths.values()) {
@@ -449,9 +463,9 @@ public final class ReadPathFigures {
       rule.append(" ---: | ---: |");
     }
     System.out.println();
-    System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds, %d cores; the cluster idle uses "
-        + "%.3f cores%n", fileBytes >> 20, rounds, Runtime.getRuntime().availableProcessors(),
-        idleCores);
+    System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds after %d warm-up, %d cores; the "
+        + "cluster idle uses %.3f cores%n", fileBytes >> 20, rounds, warmup,
+        Runtime.getRuntime().availableProcessors(), idleCores);
     System.out.println(head);
     System.out.println(rule);
     for (Row r : rows) {
