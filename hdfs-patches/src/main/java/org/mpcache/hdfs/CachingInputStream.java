@@ -10,8 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.CRC32C;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
@@ -175,6 +180,8 @@ final class CachingInputStream extends FSInputStream
     boolean slaveGivenUp;
     /** The next block was looked up ahead, or is not to be. */
     boolean aheadAsked;
+    /** The block's lookup, under way off the reader's thread while it reads HDFS; or null. */
+    CompletableFuture<LookupResponseProto> lookup;
 
     Cursor(int index) {
       this.index = index;
@@ -232,6 +239,19 @@ final class CachingInputStream extends FSInputStream
   /** Releases of the block files the sequential reader left, until the slave settles them. */
   @GuardedBy("this")
   private final List<Future<?>> releases = new ArrayList<>();
+  /** Reports of the blocks the sequential reader read from HDFS, sent off its thread. */
+  @GuardedBy("this")
+  private final List<CompletableFuture<Void>> reports = new ArrayList<>();
+  /**
+   * The last block the sequential reader entered was not cached. Datasets are cached whole or
+   * not at all, so the next block is most likely not cached either: it is looked up at once,
+   * without first asking the slave's descriptor socket for its file.
+   */
+  @GuardedBy("this")
+  private boolean lastMissed;
+  /** The last lookup sent off the reader's thread; the next is sent only once it is answered. */
+  @GuardedBy("this")
+  private CompletableFuture<LookupResponseProto> lastLookup;
   /** The sequential reader's buffer of verified bytes of block files, kept across blocks. */
   @GuardedBy("this")
   private byte[] localBuf;
@@ -313,6 +333,9 @@ final class CachingInputStream extends FSInputStream
     Cursor c = cursorAt(pos);
     if (c == null) {
       return readHdfs(null, b, off, len);
+    }
+    if (c.lookup != null && c.lookup.isDone()) {
+      settleLookup(c, true);
     }
     int want = (int) Math.min(len, c.end() - pos);
     if (c.fromCache) {
@@ -399,7 +422,7 @@ final class CachingInputStream extends FSInputStream
       if (f != null) {
         return enterHit(c, f.local);
       }
-    } else {
+    } else if (!lastMissed) {
       LocalBlockReader direct = openDirect(c);
       if (direct != null) {
         return enterHit(c, direct);
@@ -408,31 +431,108 @@ final class CachingInputStream extends FSInputStream
     // A reader entering at the block's start writes it through, when write-through is on;
     // otherwise the slave fills it.
     boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
-    try {
-      LookupResponseProto r = timed(c, () -> lookup(c, offer));
-      if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
-        counters.hit();
-        c.fromCache = true;
-        c.local = openLocal(c, r);
-        held.current(c.local);
-      } else {
-        counters.miss();
-        if (offer && r.hasFillId()) {
-          c.fill = new WriteThrough(ctx, c.slave, c.key, c.token, replicaAddresses(c.located),
-              c.length, r.getFillId());
-        }
+    if (lastMissed && !offer && (lastLookup == null || lastLookup.isDone())) {
+      // Most likely a miss too: the reader reads HDFS at once, and the lookup that counts the
+      // miss and has the slave fill the block goes out on a background thread.
+      c.lookup = lookupLater(ctx, c.slave, lookupRequest(c, false));
+      if (c.lookup != null) {
+        lastLookup = c.lookup;
+        return c;
       }
+    }
+    try {
+      LookupResponseProto r = timed(c, () -> call(c.slave, lookupRequest(c, offer)));
+      looked(c, r, offer);
     } catch (IOException e) {
-      slaveFault(c, e instanceof DeadlineExceededException ? "deadline-exceeded"
-          : "slave-unreachable", e);
+      lookupFault(c, e);
     }
     return c;
+  }
+
+  /** Takes block {@code c}'s lookup's answer: a hit reads the cache from here on. */
+  @GuardedBy("this")
+  private void looked(Cursor c, LookupResponseProto r, boolean offer) {
+    if (r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == c.length) {
+      counters.hit();
+      lastMissed = false;
+      c.fromCache = true;
+      c.local = openLocal(c, r);
+      held.current(c.local);
+    } else {
+      counters.miss();
+      lastMissed = true;
+      if (offer && r.hasFillId()) {
+        c.fill = new WriteThrough(ctx, c.slave, c.key, c.token, replicaAddresses(c.located),
+            c.length, r.getFillId());
+      }
+    }
+  }
+
+  @GuardedBy("this")
+  private void lookupFault(Cursor c, IOException e) {
+    slaveFault(c, e instanceof DeadlineExceededException ? "deadline-exceeded"
+        : "slave-unreachable", e);
+  }
+
+  /**
+   * Takes the answer of block {@code c}'s lookup made off the reader's thread: when
+   * {@code reading} on, a hit moves the rest of the block to the cache. A lookup still under way
+   * when the reader leaves the block counts a miss; should it then fail, the slave is left alone
+   * as a failed lookup on the reader's thread would have it.
+   */
+  @GuardedBy("this")
+  private void settleLookup(Cursor c, boolean readingOn) {
+    CompletableFuture<LookupResponseProto> f = c.lookup;
+    c.lookup = null;
+    if (!f.isDone()) {
+      counters.miss();
+      SlaveDirectory.Slave slave = c.slave;
+      f.whenComplete((r, e) -> {
+        if (e != null) {
+          ctx.directory.markFaulty(slave.id);
+        }
+      });
+      return;
+    }
+    LookupResponseProto r;
+    try {
+      r = f.join();
+    } catch (CompletionException | CancellationException e) {
+      Throwable cause = e.getCause();
+      lookupFault(c, cause instanceof IOException ? (IOException) cause
+          : new IOException(String.valueOf(cause), cause));
+      return;
+    }
+    if (readingOn) {
+      looked(c, r, false);
+    } else {
+      counters.miss();
+      lastMissed = r.getStatus() != LookupResponseProto.Status.HIT;
+    }
+  }
+
+  /**
+   * Sends {@code req} to {@code slave} on a background thread; null when the client's background
+   * threads are closed. Static: the task holds no reference to the stream.
+   */
+  private static CompletableFuture<LookupResponseProto> lookupLater(Context ctx,
+      SlaveDirectory.Slave slave, LookupRequestProto req) {
+    CompletableFuture<LookupResponseProto> answer = new CompletableFuture<>();
+    boolean sent = ctx.lookAhead.execute(() -> {
+      try {
+        answer.complete(call(slave, req));
+      } catch (IOException | RuntimeException e) {
+        answer.completeExceptionally(e);
+      }
+    });
+    return sent ? answer : null;
   }
 
   /** Enters cached block {@code c}, read through {@code local} when not null, else the slave. */
   @GuardedBy("this")
   private Cursor enterHit(Cursor c, LocalBlockReader local) {
     counters.hit();
+    lastMissed = false;
     countHit(local);
     c.fromCache = true;
     c.local = local;
@@ -445,14 +545,20 @@ final class CachingInputStream extends FSInputStream
    * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
    * reader's bytes for it.
    */
-  private LookupResponseProto lookup(Cursor c, boolean offerWriteThrough) throws IOException {
+  private LookupRequestProto lookupRequest(Cursor c, boolean offerWriteThrough) {
     LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(c.access)
         .setBlockToken(c.token);
     if (ctx.fillEnabled) {
       req.setPath(path).setBlockOffset(c.start).setOfferFill(offerWriteThrough);
     }
-    counters.lookup();
-    return RpcSupport.call(() -> c.slave.proxy.lookup(null, req.build()));
+    return req.build();
+  }
+
+  /** Sends lookup {@code req} to {@code slave}. */
+  private static LookupResponseProto call(SlaveDirectory.Slave slave, LookupRequestProto req)
+      throws IOException {
+    ClientCounters.get().lookup();
+    return RpcSupport.call(() -> slave.proxy.lookup(null, req));
   }
 
   private int blockIndex(long p) {
@@ -608,8 +714,7 @@ final class CachingInputStream extends FSInputStream
     if (direct != null) {
       return new LookAhead.Found(direct);
     }
-    ClientCounters.get().lookup();
-    LookupResponseProto r = RpcSupport.call(() -> slave.proxy.lookup(null, req));
+    LookupResponseProto r = call(slave, req);
     if (r.getStatus() != LookupResponseProto.Status.HIT || r.getLength() != length) {
       return null;
     }
@@ -885,6 +990,9 @@ final class CachingInputStream extends FSInputStream
     if (c == null || c.slave == null) {
       return;
     }
+    if (c.lookup != null) {
+      settleLookup(c, false);
+    }
     closeLocal(c);
     closeStream(c);
     if (c.slaveGivenUp || ctx.directory.isFaulty(c.slave.id)) {
@@ -901,6 +1009,28 @@ final class CachingInputStream extends FSInputStream
     if (c.fill != null) {
       c.fill.leave(report);
     } else if (report != null) {
+      sendLater(report);
+    }
+  }
+
+  /**
+   * Sends a block's read report on a background thread, so that leaving a block read from HDFS
+   * costs its reader no call; {@link #close} waits for the reports. Sent at once when the
+   * client's background threads are closed.
+   */
+  @GuardedBy("this")
+  private void sendLater(Runnable report) {
+    reports.removeIf(CompletableFuture::isDone);
+    CompletableFuture<Void> sent = new CompletableFuture<>();
+    if (ctx.lookAhead.execute(() -> {
+      try {
+        report.run();
+      } finally {
+        sent.complete(null);
+      }
+    })) {
+      reports.add(sent);
+    } else {
       report.run();
     }
   }
@@ -986,7 +1116,7 @@ final class CachingInputStream extends FSInputStream
         if (local != null) {
           countHit(local);
         } else {
-          LookupResponseProto found = lookup(c, false);
+          LookupResponseProto found = call(c.slave, lookupRequest(c, false));
           if (found.getStatus() != LookupResponseProto.Status.HIT
               || found.getLength() != c.length) {
             counters.miss();
@@ -1250,10 +1380,22 @@ final class CachingInputStream extends FSInputStream
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
     closePreadLocals();
+    long waitMs = TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos);
     for (Future<?> f : releases) {
-      f.awaitUninterruptibly(TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+      f.awaitUninterruptibly(waitMs);
     }
     releases.clear();
+    for (CompletableFuture<Void> f : reports) {
+      try {
+        f.get(waitMs, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // Only a counter is lost.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    reports.clear();
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
       ctx.directory.choose(c.located).ifPresent(s ->

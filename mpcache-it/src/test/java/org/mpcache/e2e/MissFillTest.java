@@ -2,6 +2,7 @@ package org.mpcache.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.holder;
 
@@ -18,6 +19,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 
 /**
@@ -223,5 +226,66 @@ class MissFillTest {
     Waits.waitFor(() -> cluster.slaves().stream()
         .allMatch(s -> s.getPrefetcher().readerFillsPending() == 0), "fills to end");
     assertEquals(1, minus(cluster.totals(), before).getFillsBySlave(), "one fill per block");
+  }
+
+  @Test
+  void read_manyMissedBlocksInOneStream_eachLookedUpOnceAndFilled() throws Exception {
+    Path p = new Path("/miss-fill/run");
+    byte[] content = data(47, 4 * BLOCK);
+    write(p, content);
+    SlaveCountersProto before = cluster.totals();
+    long lookups = ClientCounters.get().lookups();
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      byte[] b = new byte[content.length];
+      IOUtils.readFully(in, b, 0, b.length);
+      assertArrayEquals(content, b);
+    }
+    // After the first, the blocks are looked up off the reader's thread: still once each.
+    assertEquals(4, ClientCounters.get().lookups() - lookups, "lookups");
+    for (BlockKey k : ClusterFiles.blocks(cluster, p)) {
+      awaitCached(k);
+    }
+    SlaveCountersProto first = minus(cluster.totals(), before);
+    assertEquals(4, first.getMisses(), "one miss counted per block");
+    assertEquals(0, first.getHits());
+    assertEquals(4, first.getFillsBySlave(), "every block filled by the slave");
+    assertArrayEquals(content, ClusterFiles.readAll(cluster, p));
+    assertEquals(content.length, minus(cluster.totals(), before).getBytesFromCache()
+        - first.getBytesFromCache(), "the second read came from the cache");
+  }
+
+  @Test
+  void read_blockCachedAfterAMissedOne_theReaderMovesToTheCacheMidBlock() throws Exception {
+    Path p = new Path("/miss-fill/switch");
+    byte[] content = data(48, 2 * BLOCK);
+    write(p, content);
+    readBlock(p, 1, content);
+    awaitCached(ClusterFiles.blocks(cluster, p).get(1));
+    SlaveCountersProto before = cluster.totals();
+    long hits = ClientCounters.get().hits();
+    byte[] b = new byte[content.length];
+    try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
+      // Block 0 misses, so block 1's lookup goes out off the reader's thread, which reads HDFS
+      // meanwhile, and moves to the cache once the answer (a hit) is in.
+      IOUtils.readFully(in, b, 0, BLOCK + 4096);
+      int at = BLOCK + 4096;
+      for (long end = Time.monotonicNow() + 10_000; ClientCounters.get().hits() == hits
+          && Time.monotonicNow() < end; at += 4096) {
+        Thread.sleep(20);
+        IOUtils.readFully(in, b, at, 4096);
+      }
+      IOUtils.readFully(in, b, at, b.length - at);
+      assertEquals(hits + 1, ClientCounters.get().hits(), "block 1 found cached");
+      assertArrayEquals(content, b);
+      long rest = b.length - at;
+      in.close();
+      SlaveCountersProto after = minus(cluster.totals(), before);
+      assertEquals(1, after.getHits());
+      assertEquals(1, after.getMisses());
+      assertTrue(after.getBytesFromHdfs() >= BLOCK + 4096, after.getBytesFromHdfs()
+          + " bytes from HDFS: block 1's first read went there while its lookup was under way");
+      assertTrue(after.getBytesFromCache() >= rest, after.getBytesFromCache()
+          + " bytes from the cache, " + rest + " read after the hit was known");
+    }
   }
 }
