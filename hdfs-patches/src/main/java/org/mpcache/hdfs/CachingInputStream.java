@@ -476,7 +476,7 @@ final class CachingInputStream extends FSInputStream
 
   /**
    * Takes the answer of block {@code c}'s lookup made off the reader's thread: when
-   * {@code reading} on, a hit moves the rest of the block to the cache. A lookup still under way
+   * {@code readingOn}, a hit moves the rest of the block to the cache. A lookup still under way
    * when the reader leaves the block counts a miss; should it then fail, the slave is left alone
    * as a failed lookup on the reader's thread would have it.
    */
@@ -486,10 +486,12 @@ final class CachingInputStream extends FSInputStream
     c.lookup = null;
     if (!f.isDone()) {
       counters.miss();
-      SlaveDirectory.Slave slave = c.slave;
+      // The callback holds no reference to the stream.
+      SlaveDirectory directory = ctx.directory;
+      String slave = c.slave.id;
       f.whenComplete((r, e) -> {
         if (e != null) {
-          ctx.directory.markFaulty(slave.id);
+          directory.markFaulty(slave);
         }
       });
       return;
