@@ -1,6 +1,8 @@
 package org.mpcache.hdfs;
 
 import java.io.Closeable;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -10,7 +12,8 @@ import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFact
 /**
  * Threads that make one client's calls to the slaves off its readers' threads: the fills of its
  * streams ({@link WriteThrough}), and the lookups and descriptor requests of the blocks ahead of
- * its sequential readers. At most a given number of daemon threads, each running one task at a
+ * its sequential readers, and, after a miss, the next missed block's lookup and the read reports
+ * of the blocks its readers read from HDFS. At most a given number of daemon threads, each running one task at a
  * time, later tasks queued; idle threads end after a few seconds, so none stays behind a closed
  * stream. Closing waits at most a given time for the tasks under way to finish (a task's JVM
  * closes its FileSystems as it exits), then interrupts the rest.
@@ -47,6 +50,22 @@ final class BackgroundCalls implements Closeable {
     } catch (RejectedExecutionException closed) {
       return false;
     }
+  }
+
+  /**
+   * Runs {@code call} as {@link #execute} does; the returned future holds its answer or what it
+   * threw. Null when closed.
+   */
+  <T> CompletableFuture<T> submit(Callable<T> call) {
+    CompletableFuture<T> answer = new CompletableFuture<>();
+    boolean queued = execute(() -> {
+      try {
+        answer.complete(call.call());
+      } catch (Exception e) {
+        answer.completeExceptionally(e);
+      }
+    });
+    return queued ? answer : null;
   }
 
   @Override

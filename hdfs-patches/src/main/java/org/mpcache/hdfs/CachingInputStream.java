@@ -519,15 +519,7 @@ final class CachingInputStream extends FSInputStream
    */
   private static CompletableFuture<LookupResponseProto> lookupLater(Context ctx,
       SlaveDirectory.Slave slave, LookupRequestProto req) {
-    CompletableFuture<LookupResponseProto> answer = new CompletableFuture<>();
-    boolean sent = ctx.lookAhead.execute(() -> {
-      try {
-        answer.complete(call(slave, req));
-      } catch (IOException | RuntimeException e) {
-        answer.completeExceptionally(e);
-      }
-    });
-    return sent ? answer : null;
+    return ctx.lookAhead.submit(() -> call(slave, req));
   }
 
   /** Enters cached block {@code c}, read through {@code local} when not null, else the slave. */
@@ -1023,14 +1015,11 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private void sendLater(Runnable report) {
     reports.removeIf(CompletableFuture::isDone);
-    CompletableFuture<Void> sent = new CompletableFuture<>();
-    if (ctx.lookAhead.execute(() -> {
-      try {
-        report.run();
-      } finally {
-        sent.complete(null);
-      }
-    })) {
+    CompletableFuture<Void> sent = ctx.lookAhead.submit(() -> {
+      report.run();
+      return null;
+    });
+    if (sent != null) {
       reports.add(sent);
     } else {
       report.run();
