@@ -8,12 +8,15 @@ import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.test.MetricsAsserts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,7 +38,8 @@ import org.mpcache.slave.verify.FillVerifier;
  * A path renamed over between the moment prefetch checks a block and the moment it reads it never
  * gets the new file's bytes cached under the old file's block: the prefetch either caches the
  * planned block's own bytes or nothing. The rename happens in {@link PrefetchService#checked}, on
- * a prefetcher sharing a real slave's store and master link.
+ * a prefetcher sharing a real slave's store and master link. The file a fill thread keeps open
+ * for the fills queued behind one obeys the same rule, and spares the NameNode a call per block.
  */
 class PrefetchReplacedPathTest {
   private static MiniMpCacheCluster cluster;
@@ -52,25 +56,73 @@ class PrefetchReplacedPathTest {
     }
   }
 
-  /** Renames {@code replacement} over the path once, right after the block was checked. */
-  private static final class ReplacingPrefetcher extends PrefetchService {
-    private final Path replacement;
-    private final AtomicBoolean replaced = new AtomicBoolean();
+  /** Runs {@code onFirstCheck} once, right after the first block was checked. */
+  private static final class HookedPrefetcher extends PrefetchService {
+    private final IoAction onFirstCheck;
+    private final AtomicBoolean ran = new AtomicBoolean();
 
-    ReplacingPrefetcher(MpCacheSlave slave, Path replacement) {
+    HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), slave.getMasterLink(), FillVerifier.off(), fill -> false, 60_000,
-          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 4, 4, 0);
-      this.replacement = replacement;
+          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 8, 4, 0);
+      this.onFirstCheck = onFirstCheck;
     }
 
     @Override
     protected void checked(BlockKey key, Path path) throws IOException {
-      if (replaced.compareAndSet(false, true)) {
-        ((DistributedFileSystem) cluster.plainFileSystem()).rename(replacement,
-            new Path(path.toUri().getPath()), Options.Rename.OVERWRITE);
+      if (ran.compareAndSet(false, true)) {
+        onFirstCheck.run();
       }
     }
+  }
+
+  /** An action that may fail with an {@link IOException}. */
+  private interface IoAction {
+    void run() throws IOException;
+  }
+
+  private static void renameOver(Path from, Path to) throws IOException {
+    ((DistributedFileSystem) cluster.plainFileSystem()).rename(from, to,
+        Options.Rename.OVERWRITE);
+  }
+
+  private static List<BlockKey> blocks(Path p) throws IOException {
+    return ClusterFiles.blocks(cluster, p);
+  }
+
+  private static PrefetchCommandProto command(BlockKey key, Path p, long offset, int blocks)
+      throws IOException {
+    DistributedFileSystem dfs = (DistributedFileSystem) cluster.plainFileSystem();
+    return PrefetchCommandProto.newBuilder()
+        .setAccess(BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+            .setBlockBytes(SMALL_BLOCK).setDatasetId(p.getParent().toString())
+            .setDatasetBlocks(blocks).setJobId(""))
+        .setPath(dfs.makeQualified(p).toString()).setOffset(offset).setForce(true).build();
+  }
+
+  /** Runs {@code commands} on {@code prefetcher}, submitted together, until all are done. */
+  private static void prefetch(HookedPrefetcher prefetcher, List<PrefetchCommandProto> commands)
+      throws Exception {
+    prefetcher.init(cluster.conf());
+    prefetcher.start();
+    try {
+      prefetcher.submit(commands);
+      Waits.waitFor(() -> prefetcher.filled() + prefetcher.skipped() + prefetcher.failed()
+          == commands.size(), "the prefetches to finish");
+    } finally {
+      prefetcher.stop();
+    }
+  }
+
+  private static byte[] cached(BlockKey key) throws IOException {
+    FileBlockStore store = cluster.slaves().get(0).getStore();
+    assertEquals(SMALL_BLOCK, store.cachedLength(key), key + " cached");
+    return store.read(key, 0, SMALL_BLOCK).data();
+  }
+
+  private static long getBlockLocations() {
+    return MetricsAsserts.getLongCounter("GetBlockLocations",
+        MetricsAsserts.getMetrics("NameNodeActivity"));
   }
 
   @Test
@@ -82,35 +134,81 @@ class PrefetchReplacedPathTest {
     byte[] fresh = data(22, SMALL_BLOCK);
     write(cluster, p, old);
     write(cluster, next, fresh);
-    DistributedFileSystem dfs = (DistributedFileSystem) cluster.plainFileSystem();
-    LocatedBlock block = dfs.getClient().getLocatedBlocks(p.toString(), 0, SMALL_BLOCK)
-        .get(0);
-    BlockKey key = new BlockKey(block.getBlock().getBlockPoolId(), block.getBlock().getBlockId(),
-        block.getBlock().getGenerationStamp());
+    BlockKey key = blocks(p).get(0);
+    AtomicBoolean replaced = new AtomicBoolean();
+    HookedPrefetcher prefetcher = new HookedPrefetcher(cluster.slaves().get(0), () -> {
+      renameOver(next, p);
+      replaced.set(true);
+    });
+    prefetch(prefetcher, List.of(command(key, p, 0, 1)));
 
-    MpCacheSlave slave = cluster.slaves().get(0);
-    ReplacingPrefetcher prefetcher = new ReplacingPrefetcher(slave, next);
+    assertTrue(replaced.get(), "the path was replaced between check and read");
+    if (cluster.slaves().get(0).getStore().cachedLength(key) >= 0) {
+      assertArrayEquals(old, cached(key), "the block's own bytes are cached under its key, not"
+          + " the bytes of the file renamed over it");
+    }
+  }
+
+  @Test
+  void prefetch_blocksOfOneFileQueuedTogether_openTheFileOnce() throws Exception {
+    Path p = new Path("/prefetch-one-open/data");
+    byte[] content = data(23, 4 * SMALL_BLOCK);
+    write(cluster, p, content);
+    List<BlockKey> keys = blocks(p);
+    CountDownLatch submitted = new CountDownLatch(1);
+    // The first fill waits until all four are queued: the file stays open for the other three.
+    HookedPrefetcher prefetcher = new HookedPrefetcher(cluster.slaves().get(0), () -> {
+      try {
+        submitted.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    List<PrefetchCommandProto> commands = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      commands.add(command(keys.get(i), p, (long) i * SMALL_BLOCK, keys.size()));
+    }
+    long calls = getBlockLocations();
     prefetcher.init(cluster.conf());
     prefetcher.start();
     try {
-      prefetcher.submit(List.of(PrefetchCommandProto.newBuilder()
-          .setAccess(BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-              .setBlockBytes(SMALL_BLOCK).setDatasetId("/prefetch-replaced").setDatasetBlocks(1)
-              .setJobId(""))
-          .setPath(dfs.makeQualified(p).toString()).setOffset(0).setForce(true).build()));
-      Waits.waitFor(() -> prefetcher.filled() + prefetcher.skipped() + prefetcher.failed() == 1,
-          "the prefetch to finish");
+      prefetcher.submit(commands);
+      submitted.countDown();
+      Waits.waitFor(() -> prefetcher.filled() == keys.size(), "the four prefetches");
     } finally {
       prefetcher.stop();
     }
 
-    assertTrue(prefetcher.replaced.get(), "the path was replaced between check and read");
-    FileBlockStore store = slave.getStore();
-    if (store.cachedLength(key) >= 0) {
-      assertEquals(SMALL_BLOCK, store.cachedLength(key));
-      byte[] cached = store.read(key, 0, SMALL_BLOCK).data();
-      assertArrayEquals(old, cached, "the block's own bytes are cached under its key, not the"
-          + " bytes of the file renamed over it");
+    assertEquals(1, getBlockLocations() - calls, "the NameNode's block-location calls for four"
+        + " blocks of one file filled one after another");
+    for (int i = 0; i < keys.size(); i++) {
+      assertArrayEquals(Arrays.copyOfRange(content, i * SMALL_BLOCK, (i + 1) * SMALL_BLOCK),
+          cached(keys.get(i)), "block " + i);
     }
+  }
+
+  @Test
+  void prefetch_pathRenamedOverWhileItsFileIsKeptOpen_theNextFillReadsTheNewFile()
+      throws Exception {
+    Path p = new Path("/prefetch-kept-open/data");
+    Path next = new Path("/prefetch-kept-open/next");
+    byte[] old = data(24, SMALL_BLOCK);
+    byte[] fresh = data(25, SMALL_BLOCK);
+    write(cluster, p, old);
+    write(cluster, next, fresh);
+    BlockKey oldKey = blocks(p).get(0);
+    BlockKey freshKey = blocks(next).get(0);
+    // The first fill keeps the old file open (another fill of its path is queued), then the
+    // new file takes the path; the second fill, of the new file's block, must not read the old.
+    // The old file is moved aside, not deleted, so that its own fill can finish.
+    HookedPrefetcher prefetcher = new HookedPrefetcher(cluster.slaves().get(0), () -> {
+      renameOver(p, new Path("/prefetch-kept-open/aside"));
+      renameOver(next, p);
+    });
+    prefetch(prefetcher, List.of(command(oldKey, p, 0, 1), command(freshKey, p, 0, 1)));
+
+    assertEquals(2, prefetcher.filled(), "both blocks filled");
+    assertArrayEquals(old, cached(oldKey), "the old file's block");
+    assertArrayEquals(fresh, cached(freshKey), "the new file's block, read from the new file");
   }
 }

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -57,11 +59,12 @@ import org.mpcache.slave.MpCacheSlave;
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
  * the round after it reads them as hits again.
  *
- * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W] [--dir DIR]
- * [--paths T1,T2] [--set KEY=VALUE]...}; {@code --paths} keeps only the rows whose name
- * contains one of its comma-separated parts (to profile a path or compare a few), {@code --set}
- * sets a key for every daemon and client of the cluster (to compare settings). Not thread-safe;
- * a command-line tool.
+ * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W]
+ * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]}; {@code --paths} keeps only
+ * the rows whose name contains one of its comma-separated parts (to profile a path or compare
+ * a few), {@code --set} sets a key for every daemon and client of the cluster (to compare
+ * settings), {@code --thread-cpu} also prints, per row, the CPU each group of threads spent
+ * during the reads (to see where a path's time goes). Not thread-safe; a command-line tool.
  */
 public final class ReadPathFigures {
   private static final int IO = 1 << 20;
@@ -73,12 +76,15 @@ public final class ReadPathFigures {
   private final File dir;
   private final String only;
   private final Map<String, String> settings;
+  /** Whether to print where each row's CPU went, by thread (see {@link #threadCpu}). */
+  private final boolean byThread;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final byte[] buf = new byte[IO];
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, int warmup, File dir,
-      String only, Map<String, String> settings) {
+      String only, Map<String, String> settings, boolean byThread) {
     this.fileBytes = fileBytes;
     this.blockSizes = blockSizes;
     this.rounds = rounds;
@@ -86,6 +92,7 @@ public final class ReadPathFigures {
     this.dir = dir;
     this.only = only;
     this.settings = settings;
+    this.byThread = byThread;
   }
 
   public static void main(String[] args) throws Exception {
@@ -96,6 +103,7 @@ public final class ReadPathFigures {
     File dir = new File("/tmp/mpcache-read-path-figures");
     String only = "";
     Map<String, String> settings = new LinkedHashMap<>();
+    boolean byThread = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mib" -> mib = Long.parseLong(args[++i]);
@@ -105,6 +113,7 @@ public final class ReadPathFigures {
         case "--warmup" -> warmup = Integer.parseInt(args[++i]);
         case "--dir" -> dir = new File(args[++i]);
         case "--paths" -> only = args[++i];
+        case "--thread-cpu" -> byThread = true;
         case "--set" -> {
           String[] kv = args[++i].split("=", 2);
           if (kv.length != 2) {
@@ -115,13 +124,14 @@ public final class ReadPathFigures {
         }
         default -> {
           System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
-              + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]...");
+              + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]");
           System.exit(1);
         }
       }
     }
     long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
-    new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings).run();
+    new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings, byThread)
+        .run();
   }
 
   /** One way of reading a file: reads it whole, returns the bytes read. */
@@ -148,6 +158,8 @@ public final class ReadPathFigures {
   private static final class Row {
     final String name;
     final Map<Long, List<double[]>> samples = new LinkedHashMap<>();
+    /** Per block size, the CPU nanoseconds of the rounds' reads by thread group. */
+    final Map<Long, Map<String, Long>> threadNanos = new LinkedHashMap<>();
 
     Row(String name) {
       this.name = name;
@@ -216,7 +228,7 @@ public final class ReadPathFigures {
         for (int round = 0; round < warmup; round++) {
           for (ReadPath path : paths.values()) {
             for (Path file : files) {
-              measure(path, file);
+              measure(path, file, new TreeMap<>());
             }
           }
           System.out.printf(Locale.ROOT, "warm-up round %d of %d done (not counted)%n",
@@ -228,12 +240,16 @@ public final class ReadPathFigures {
             Row row = rows.get(i++);
             for (int f = 0; f < files.size(); f++) {
               row.samples.computeIfAbsent(blockSizes[f], k -> new ArrayList<>())
-                  .add(measure(path, files.get(f)));
+                  .add(measure(path, files.get(f), row.threadNanos.computeIfAbsent(
+                      blockSizes[f], k -> new TreeMap<>())));
             }
           }
           System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
         }
         print(rows, idleCores);
+        if (byThread) {
+          printByThread(rows);
+        }
       }
     }
   }
@@ -322,13 +338,29 @@ public final class ReadPathFigures {
     return blocksOf(c, p).stream().filter(k -> s.getStore().blockFile(k).isPresent()).count();
   }
 
-  /** {@code {MB/s, CPU s per GB}} of one read of {@code p}. */
-  private double[] measure(ReadPath path, Path p) throws Exception {
+  /**
+   * {@code {MB/s, CPU s per GB}} of one read of {@code p}; with {@code --thread-cpu}, adds the
+   * CPU each thread group spent during the read itself (not its settling) to {@code byGroup}.
+   */
+  private double[] measure(ReadPath path, Path p, Map<String, Long> byGroup) throws Exception {
     path.before(p);
+    Map<Long, long[]> threads0 = byThread ? threadCpu() : Map.of();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     long bytes = path.read(p);
     long nanos = System.nanoTime() - t0;
+    if (byThread) {
+      long readCpu = os.getProcessCpuTime() - cpu0;
+      long inThreads = 0;
+      for (Map.Entry<Long, long[]> e : threadCpu().entrySet()) {
+        long[] before = threads0.get(e.getKey());
+        long spent = e.getValue()[0] - (before == null ? 0 : before[0]);
+        inThreads += spent;
+        byGroup.merge(groupOf(threads.getThreadInfo(e.getKey())), spent, Long::sum);
+      }
+      byGroup.merge("(not a Java thread: JIT compiler, GC)", Math.max(0, readCpu - inThreads),
+          Long::sum);
+    }
     path.settle(p);
     long cpu = os.getProcessCpuTime() - cpu0;
     if (bytes != fileBytes) {
@@ -336,6 +368,41 @@ public final class ReadPathFigures {
     }
     path.after(p);
     return new double[] {bytes / 1e6 / (nanos / 1e9), cpu / 1e9 / (bytes / 1e9)};
+  }
+
+  /** Every live thread's CPU nanoseconds, by thread id. */
+  private Map<Long, long[]> threadCpu() {
+    Map<Long, long[]> m = new LinkedHashMap<>();
+    for (long id : threads.getAllThreadIds()) {
+      long t = threads.getThreadCpuTime(id);
+      if (t >= 0) {
+        m.put(id, new long[] {t});
+      }
+    }
+    return m;
+  }
+
+  /** A thread's name without its numbers: the threads of one pool form one group. */
+  private static String groupOf(java.lang.management.ThreadInfo t) {
+    return t == null ? "(ended)" : t.getThreadName().replaceAll("[0-9]+", "#");
+  }
+
+  /** Per row and block size, the thread groups that spent most CPU during the reads. */
+  private void printByThread(List<Row> rows) {
+    System.out.println();
+    System.out.println("CPU ms per GB read, by thread group, during the reads (their settling "
+        + "excluded), over the counted rounds:");
+    for (Row r : rows) {
+      for (Map.Entry<Long, Map<String, Long>> e : r.threadNanos.entrySet()) {
+        double gb = rounds * (double) fileBytes / 1e9;
+        System.out.printf(Locale.ROOT, "%s, %d MiB blocks:%n", r.name, e.getKey() >> 20);
+        e.getValue().entrySet().stream()
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .filter(g -> g.getValue() / 1e6 / gb >= 1)
+            .forEach(g -> System.out.printf(Locale.ROOT, "  %8.1f  %s%n",
+                g.getValue() / 1e6 / gb, g.getKey()));
+      }
+    }
   }
 
   private long direct(MiniMpCacheCluster c, Path p) throws IOException {

@@ -96,8 +96,11 @@ public class PrefetchService extends AbstractService {
   private final AtomicLong bytesRead = new AtomicLong();
   @GuardedBy("this")
   private final Map<String, FileSystem> fileSystems = new HashMap<>();
-  private ExecutorService executor;
-  private ExecutorService readerExecutor;
+  private ThreadPoolExecutor executor;
+  private ThreadPoolExecutor readerExecutor;
+  /** The file each thread filled its last block from; each confined to its thread. */
+  private final OpenSource prefetchSource = new OpenSource();
+  private final OpenSource readerSource = new OpenSource();
   private UserGroupInformation loginUser;
 
   /**
@@ -127,7 +130,7 @@ public class PrefetchService extends AbstractService {
     super.serviceStart();
   }
 
-  private static ExecutorService singleThread(String name, int queue) {
+  private static ThreadPoolExecutor singleThread(String name, int queue) {
     return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(queue), r -> {
           Thread t = new Thread(r, name);
@@ -144,6 +147,8 @@ public class PrefetchService extends AbstractService {
         e.awaitTermination(10, TimeUnit.SECONDS);
       }
     }
+    prefetchSource.close();
+    readerSource.close();
     synchronized (this) {
       for (FileSystem fs : fileSystems.values()) {
         IOUtils.closeStream(fs);
@@ -157,7 +162,13 @@ public class PrefetchService extends AbstractService {
   public void submit(List<PrefetchCommandProto> commands) {
     for (PrefetchCommandProto c : commands) {
       try {
-        executor.execute(() -> prefetch(c));
+        executor.execute(() -> {
+          try {
+            prefetch(c);
+          } finally {
+            prefetchSource.release(!executor.getQueue().isEmpty());
+          }
+        });
       } catch (RejectedExecutionException e) {
         LOG.warn("Prefetch queue full ({} blocks): dropping {} and the rest of this batch",
             queueLimit, c.getAccess().getBlock());
@@ -182,6 +193,7 @@ public class PrefetchService extends AbstractService {
           fillForReaderNow(key, c);
         } finally {
           readerFills.remove(key);
+          readerSource.release(!readerExecutor.getQueue().isEmpty());
         }
       });
       return true;
@@ -205,7 +217,8 @@ public class PrefetchService extends AbstractService {
     try {
       // The handler thread that queued the first fill may have run as a caller: read as the
       // slave itself, whoever created this thread.
-      if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(key, c))) {
+      if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(key, c,
+          readerSource))) {
         counters.filledBySlave();
       }
     } catch (IOException | RuntimeException e) {
@@ -248,7 +261,7 @@ public class PrefetchService extends AbstractService {
   private void prefetch(PrefetchCommandProto c) {
     BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
     try {
-      if (admitAndFill(key, c)) {
+      if (admitAndFill(key, c, prefetchSource)) {
         filled.incrementAndGet();
       } else {
         skipped.incrementAndGet();
@@ -265,7 +278,8 @@ public class PrefetchService extends AbstractService {
    * into the store; false when it is cached or being filled already, not admitted, or cannot be
    * cached as planned.
    */
-  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c) throws IOException {
+  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c, OpenSource source)
+      throws IOException {
     if (store.state(key).isPresent()) {
       return false;
     }
@@ -276,7 +290,7 @@ public class PrefetchService extends AbstractService {
       return false;
     }
     cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
-    if (fill(key, c)) {
+    if (fill(key, c, source)) {
       counters.blockCached(c.getAccess().getDatasetId());
       masterLink.reportCached(key);
       return true;
@@ -286,59 +300,105 @@ public class PrefetchService extends AbstractService {
   }
 
   /** Reads the block from HDFS into the store; false when it cannot be cached as planned. */
-  private boolean fill(BlockKey key, PrefetchCommandProto c) throws IOException {
+  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source)
+      throws IOException {
     long length = c.getAccess().getBlockBytes();
     Path path = new Path(c.getPath());
-    DistributedFileSystem fs = fileSystem(path.toUri());
-    if (fs.getFileStatus(path).isEncrypted()) {
-      LOG.info("Not filling {} from HDFS: {} is encrypted; its plaintext stays off the SSD", key,
-          path);
+    HdfsDataInputStream in = source.open(path, key, c.getOffset(), length);
+    if (in == null) {
       return false;
     }
-    // The block is checked and read on one handle: checked against the stream's own block list,
-    // then read sequentially with the stream's current block checked after every read, so that a
-    // path replaced at any moment cannot put another file's bytes under this key.
-    try (HdfsDataInputStream in = (HdfsDataInputStream) fs.open(path)) {
-      if (!streamHas(in, key, c.getOffset(), length)) {
-        LOG.info("Not filling {} from HDFS: {} changed since the fill was asked for", key,
-            path);
-        return false;
-      }
-      checked(key, path);
-      Optional<BlockFill> opened = store.beginFill(key, length, c.getAccess().getDatasetId(),
-          c.getAccess().getDatasetBlocks());
-      if (opened.isEmpty()) {
-        return false;
-      }
-      BlockFill fill = opened.get();
-      try {
-        byte[] buf = new byte[(int) Math.min(READ_BYTES, Math.max(1, length))];
-        in.seek(c.getOffset());
-        long done = 0;
-        while (done < length) {
-          int n = (int) Math.min(buf.length, length - done);
-          in.readFully(buf, 0, n);
-          if (!isKey(in.getCurrentBlock(), key)) {
-            LOG.info("Not filling {} from HDFS: {} changed while it was read", key, path);
-            fill.abort();
-            return false;
-          }
-          fill.append(done, ByteBuffer.wrap(buf, 0, n));
-          done += n;
-          if (throttler != null) {
-            throttler.throttle(n);
-            if (Thread.currentThread().isInterrupted()) {
-              throw new InterruptedIOException("stopped while filling " + key);
-            }
+    checked(key, path);
+    Optional<BlockFill> opened = store.beginFill(key, length, c.getAccess().getDatasetId(),
+        c.getAccess().getDatasetBlocks());
+    if (opened.isEmpty()) {
+      return false;
+    }
+    BlockFill fill = opened.get();
+    try {
+      byte[] buf = source.buffer;
+      in.seek(c.getOffset());
+      long done = 0;
+      while (done < length) {
+        int n = (int) Math.min(buf.length, length - done);
+        in.readFully(buf, 0, n);
+        if (!isKey(in.getCurrentBlock(), key)) {
+          LOG.info("Not filling {} from HDFS: {} changed while it was read", key, path);
+          fill.abort();
+          return false;
+        }
+        fill.append(done, ByteBuffer.wrap(buf, 0, n));
+        done += n;
+        if (throttler != null) {
+          throttler.throttle(n);
+          if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("stopped while filling " + key);
           }
         }
-        fill.commit();
-        bytesRead.addAndGet(length);
-        return true;
-      } catch (IOException | RuntimeException e) {
-        fill.abort();
-        throw e;
       }
+      fill.commit();
+      bytesRead.addAndGet(length);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      fill.abort();
+      source.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The file a fill thread read its last block from, kept open while more fills are queued
+   * behind it: the blocks of one file are mostly filled one after another, and reopening the
+   * file for each would cost the NameNode two calls per block. Confined to its fill thread.
+   */
+  private final class OpenSource {
+    /** What each read from HDFS fills: one per thread, not one per block. */
+    final byte[] buffer = new byte[READ_BYTES];
+    private Path path;
+    private HdfsDataInputStream in;
+
+    /**
+     * The file at {@code path}, open, with its block at {@code offset} checked to be {@code key}
+     * of {@code length} bytes on the stream's own block list (a stream opened before the path
+     * was replaced lists the old file's blocks, so it is reopened and checked again); null when
+     * the block should not be filled (the file changed, or is encrypted).
+     */
+    HdfsDataInputStream open(Path p, BlockKey key, long offset, long length) throws IOException {
+      if (in != null && p.equals(path) && streamHas(in, key, offset, length)) {
+        return in;
+      }
+      close();
+      DistributedFileSystem fs = fileSystem(p.toUri());
+      if (fs.getFileStatus(p).isEncrypted()) {
+        LOG.info("Not filling {} from HDFS: {} is encrypted; its plaintext stays off the SSD",
+            key, p);
+        return null;
+      }
+      HdfsDataInputStream opened = (HdfsDataInputStream) fs.open(p);
+      // The block is checked and read on one handle: checked against the stream's own block
+      // list, then read sequentially with the stream's current block checked after every read,
+      // so that a path replaced at any moment cannot put another file's bytes under this key.
+      if (!streamHas(opened, key, offset, length)) {
+        IOUtils.closeStream(opened);
+        LOG.info("Not filling {} from HDFS: {} changed since the fill was asked for", key, p);
+        return null;
+      }
+      path = p;
+      in = opened;
+      return in;
+    }
+
+    /** Closes the file unless {@code more} fills are queued behind the one that just ran. */
+    void release(boolean more) {
+      if (!more) {
+        close();
+      }
+    }
+
+    void close() {
+      IOUtils.closeStream(in);
+      in = null;
+      path = null;
     }
   }
 
