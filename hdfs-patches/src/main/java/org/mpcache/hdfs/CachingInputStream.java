@@ -243,6 +243,12 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private final List<CompletableFuture<Void>> reports = new ArrayList<>();
   /**
+   * The report of the block the sequential reader just left, held for the next block's lookup
+   * to carry when that goes to the same slave; sent on its own otherwise.
+   */
+  @GuardedBy("this")
+  private PendingReport pendingReport;
+  /**
    * The last block the sequential reader entered was not cached. Datasets are cached whole or
    * not at all, so the next block is most likely not cached either: it is looked up at once,
    * without first asking the slave's descriptor socket for its file.
@@ -392,6 +398,17 @@ final class CachingInputStream extends FSInputStream
     if (cur != null && p >= cur.start && p < cur.end()) {
       return cur;
     }
+    try {
+      return enterBlockAt(p);
+    } finally {
+      // Not carried by the new block's lookup (another slave, a hit found ahead, no block).
+      sendPendingReport();
+    }
+  }
+
+  /** Leaves the current block and enters the one holding {@code p}. */
+  @GuardedBy("this")
+  private Cursor enterBlockAt(long p) throws IOException {
     leaveBlock();
     int i = blockIndex(p);
     if (i < 0 || i >= cacheableBlocks || blocks.get(i).getBlockSize() == 0) {
@@ -434,14 +451,15 @@ final class CachingInputStream extends FSInputStream
     if (lastMissed && !offer && (lastLookup == null || lastLookup.isDone())) {
       // Most likely a miss too: the reader reads HDFS at once, and the lookup that counts the
       // miss and has the slave fill the block goes out on a background thread.
-      c.lookup = lookupLater(ctx, c.slave, lookupRequest(c, false));
+      c.lookup = lookupLater(ctx, c.slave, carryReport(c, lookupRequest(c, false)));
       if (c.lookup != null) {
         lastLookup = c.lookup;
         return c;
       }
     }
     try {
-      LookupResponseProto r = timed(c, () -> call(c.slave, lookupRequest(c, offer)));
+      LookupRequestProto req = carryReport(c, lookupRequest(c, offer));
+      LookupResponseProto r = timed(c, () -> call(c.slave, req));
       looked(c, r, offer);
     } catch (IOException e) {
       lookupFault(c, e);
@@ -995,15 +1013,54 @@ final class CachingInputStream extends FSInputStream
       }
       return;
     }
+    if (c.bytesFromHdfs == 0 && c.fallbackCause == null) {
+      if (c.fill != null) {
+        c.fill.leave(null);
+      }
+      return;
+    }
     SlaveDirectory.Slave slave = c.slave;
-    long bytes = c.bytesFromHdfs;
-    String cause = c.fallbackCause;
-    Runnable report = bytes > 0 || cause != null
-        ? () -> reportHdfsRead(slave, c, bytes, cause) : null;
+    ReportReadRequestProto report = readReport(c, c.bytesFromHdfs, c.fallbackCause);
     if (c.fill != null) {
-      c.fill.leave(report);
-    } else if (report != null) {
-      sendLater(report);
+      c.fill.leave(() -> reportHdfsRead(slave, report));
+    } else {
+      sendPendingReport();
+      pendingReport = new PendingReport(slave, report);
+    }
+  }
+
+  /** A block's read report held for the next lookup ({@link #pendingReport}). */
+  private static final class PendingReport {
+    final SlaveDirectory.Slave slave;
+    final ReportReadRequestProto report;
+
+    PendingReport(SlaveDirectory.Slave slave, ReportReadRequestProto report) {
+      this.slave = slave;
+      this.report = report;
+    }
+  }
+
+  /**
+   * {@code req}, block {@code c}'s lookup, carrying the held read report of the block the reader
+   * just left when that went to the same slave: one call for both.
+   */
+  @GuardedBy("this")
+  private LookupRequestProto carryReport(Cursor c, LookupRequestProto req) {
+    PendingReport r = pendingReport;
+    if (r == null || !r.slave.id.equals(c.slave.id)) {
+      return req;
+    }
+    pendingReport = null;
+    return req.toBuilder().setPreviousRead(r.report).build();
+  }
+
+  /** Sends the held read report, if any, on its own (off the reader's thread). */
+  @GuardedBy("this")
+  private void sendPendingReport() {
+    PendingReport r = pendingReport;
+    pendingReport = null;
+    if (r != null) {
+      sendLater(() -> reportHdfsRead(r.slave, r.report));
     }
   }
 
@@ -1026,16 +1083,20 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  private static void reportHdfsRead(SlaveDirectory.Slave slave, Cursor c, long bytes,
-      String cause) {
+  /** The report of {@code bytes} of block {@code c} read from HDFS, and why when a fault. */
+  private static ReportReadRequestProto readReport(Cursor c, long bytes, String cause) {
     ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
         .setBlock(c.access.getBlock()).setBytesFromHdfs(bytes).setBlockToken(c.token)
         .setDatasetId(c.access.getDatasetId());
     if (cause != null) {
       b.setFallbackCause(cause);
     }
+    return b.build();
+  }
+
+  private static void reportHdfsRead(SlaveDirectory.Slave slave, ReportReadRequestProto report) {
     try {
-      RpcSupport.call(() -> slave.proxy.reportRead(null, b.build()));
+      RpcSupport.call(() -> slave.proxy.reportRead(null, report));
     } catch (IOException ignored) {
       // Only a counter is lost.
     }
@@ -1344,6 +1405,7 @@ final class CachingInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     leaveBlock();
+    sendPendingReport();
     held.dropAhead();
     closePreadLocals();
     hdfs.unbuffer();
@@ -1368,6 +1430,7 @@ final class CachingInputStream extends FSInputStream
     }
     closed = true;
     leaveBlock();
+    sendPendingReport();
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
     closePreadLocals();
@@ -1390,7 +1453,7 @@ final class CachingInputStream extends FSInputStream
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
       ctx.directory.choose(c.located).ifPresent(s ->
-          reportHdfsRead(s, c, e.getValue(), null));
+          reportHdfsRead(s, readReport(c, e.getValue(), null)));
     }
     preadHdfsBytes.clear();
     hdfs.close();

@@ -19,6 +19,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.test.MetricsAsserts;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +31,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
+import org.mpcache.slave.MpCacheSlave;
 
 /**
  * However a reader enters a missed block, the whole block ends up cached once: the slave fills
@@ -228,6 +231,21 @@ class MissFillTest {
     assertEquals(1, minus(cluster.totals(), before).getFillsBySlave(), "one fill per block");
   }
 
+  /** How many {@code method} calls the slaves' RPC servers have answered. */
+  private static long slaveCalls(String method) {
+    long calls = 0;
+    for (MpCacheSlave s : cluster.slaves()) {
+      MetricsRecordBuilder rpc = MetricsAsserts.getMetrics(
+          "RpcDetailedActivityForPort" + s.info().getClientPort());
+      try {
+        calls += MetricsAsserts.getLongCounter(method + "NumOps", rpc);
+      } catch (AssertionError e) {
+        // Hadoop adds a method's figures at its first call.
+      }
+    }
+    return calls;
+  }
+
   @Test
   void read_manyMissedBlocksInOneStream_eachLookedUpOnceAndFilled() throws Exception {
     Path p = new Path("/miss-fill/run");
@@ -235,6 +253,7 @@ class MissFillTest {
     write(p, content);
     SlaveCountersProto before = cluster.totals();
     long lookups = ClientCounters.get().lookups();
+    long reportCalls = slaveCalls("ReportRead");
     try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
       byte[] b = new byte[content.length];
       IOUtils.readFully(in, b, 0, b.length);
@@ -242,9 +261,21 @@ class MissFillTest {
     }
     // After the first, the blocks are looked up off the reader's thread: still once each.
     assertEquals(4, ClientCounters.get().lookups() - lookups, "lookups");
-    for (BlockKey k : ClusterFiles.blocks(cluster, p)) {
+    List<BlockKey> keys = ClusterFiles.blocks(cluster, p);
+    for (BlockKey k : keys) {
       awaitCached(k);
     }
+    // A block's read report rides on the next block's lookup when both went to one slave (the
+    // slave that filled it); the report of a run's last block goes on its own.
+    int runs = 1;
+    for (int i = 1; i < keys.size(); i++) {
+      if (holder(cluster, keys.get(i)) != holder(cluster, keys.get(i - 1))) {
+        runs++;
+      }
+    }
+    assertEquals(runs, slaveCalls("ReportRead") - reportCalls, "reportRead calls");
+    assertEquals(content.length, minus(cluster.totals(), before).getBytesFromHdfs(),
+        "the slaves counted every byte read from HDFS");
     SlaveCountersProto first = minus(cluster.totals(), before);
     assertEquals(4, first.getMisses(), "one miss counted per block");
     assertEquals(0, first.getHits());

@@ -196,4 +196,26 @@ class FillAuthorizationTest {
         .setBlock(ProtoConverters.toProto(K1)).setBytesFromHdfs(1).setBlockToken("token-1")
         .build()));
   }
+
+  @Test
+  void lookup_carryingAReadReportOfABlockItsTokenDoesNotOpen_answersAndCountsNothing()
+      throws Exception {
+    start(TOKEN_PER_BLOCK);
+    long hdfs = slave.counters().getBytesFromHdfs();
+    ReportReadRequestProto.Builder report = ReportReadRequestProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(K1)).setBytesFromHdfs(BLOCK).setDatasetId("/d");
+    LookupRequestProto.Builder lookup = LookupRequestProto.newBuilder().setAccess(access(K2))
+        .setBlockToken("token-2");
+
+    LookupResponseProto r = RpcSupport.call(() -> owner.lookup(null, lookup.clone()
+        .setPreviousRead(report.clone().setBlockToken("token-2")).build()));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus(), "the lookup is answered");
+    assertEquals(hdfs, slave.counters().getBytesFromHdfs(), "a report with another block's token"
+        + " counts nothing");
+
+    RpcSupport.call(() -> owner.lookup(null, lookup.clone()
+        .setPreviousRead(report.clone().setBlockToken("token-1")).build()));
+    assertEquals(hdfs + BLOCK, slave.counters().getBytesFromHdfs(), "a report with its block's"
+        + " token counts, as a reportRead call would");
+  }
 }

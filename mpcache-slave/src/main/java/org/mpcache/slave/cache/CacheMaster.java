@@ -187,6 +187,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       throw new ServiceException(e);
     }
     authorize(key, req.getBlockToken());
+    if (req.hasPreviousRead()) {
+      try {
+        countRead(req.getPreviousRead());
+      } catch (ServiceException e) {
+        LOG.debug("Dropped the read report sent with the lookup of {}: {}", key,
+            e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+      }
+    }
     long length = store.cachedLength(key);
     if (length >= 0) {
       countHit(access);
@@ -495,6 +503,12 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public ReportReadResponseProto reportRead(RpcController c, ReportReadRequestProto req)
       throws ServiceException {
+    countRead(req);
+    return ReportReadResponseProto.getDefaultInstance();
+  }
+
+  /** Counts a reader's report of a block read from HDFS, after checking its fields and token. */
+  private void countRead(ReportReadRequestProto req) throws ServiceException {
     long bytes;
     String cause;
     String datasetId;
@@ -516,7 +530,6 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     if (cause != null) {
       counters.fallback(cause);
     }
-    return ReportReadResponseProto.getDefaultInstance();
   }
 
   @Override
