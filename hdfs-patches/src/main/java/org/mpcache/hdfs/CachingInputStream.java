@@ -239,9 +239,12 @@ final class CachingInputStream extends FSInputStream
   /** Releases of the block files the sequential reader left, until the slave settles them. */
   @GuardedBy("this")
   private final List<Future<?>> releases = new ArrayList<>();
-  /** Reports of the blocks the sequential reader read from HDFS, sent off its thread. */
+  /**
+   * Reports of the blocks the sequential reader read from HDFS, sent off its thread: on their
+   * own, or carried by the next block's lookup.
+   */
   @GuardedBy("this")
-  private final List<CompletableFuture<Void>> reports = new ArrayList<>();
+  private final List<CompletableFuture<?>> reports = new ArrayList<>();
   /**
    * The report of the block the sequential reader just left, held for the next block's lookup
    * to carry when that goes to the same slave; sent on its own otherwise.
@@ -448,17 +451,22 @@ final class CachingInputStream extends FSInputStream
     // A reader entering at the block's start writes it through, when write-through is on;
     // otherwise the slave fills it.
     boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
+    LookupRequestProto req = carryReport(c, lookupRequest(c, offer));
     if (lastMissed && !offer && (lastLookup == null || lastLookup.isDone())) {
       // Most likely a miss too: the reader reads HDFS at once, and the lookup that counts the
       // miss and has the slave fill the block goes out on a background thread.
-      c.lookup = lookupLater(ctx, c.slave, carryReport(c, lookupRequest(c, false)));
+      c.lookup = lookupLater(ctx, c.slave, req);
       if (c.lookup != null) {
         lastLookup = c.lookup;
+        if (req.hasPreviousRead()) {
+          // Closing waits for it, as for a report sent on its own.
+          reports.removeIf(CompletableFuture::isDone);
+          reports.add(c.lookup);
+        }
         return c;
       }
     }
     try {
-      LookupRequestProto req = carryReport(c, lookupRequest(c, offer));
       LookupResponseProto r = timed(c, () -> call(c.slave, req));
       looked(c, r, offer);
     } catch (IOException e) {
@@ -1439,7 +1447,7 @@ final class CachingInputStream extends FSInputStream
       f.awaitUninterruptibly(waitMs);
     }
     releases.clear();
-    for (CompletableFuture<Void> f : reports) {
+    for (CompletableFuture<?> f : reports) {
       try {
         f.get(waitMs, TimeUnit.MILLISECONDS);
       } catch (ExecutionException | TimeoutException e) {

@@ -455,6 +455,26 @@ class RpcFuzzTest {
   private static final Kind ID = text(true);
   private static final Kind OPTIONAL_ID = text(false);
 
+  /** The fields of a read report under {@code prefix} ("" for reportRead's own). */
+  private static Map<String, Kind> readReport(String prefix) {
+    Map<String, Kind> m = new LinkedHashMap<>(blockKey(prefix + "block", Expect.answered()));
+    m.put(prefix + "bytesFromHdfs", number(0, 2L << 30, false));
+    m.put(prefix + "fallbackCause", text(true, "Cause With Spaces", "cause!"));
+    m.put(prefix + "datasetId", ID);
+    m.put(prefix + "blockToken", anyText());
+    return m;
+  }
+
+  /** {@code kind}'s values, each answered: the field of a part the server drops when bad. */
+  private static Kind dropped(Kind kind) {
+    return (method, field, out) -> {
+      List<Case> cases = new ArrayList<>();
+      kind.cases(method, field, cases);
+      cases.forEach(c -> out.add(new Case(c.method(), c.field(), c.value(), c.mutate(),
+          Expect.answered())));
+    };
+  }
+
   /** The block key fields under {@code prefix}; an unknown key gets {@code unknownKey}. */
   private static Map<String, Kind> blockKey(String prefix, Expect unknownKey) {
     Map<String, Kind> m = new LinkedHashMap<>();
@@ -503,8 +523,14 @@ class RpcFuzzTest {
     lookup.put("blockToken", anyText());
     lookup.put("path", text(true));
     lookup.put("blockOffset", number(0, Long.MAX_VALUE, false));
+    // A carried read report the slave refuses is dropped and the lookup answered; one without
+    // its block is malformed as a whole, as any request missing a required field is.
+    lookup.put("previousRead", values(MISSING, Expect.answered()));
+    readReport("previousRead.").forEach((field, kind) -> lookup.put(field,
+        field.equals("previousRead.block") ? kind : dropped(kind)));
     all.add(new MethodCases("ClientSlave", "lookup", () -> LookupRequestProto.newBuilder()
-        .setAccess(access(fresh(), SMALL)), lookup));
+        .setAccess(access(fresh(), SMALL)).setPreviousRead(ReportReadRequestProto.newBuilder()
+            .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100)), lookup));
 
     Map<String, Kind> read = new LinkedHashMap<>(blockKey("block", notCached));
     read.put("offset", number(0, BLOCK, false));
@@ -579,13 +605,8 @@ class RpcFuzzTest {
       }
     }, abort));
 
-    Map<String, Kind> reportRead = new LinkedHashMap<>(blockKey("block", Expect.answered()));
-    reportRead.put("bytesFromHdfs", number(0, 2L << 30, false));
-    reportRead.put("fallbackCause", text(true, "Cause With Spaces", "cause!"));
-    reportRead.put("datasetId", ID);
-    reportRead.put("blockToken", anyText());
     all.add(new MethodCases("ClientSlave", "reportRead", () -> ReportReadRequestProto.newBuilder()
-        .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100), reportRead));
+        .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100), readReport("")));
 
     Map<String, Kind> reportCorrupt = new LinkedHashMap<>(blockKey("block", Expect.answered()));
     reportCorrupt.put("reason", anyText());

@@ -52,9 +52,12 @@ import org.mpcache.slave.MpCacheSlave;
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
  * so drift hits them alike; the table gives MB/s (minimum, median, maximum over the rounds) and
  * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
- * {@code --warmup} rounds (1 by default) run first, as a round does, and are not counted: the
- * JIT compiles the paths' code during the first reads. Sequential paths read 1 MiB at a time from the start; positional ones read 1 MiB at shuffled
- * 1 MiB-aligned offsets covering the file once. A miss round first evicts the file's dataset
+ * {@code --warmup} rounds (3 by default) run first, as a round does, and are not counted: the
+ * JIT compiles the paths' code during the first reads, and code run once per block (a local
+ * hit's descriptor exchange: 128 times per round with 8 MiB blocks) is still being compiled after
+ * one round ({@code --thread-cpu} shows the compiler's share). Sequential paths read 1 MiB at a
+ * time from the start; positional ones read 1 MiB at shuffled 1 MiB-aligned offsets covering the
+ * file once. A miss round first evicts the file's dataset
  * through the master's admin RPC, then reads the file once from the start; its MB/s is the
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
  * the round after it reads them as hits again.
@@ -99,7 +102,7 @@ public final class ReadPathFigures {
     long mib = 1024;
     long[] blockMib = {128, 8};
     int rounds = 5;
-    int warmup = 1;
+    int warmup = 3;
     File dir = new File("/tmp/mpcache-read-path-figures");
     String only = "";
     Map<String, String> settings = new LinkedHashMap<>();
