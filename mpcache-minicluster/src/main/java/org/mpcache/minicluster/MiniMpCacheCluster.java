@@ -54,9 +54,12 @@ import org.mpcache.yarn.SsdShuffle;
  * (each slave declares its DataNode's transfer address, as on a real node). {@link #conf()} is a
  * client configuration whose {@code hdfs://} FileSystem reads through the cache.
  *
- * <p>Each slave's SSD directory ({@code <baseDir>/ssd-<i>}) holds an Input Cache that can reach
- * {@link Builder#slaveCapacity} bytes (half its own space, half Dynamic Pool units of the block
- * size) and a Localized Cache of {@link Builder#localizedCapacity} bytes. With YARN, NodeManager
+ * <p>Each slave's SSD directory ({@code <baseDir>/ssd-<i>}, emptied when the cluster is built, as
+ * MiniDFSCluster formats its own: blocks an earlier cluster left there would name a NameNode that
+ * is gone; a directory from {@link Builder#slaveCacheDir} is the caller's and kept) holds an
+ * Input Cache that can reach {@link Builder#slaveCapacity} bytes (half its own space, half
+ * Dynamic Pool units of the block size) and a Localized Cache of
+ * {@link Builder#localizedCapacity} bytes. With YARN, NodeManager
  * {@code i} is paired with slave {@code i} as on a real node ({@link LocalizedNodeManagers}): the
  * slave's SSD directory is one of its local dirs and its {@code mpcache_localized} auxiliary service
  * releases the grants of finished containers and applications; {@link #conf()} then also sets the
@@ -281,6 +284,14 @@ public final class MiniMpCacheCluster implements Closeable {
   }
 
   private void start() throws IOException {
+    if (spec.slaveCacheDir == null) {
+      for (int i = 0; i < spec.dataNodes; i++) {
+        File ssd = ssdDir(i);
+        if (ssd.exists() && !FileUtil.fullyDelete(ssd)) {
+          throw new IOException("Cannot clear " + ssd + " of an earlier cluster's blocks");
+        }
+      }
+    }
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, spec.blockSize);
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, spec.dataNodes));
     if (spec.dataNodeDir == null) {
