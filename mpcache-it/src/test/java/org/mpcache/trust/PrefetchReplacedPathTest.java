@@ -120,6 +120,18 @@ class PrefetchReplacedPathTest {
     return store.read(key, 0, SMALL_BLOCK).data();
   }
 
+  /** A one-block file at {@code path} and another at {@code next}, to be renamed over it. */
+  private record TwoFiles(Path path, Path next, byte[] old, byte[] fresh) {
+  }
+
+  private static TwoFiles twoFiles(String dir, long seed) throws IOException {
+    TwoFiles f = new TwoFiles(new Path(dir + "/data"), new Path(dir + "/next"),
+        data(seed, SMALL_BLOCK), data(seed + 1, SMALL_BLOCK));
+    write(cluster, f.path(), f.old());
+    write(cluster, f.next(), f.fresh());
+    return f;
+  }
+
   private static long getBlockLocations() {
     return MetricsAsserts.getLongCounter("GetBlockLocations",
         MetricsAsserts.getMetrics("NameNodeActivity"));
@@ -128,12 +140,10 @@ class PrefetchReplacedPathTest {
   @Test
   void prefetch_pathRenamedOverBetweenCheckAndRead_neverCachesTheNewFilesBytes()
       throws Exception {
-    Path p = new Path("/prefetch-replaced/data");
-    Path next = new Path("/prefetch-replaced/next");
-    byte[] old = data(21, SMALL_BLOCK);
-    byte[] fresh = data(22, SMALL_BLOCK);
-    write(cluster, p, old);
-    write(cluster, next, fresh);
+    TwoFiles f = twoFiles("/prefetch-replaced", 21);
+    Path p = f.path();
+    Path next = f.next();
+    byte[] old = f.old();
     BlockKey key = blocks(p).get(0);
     AtomicBoolean replaced = new AtomicBoolean();
     HookedPrefetcher prefetcher = new HookedPrefetcher(cluster.slaves().get(0), () -> {
@@ -190,12 +200,11 @@ class PrefetchReplacedPathTest {
   @Test
   void prefetch_pathRenamedOverWhileItsFileIsKeptOpen_theNextFillReadsTheNewFile()
       throws Exception {
-    Path p = new Path("/prefetch-kept-open/data");
-    Path next = new Path("/prefetch-kept-open/next");
-    byte[] old = data(24, SMALL_BLOCK);
-    byte[] fresh = data(25, SMALL_BLOCK);
-    write(cluster, p, old);
-    write(cluster, next, fresh);
+    TwoFiles f = twoFiles("/prefetch-kept-open", 24);
+    Path p = f.path();
+    Path next = f.next();
+    byte[] old = f.old();
+    byte[] fresh = f.fresh();
     BlockKey oldKey = blocks(p).get(0);
     BlockKey freshKey = blocks(next).get(0);
     // The first fill keeps the old file open (another fill of its path is queued), then the
