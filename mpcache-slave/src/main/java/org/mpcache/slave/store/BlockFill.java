@@ -95,14 +95,14 @@ public final class BlockFill {
     int bytes = data.remaining();
     storage.write(file, written, data, written == 0);
     store.wrote(bytes);
-    while (sum.hasRemaining()) {
-      int n = Math.min(sum.remaining(), chunkSize - bytesInChunk);
-      ByteBuffer part = sum.slice();
-      part.limit(n);
-      crc.update(part.duplicate());
-      blockCrc32c.update(part.duplicate());
-      blockCrc32.update(part);
-      sum.position(sum.position() + n);
+    blockCrc32c.update(sum.duplicate());
+    blockCrc32.update(sum.duplicate());
+    // Each chunk's CRC over a window of the one buffer: no object per chunk.
+    int end = sum.limit();
+    while (sum.position() < end) {
+      int n = Math.min(end - sum.position(), chunkSize - bytesInChunk);
+      sum.limit(sum.position() + n);
+      crc.update(sum);
       bytesInChunk += n;
       if (bytesInChunk == chunkSize) {
         closeChunk();
