@@ -1032,7 +1032,7 @@ final class CachingInputStream extends FSInputStream
     if (c.fill != null) {
       c.fill.leave(() -> reportHdfsRead(slave, report));
     } else {
-      sendPendingReport();
+      // Every caller sends or hands on the held report before leaving the next block.
       pendingReport = new PendingReport(slave, report);
     }
   }
