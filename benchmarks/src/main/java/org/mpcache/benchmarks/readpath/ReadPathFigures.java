@@ -63,11 +63,13 @@ import org.mpcache.slave.MpCacheSlave;
  * the round after it reads them as hits again.
  *
  * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W]
- * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]}; {@code --paths} keeps only
- * the rows whose name contains one of its comma-separated parts (to profile a path or compare
- * a few), {@code --set} sets a key for every daemon and client of the cluster (to compare
- * settings), {@code --thread-cpu} also prints, per row, the CPU each group of threads spent
- * during the reads (to see where a path's time goes). Not thread-safe; a command-line tool.
+ * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu] [--no-sync]};
+ * {@code --paths} keeps only the rows whose name contains one of its comma-separated parts (to
+ * profile a path or compare a few), {@code --set} sets a key for every daemon and client of the
+ * cluster (to compare settings), {@code --thread-cpu} also prints, per row, the CPU each group of
+ * threads spent during the reads (to see where a path's time goes). Every read starts after a
+ * {@code sync}, untimed, so that no row pays for the disk write-back of what an earlier row
+ * wrote; {@code --no-sync} leaves it out. Not thread-safe; a command-line tool.
  */
 public final class ReadPathFigures {
   private static final int IO = 1 << 20;
@@ -81,13 +83,15 @@ public final class ReadPathFigures {
   private final Map<String, String> settings;
   /** Whether to print where each row's CPU went, by thread (see {@link #threadCpu}). */
   private final boolean byThread;
+  /** Whether each read starts after a {@code sync} (see {@link #syncFileSystems}). */
+  private final boolean syncFirst;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final byte[] buf = new byte[IO];
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, int warmup, File dir,
-      String only, Map<String, String> settings, boolean byThread) {
+      String only, Map<String, String> settings, boolean byThread, boolean syncFirst) {
     this.fileBytes = fileBytes;
     this.blockSizes = blockSizes;
     this.rounds = rounds;
@@ -96,6 +100,7 @@ public final class ReadPathFigures {
     this.only = only;
     this.settings = settings;
     this.byThread = byThread;
+    this.syncFirst = syncFirst;
   }
 
   public static void main(String[] args) throws Exception {
@@ -107,6 +112,7 @@ public final class ReadPathFigures {
     String only = "";
     Map<String, String> settings = new LinkedHashMap<>();
     boolean byThread = false;
+    boolean syncFirst = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mib" -> mib = Long.parseLong(args[++i]);
@@ -117,6 +123,7 @@ public final class ReadPathFigures {
         case "--dir" -> dir = new File(args[++i]);
         case "--paths" -> only = args[++i];
         case "--thread-cpu" -> byThread = true;
+        case "--no-sync" -> syncFirst = false;
         case "--set" -> {
           String[] kv = args[++i].split("=", 2);
           if (kv.length != 2) {
@@ -127,14 +134,15 @@ public final class ReadPathFigures {
         }
         default -> {
           System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
-              + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]");
+              + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]"
+              + " [--no-sync]");
           System.exit(1);
         }
       }
     }
     long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
-    new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings, byThread)
-        .run();
+    new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings, byThread,
+        syncFirst).run();
   }
 
   /** One way of reading a file: reads it whole, returns the bytes read. */
@@ -347,6 +355,9 @@ public final class ReadPathFigures {
    */
   private double[] measure(ReadPath path, Path p, Map<String, Long> byGroup) throws Exception {
     path.before(p);
+    if (syncFirst) {
+      syncFileSystems();
+    }
     Map<Long, long[]> threads0 = byThread ? threadCpu() : Map.of();
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
@@ -371,6 +382,18 @@ public final class ReadPathFigures {
     }
     path.after(p);
     return new double[] {bytes / 1e6 / (nanos / 1e9), cpu / 1e9 / (bytes / 1e9)};
+  }
+
+  /**
+   * Writes every dirty page of the machine's file systems to disk ({@code sync}), untimed: the
+   * write-back of what an earlier row wrote (a fill's 1 GiB of block files) would otherwise land
+   * in whichever row reads when the kernel's flusher gets to it, 30 s after the write.
+   */
+  private static void syncFileSystems() throws IOException, InterruptedException {
+    Process sync = new ProcessBuilder("sync").inheritIO().start();
+    if (sync.waitFor() != 0) {
+      throw new IOException("sync exited with " + sync.exitValue());
+    }
   }
 
   /** Every live thread's CPU nanoseconds, by thread id. */
