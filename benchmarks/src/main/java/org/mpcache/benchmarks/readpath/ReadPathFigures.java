@@ -228,6 +228,8 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
+        paths.put("plain HDFS over TCP, sequential, after an eviction (the misses' control)",
+            afterEviction(c, plain, cache));
         paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
@@ -289,6 +291,31 @@ public final class ReadPathFigures {
       @Override
       public void after(Path p) throws Exception {
         fill(c, fs, p);
+      }
+    };
+  }
+
+  /**
+   * A plain HDFS read prepared as a miss is (the file's dataset evicted, then a {@code sync}),
+   * the file cached again after it through {@code cache}: what a miss round's preparation leaves
+   * the machine doing (the kernel discarding and writing back the evicted files) is then in the
+   * plain read's figures too, so a miss's cost is its figures against these.
+   */
+  private ReadPath afterEviction(MiniMpCacheCluster c, FileSystem plain, FileSystem cache) {
+    return new ReadPath() {
+      @Override
+      public void before(Path p) throws Exception {
+        evict(c, p);
+      }
+
+      @Override
+      public long read(Path p) throws Exception {
+        return sequential(plain, p);
+      }
+
+      @Override
+      public void after(Path p) throws Exception {
+        fill(c, cache, p);
       }
     };
   }
