@@ -63,16 +63,22 @@ import org.mpcache.slave.MpCacheSlave;
  * the round after it reads them as hits again.
  *
  * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W]
- * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu] [--no-sync]};
+ * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu] [--no-settle]};
  * {@code --paths} keeps only the rows whose name contains one of its comma-separated parts (to
  * profile a path or compare a few), {@code --set} sets a key for every daemon and client of the
  * cluster (to compare settings), {@code --thread-cpu} also prints, per row, the CPU each group of
- * threads spent during the reads (to see where a path's time goes). Every read starts after a
- * {@code sync}, untimed, so that no row pays for the disk write-back of what an earlier row
- * wrote; {@code --no-sync} leaves it out. Not thread-safe; a command-line tool.
+ * threads spent during the reads (to see where a path's time goes). Every read starts on a
+ * settled machine, untimed: dirty pages written back and the cores idle, so that no row pays for
+ * what an earlier row or its own preparation left running; {@code --no-settle} leaves that out.
+ * Not thread-safe; a command-line tool.
  */
 public final class ReadPathFigures {
   private static final int IO = 1 << 20;
+  private static final long SETTLE_WINDOW_MS = 200;
+  private static final double SETTLE_BUSY = 0.1;
+  private static final long SETTLE_MAX_MS = 10_000;
+  private static final String PLAIN = "plain HDFS over TCP, sequential";
+  private static final String CONTROL = PLAIN + ", after an eviction (the misses' control)";
 
   private final long fileBytes;
   private final long[] blockSizes;
@@ -83,15 +89,18 @@ public final class ReadPathFigures {
   private final Map<String, String> settings;
   /** Whether to print where each row's CPU went, by thread (see {@link #threadCpu}). */
   private final boolean byThread;
-  /** Whether each read starts after a {@code sync} (see {@link #syncFileSystems}). */
-  private final boolean syncFirst;
+  /** Whether each read starts on a settled machine (see {@link #settleMachine}). */
+  private final boolean settleFirst;
+  private final HostCpu host = new HostCpu();
+  /** Reads that started before the machine settled, {@link #SETTLE_MAX_MS} having passed. */
+  private int unsettled;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final byte[] buf = new byte[IO];
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private ReadPathFigures(long fileBytes, long[] blockSizes, int rounds, int warmup, File dir,
-      String only, Map<String, String> settings, boolean byThread, boolean syncFirst) {
+      String only, Map<String, String> settings, boolean byThread, boolean settleFirst) {
     this.fileBytes = fileBytes;
     this.blockSizes = blockSizes;
     this.rounds = rounds;
@@ -100,7 +109,7 @@ public final class ReadPathFigures {
     this.only = only;
     this.settings = settings;
     this.byThread = byThread;
-    this.syncFirst = syncFirst;
+    this.settleFirst = settleFirst;
   }
 
   public static void main(String[] args) throws Exception {
@@ -112,7 +121,7 @@ public final class ReadPathFigures {
     String only = "";
     Map<String, String> settings = new LinkedHashMap<>();
     boolean byThread = false;
-    boolean syncFirst = true;
+    boolean settleFirst = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mib" -> mib = Long.parseLong(args[++i]);
@@ -123,7 +132,7 @@ public final class ReadPathFigures {
         case "--dir" -> dir = new File(args[++i]);
         case "--paths" -> only = args[++i];
         case "--thread-cpu" -> byThread = true;
-        case "--no-sync" -> syncFirst = false;
+        case "--no-settle" -> settleFirst = false;
         case "--set" -> {
           String[] kv = args[++i].split("=", 2);
           if (kv.length != 2) {
@@ -135,14 +144,14 @@ public final class ReadPathFigures {
         default -> {
           System.err.println("Usage: ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R]"
               + " [--warmup W] [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu]"
-              + " [--no-sync]");
+              + " [--no-settle]");
           System.exit(1);
         }
       }
     }
     long[] blockSizes = Arrays.stream(blockMib).map(b -> b << 20).toArray();
     new ReadPathFigures(mib << 20, blockSizes, rounds, warmup, dir, only, settings, byThread,
-        syncFirst).run();
+        settleFirst).run();
   }
 
   /** One way of reading a file: reads it whole, returns the bytes read. */
@@ -217,7 +226,7 @@ public final class ReadPathFigures {
         Map<String, ReadPath> paths = new LinkedHashMap<>();
         paths.put("the cached block files read directly (1 MiB reads)", p -> direct(c, p));
         paths.put("HDFS short-circuit read (legacy path-based reader)", p -> sequential(scr, p));
-        paths.put("plain HDFS over TCP, sequential", p -> sequential(plain, p));
+        paths.put(PLAIN, p -> sequential(plain, p));
         paths.put("plain HDFS, 1 MiB positional reads at shuffled offsets",
             p -> positional(plain, p));
         paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, true));
@@ -228,8 +237,7 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
-        paths.put("plain HDFS over TCP, sequential, after an eviction (the misses' control)",
-            afterEviction(c, plain, cache));
+        paths.put(CONTROL, afterEviction(c, plain, cache));
         paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
@@ -296,10 +304,10 @@ public final class ReadPathFigures {
   }
 
   /**
-   * A plain HDFS read prepared as a miss is (the file's dataset evicted, then a {@code sync}),
-   * the file cached again after it through {@code cache}: what a miss round's preparation leaves
-   * the machine doing (the kernel discarding and writing back the evicted files) is then in the
-   * plain read's figures too, so a miss's cost is its figures against these.
+   * A plain HDFS read prepared as a miss is (the file's dataset evicted, the machine settled),
+   * the file cached again after it through {@code cache}: whatever a miss round's preparation
+   * leaves behind is then in the plain read's figures too, so a miss's cost is its figures
+   * against these as well as against the plain read's.
    */
   private ReadPath afterEviction(MiniMpCacheCluster c, FileSystem plain, FileSystem cache) {
     return new ReadPath() {
@@ -382,8 +390,8 @@ public final class ReadPathFigures {
    */
   private double[] measure(ReadPath path, Path p, Map<String, Long> byGroup) throws Exception {
     path.before(p);
-    if (syncFirst) {
-      syncFileSystems();
+    if (settleFirst) {
+      settleMachine();
     }
     Map<Long, long[]> threads0 = byThread ? threadCpu() : Map.of();
     long cpu0 = os.getProcessCpuTime();
@@ -412,15 +420,28 @@ public final class ReadPathFigures {
   }
 
   /**
-   * Writes every dirty page of the machine's file systems to disk ({@code sync}), untimed: the
-   * write-back of what an earlier row wrote (a fill's 1 GiB of block files) would otherwise land
-   * in whichever row reads when the kernel's flusher gets to it, 30 s after the write.
+   * Untimed, before every read: writes every dirty page of the machine's file systems to disk
+   * ({@code sync}), then waits, at most {@link #SETTLE_MAX_MS}, until the host's cores are idle
+   * ({@link #SETTLE_BUSY} of their time or less over {@link #SETTLE_WINDOW_MS}). What an earlier
+   * row or a read's preparation left the machine doing (the write-back of a fill's block files
+   * 30 s after they were written, the kernel discarding an evicted dataset's files, the daemons'
+   * work after an eviction) would otherwise land in whichever row reads next.
    */
-  private static void syncFileSystems() throws IOException, InterruptedException {
+  private void settleMachine() throws IOException, InterruptedException {
     Process sync = new ProcessBuilder("sync").inheritIO().start();
     if (sync.waitFor() != 0) {
       throw new IOException("sync exited with " + sync.exitValue());
     }
+    long deadline = System.nanoTime() + SETTLE_MAX_MS * 1_000_000;
+    host.getAsDouble();
+    while (System.nanoTime() < deadline) {
+      Thread.sleep(SETTLE_WINDOW_MS);
+      double busy = host.getAsDouble();
+      if (busy >= 0 && busy <= SETTLE_BUSY) {
+        return;
+      }
+    }
+    unsettled++;
   }
 
   /** Every live thread's CPU nanoseconds, by thread id. */
@@ -584,8 +605,11 @@ public final class ReadPathFigures {
     }
     System.out.println();
     System.out.printf(Locale.ROOT, "%d MiB per file, %d rounds after %d warm-up, %d cores; the "
-        + "cluster idle uses %.3f cores%n", fileBytes >> 20, rounds, warmup,
-        Runtime.getRuntime().availableProcessors(), idleCores);
+        + "cluster idle uses %.3f cores; %s%n", fileBytes >> 20, rounds, warmup,
+        Runtime.getRuntime().availableProcessors(), idleCores, !settleFirst
+            ? "reads did not wait for the machine to settle"
+            : unsettled + " reads started before the machine settled (" + SETTLE_MAX_MS
+                + " ms passed)");
     System.out.println(head);
     System.out.println(rule);
     for (Row r : rows) {
@@ -598,6 +622,38 @@ public final class ReadPathFigures {
             median(mbs), mbs[0], mbs[mbs.length - 1], median(cpu)));
       }
       System.out.println(line);
+    }
+    printMissRatios(rows);
+  }
+
+  /**
+   * Each miss row's MB/s against the plain read's and the control's of the same round (read
+   * minutes apart at most, so that the machine's drift between rounds cancels): the median and
+   * range of the rounds' ratios.
+   */
+  private void printMissRatios(List<Row> rows) {
+    List<Row> bases = rows.stream().filter(r -> r.name.equals(PLAIN) || r.name.equals(CONTROL))
+        .toList();
+    for (Row miss : rows) {
+      if (!miss.name.contains(" miss ")) {
+        continue;
+      }
+      for (Row base : bases) {
+        StringBuilder line = new StringBuilder("per round, ").append(miss.name).append(" against ")
+            .append(base.name).append(":");
+        for (long bs : blockSizes) {
+          List<double[]> m = miss.samples.get(bs);
+          List<double[]> b = base.samples.get(bs);
+          double[] ratios = new double[m.size()];
+          for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = m.get(i)[0] / b.get(i)[0];
+          }
+          Arrays.sort(ratios);
+          line.append(String.format(Locale.ROOT, " %d MiB blocks %.2fx (%.2f-%.2f);", bs >> 20,
+              median(ratios), ratios[0], ratios[ratios.length - 1]));
+        }
+        System.out.println(line);
+      }
     }
   }
 
