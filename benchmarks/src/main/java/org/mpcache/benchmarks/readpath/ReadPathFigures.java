@@ -237,7 +237,7 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
-        paths.put(CONTROL, afterEviction(c, plain, cache));
+        paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), cache, false));
         paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
@@ -280,6 +280,18 @@ public final class ReadPathFigures {
    * from HDFS, the fill's end waited for (counted in CPU), the file cached again after.
    */
   private ReadPath missAndFill(MiniMpCacheCluster c, FileSystem fs) {
+    return afterEviction(c, p -> miss(fs, p), fs, true);
+  }
+
+  /**
+   * {@code read} prepared as a miss is (the file's dataset evicted, the machine settled), the
+   * file cached again after it through {@code refill}; when {@code awaitFill}, the fill the read
+   * started is waited for first, its CPU counted in the read's. The misses' control row reads
+   * plain HDFS so: whatever a miss round's preparation leaves behind is then in its figures too,
+   * so a miss's cost is its figures against the control's as well as against the plain read's.
+   */
+  private ReadPath afterEviction(MiniMpCacheCluster c, ReadPath read, FileSystem refill,
+      boolean awaitFill) {
     return new ReadPath() {
       @Override
       public void before(Path p) throws Exception {
@@ -288,42 +300,19 @@ public final class ReadPathFigures {
 
       @Override
       public long read(Path p) throws Exception {
-        return miss(fs, p);
+        return read.read(p);
       }
 
       @Override
       public void settle(Path p) throws Exception {
-        awaitCached(c, p);
+        if (awaitFill) {
+          awaitCached(c, p);
+        }
       }
 
       @Override
       public void after(Path p) throws Exception {
-        fill(c, fs, p);
-      }
-    };
-  }
-
-  /**
-   * A plain HDFS read prepared as a miss is (the file's dataset evicted, the machine settled),
-   * the file cached again after it through {@code cache}: whatever a miss round's preparation
-   * leaves behind is then in the plain read's figures too, so a miss's cost is its figures
-   * against these as well as against the plain read's.
-   */
-  private ReadPath afterEviction(MiniMpCacheCluster c, FileSystem plain, FileSystem cache) {
-    return new ReadPath() {
-      @Override
-      public void before(Path p) throws Exception {
-        evict(c, p);
-      }
-
-      @Override
-      public long read(Path p) throws Exception {
-        return sequential(plain, p);
-      }
-
-      @Override
-      public void after(Path p) throws Exception {
-        fill(c, cache, p);
+        fill(c, refill, p);
       }
     };
   }
