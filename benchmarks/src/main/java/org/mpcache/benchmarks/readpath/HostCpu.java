@@ -6,18 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.function.DoubleSupplier;
 import javax.annotation.concurrent.GuardedBy;
 
 /**
- * How busy the host's cores have been since the previous call: the share of all cores' time
+ * How busy the host's cores have been between two calls: the share of all cores' time
  * spent running anything (user, system and interrupt time, and time a hypervisor took), from the
  * kernel's {@code /proc/stat}; time idle or waiting on a disk counts as free. Negative when the
  * file cannot be read (not Linux) or no time has passed.
  *
  * <p>{@link ReadPathFigures} waits by it for the machine to settle before each read. Thread-safe.
  */
-final class HostCpu implements DoubleSupplier {
+final class HostCpu {
   private final Path stat;
   @GuardedBy("this")
   private long lastTotal = -1;
@@ -34,8 +33,8 @@ final class HostCpu implements DoubleSupplier {
     this.stat = stat;
   }
 
-  @Override
-  public synchronized double getAsDouble() {
+  /** The busy share of the cores' time since the previous call; negative when unknown. */
+  synchronized double busyShare() {
     long[] t = read();
     if (t == null) {
       return -1;

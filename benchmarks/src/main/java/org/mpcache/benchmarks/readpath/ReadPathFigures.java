@@ -422,11 +422,11 @@ public final class ReadPathFigures {
       throw new IOException("sync exited with " + sync.exitValue());
     }
     long deadline = System.nanoTime() + SETTLE_MAX_MS * 1_000_000;
-    host.getAsDouble();
+    host.busyShare();
     while (System.nanoTime() < deadline) {
       Thread.sleep(SETTLE_WINDOW_MS);
-      double busy = host.getAsDouble();
-      if (busy >= 0 && busy <= SETTLE_BUSY) {
+      // Unknown (no /proc/stat): nothing to wait for.
+      if (host.busyShare() <= SETTLE_BUSY) {
         return;
       }
     }

@@ -15,19 +15,19 @@ class HostCpuTest {
   Path dir;
 
   @Test
-  void getAsDouble_busyShareBetweenTwoReadsCountsIdleAndIoWaitAsFree() throws Exception {
+  void busyShare_betweenTwoReadsCountsIdleAndIoWaitAsFree() throws Exception {
     Path stat = dir.resolve("stat");
     // user nice system idle iowait irq softirq steal guest guest_nice
     write(stat, "cpu  100 0 100 500 300 0 0 0 0 0");
     HostCpu cpu = new HostCpu(stat);
-    assertTrue(cpu.getAsDouble() < 0, "no previous read");
+    assertTrue(cpu.busyShare() < 0, "no previous read");
     write(stat, "cpu  160 0 120 510 310 0 0 0 0 0");
-    assertEquals(0.8, cpu.getAsDouble());
+    assertEquals(0.8, cpu.busyShare());
     write(stat, "cpu  160 0 120 510 310 0 0 0 0 0");
-    assertTrue(cpu.getAsDouble() < 0, "no time passed");
+    assertTrue(cpu.busyShare() < 0, "no time passed");
     write(stat, "cpu  oops");
-    assertTrue(cpu.getAsDouble() < 0, "a malformed line");
-    assertTrue(new HostCpu(dir.resolve("missing")).getAsDouble() < 0);
+    assertTrue(cpu.busyShare() < 0, "a malformed line");
+    assertTrue(new HostCpu(dir.resolve("missing")).busyShare() < 0);
   }
 
   private static void write(Path stat, String cpuLine) throws Exception {
