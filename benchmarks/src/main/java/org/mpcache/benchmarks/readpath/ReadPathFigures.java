@@ -237,7 +237,9 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
-        paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), cache, false));
+        // Cached again untimed by writing it through: seconds, where the slave's paced fills
+        // take a quarter of a minute per GiB.
+        paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), writeThrough, false));
         paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
@@ -608,7 +610,7 @@ public final class ReadPathFigures {
         double[] mbs = s.stream().mapToDouble(x -> x[0]).sorted().toArray();
         double[] cpu = s.stream().mapToDouble(x -> x[1]).sorted().toArray();
         line.append(String.format(Locale.ROOT, " %,.0f (%,.0f-%,.0f) | %.2f |",
-            median(mbs), mbs[0], mbs[mbs.length - 1], median(cpu)));
+            RatioSummary.median(mbs), mbs[0], mbs[mbs.length - 1], RatioSummary.median(cpu)));
       }
       System.out.println(line);
     }
@@ -618,7 +620,7 @@ public final class ReadPathFigures {
   /**
    * Each miss row's MB/s against the plain read's and the control's of the same round (read
    * minutes apart at most, so that the machine's drift between rounds cancels): the median and
-   * range of the rounds' ratios.
+   * range of the rounds' ratios, and the bootstrap interval of that median ({@link RatioSummary}).
    */
   private void printMissRatios(List<Row> rows) {
     List<Row> bases = rows.stream().filter(r -> r.name.equals(PLAIN) || r.name.equals(CONTROL))
@@ -637,17 +639,12 @@ public final class ReadPathFigures {
           for (int i = 0; i < ratios.length; i++) {
             ratios[i] = m.get(i)[0] / b.get(i)[0];
           }
-          Arrays.sort(ratios);
-          line.append(String.format(Locale.ROOT, " %d MiB blocks %.2fx (%.2f-%.2f);", bs >> 20,
-              median(ratios), ratios[0], ratios[ratios.length - 1]));
+          line.append(String.format(Locale.ROOT, " %d MiB blocks %s;", bs >> 20,
+              RatioSummary.of(ratios)));
         }
         System.out.println(line);
       }
     }
   }
 
-  private static double median(double[] sorted) {
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
 }
