@@ -107,6 +107,18 @@ public final class SlaveConfigKeys {
   public static final long FILL_BYTES_PER_SEC_DEFAULT = 64L * 1024 * 1024;
 
   /**
+   * Whether the slave's fills read the local DataNode's block files directly, by HDFS's
+   * path-based short-circuit read, where that DataNode allows the slave's user
+   * ({@code dfs.block.local-path-access.user} in the DataNode's configuration): a fill then costs
+   * no DataNode thread and no copy through a socket beside the reader whose miss asked for it.
+   * Where the DataNode refuses, fills read through it, after one WARN line. Where the slave's
+   * HDFS configuration turns short-circuit reads on itself ({@code dfs.client.read.shortcircuit}),
+   * fills use those and this key changes nothing.
+   */
+  public static final String FILL_LOCAL_PATH_READ_KEY = "mpcache.slave.fill.local-path-read";
+  public static final boolean FILL_LOCAL_PATH_READ_DEFAULT = true;
+
+  /**
    * How many datasets a slave keeps figures for (hits, misses, bytes, fills, evictions per
    * dataset); a new dataset past it makes the slave forget the least recently counted one.
    */

@@ -137,6 +137,9 @@ public final class SlaveMetrics implements MetricsSource {
             slave.getPrefetcher().filled())
         .addCounter(Interns.info("PrefetchBytes", "Bytes prefetch read from HDFS"),
             slave.getPrefetcher().bytesRead())
+        .addCounter(Interns.info("PrefetchBytesLocal",
+            "Of PrefetchBytes, those read from the local DataNode's block files directly"),
+            slave.getPrefetcher().bytesReadLocally())
         .addCounter(Interns.info("PrefetchSkipped",
             "Prefetch commands not carried out (cached, not admitted, file changed, queue full)"),
             slave.getPrefetcher().skipped())

@@ -16,12 +16,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -73,6 +75,12 @@ import org.slf4j.LoggerFactory;
 public class PrefetchService extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchService.class);
   private static final int READ_BYTES = 1 << 20;
+  /**
+   * The start of the name of the HDFS client context of a slave's fills when they read block files
+   * by path; each slave started in the JVM adds a number of its own.
+   */
+  private static final String FILL_CLIENT_CONTEXT = "mpcache-slave-fill-";
+  private static final AtomicInteger SLAVES = new AtomicInteger();
 
   private final FileBlockStore store;
   private final CacheMaster cacheMaster;
@@ -94,6 +102,8 @@ public class PrefetchService extends AbstractService {
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong bytesRead = new AtomicLong();
+  private final AtomicLong bytesReadLocally = new AtomicLong();
+  private final String clientContext = FILL_CLIENT_CONTEXT + SLAVES.incrementAndGet();
   @GuardedBy("this")
   private final Map<String, FileSystem> fileSystems = new HashMap<>();
   private ThreadPoolExecutor executor;
@@ -253,6 +263,14 @@ public class PrefetchService extends AbstractService {
     return bytesRead.get();
   }
 
+  /**
+   * Of {@link #bytesRead}, those read from the local DataNode's block files directly (HDFS's
+   * short-circuit reads), not through the DataNode.
+   */
+  public long bytesReadLocally() {
+    return bytesReadLocally.get();
+  }
+
   /** Prefetch commands that failed reading HDFS or writing the SSD. */
   public long failed() {
     return failed.get();
@@ -315,6 +333,7 @@ public class PrefetchService extends AbstractService {
       return false;
     }
     BlockFill fill = opened.get();
+    long local = in.getReadStatistics().getTotalShortCircuitBytesRead();
     try {
       byte[] buf = source.buffer;
       in.seek(c.getOffset());
@@ -338,6 +357,7 @@ public class PrefetchService extends AbstractService {
       }
       fill.commit();
       bytesRead.addAndGet(length);
+      bytesReadLocally.addAndGet(in.getReadStatistics().getTotalShortCircuitBytesRead() - local);
       return true;
     } catch (IOException | RuntimeException e) {
       fill.abort();
@@ -426,12 +446,34 @@ public class PrefetchService extends AbstractService {
         && b.getBlockId() == key.getBlockId() && b.getGenerationStamp() == key.getGenerationStamp();
   }
 
+  /**
+   * Has a fill client configured by {@code conf} read the local DataNode's block files by path
+   * ({@code mpcache.slave.fill.local-path-read}), unless the configuration turns HDFS's
+   * short-circuit reads on itself: the DataNode then sends no byte of a fill, and where it
+   * refuses the slave's user, HDFS's client says so once and reads through it. The fills get
+   * client context {@code context} of their own, as HDFS shares one per name in a JVM and a
+   * refusal turns path-based reads off for its whole context: a slave started again in the
+   * same JVM asks again.
+   */
+  static void readLocalPaths(Configuration conf, String context) {
+    if (!conf.getBoolean(SlaveConfigKeys.FILL_LOCAL_PATH_READ_KEY,
+        SlaveConfigKeys.FILL_LOCAL_PATH_READ_DEFAULT)
+        || conf.getBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY,
+            HdfsClientConfigKeys.Read.ShortCircuit.DEFAULT)) {
+      return;
+    }
+    conf.setBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY, true);
+    conf.setBoolean(HdfsClientConfigKeys.DFS_CLIENT_USE_LEGACY_BLOCKREADERLOCAL, true);
+    conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, context);
+  }
+
   private synchronized DistributedFileSystem fileSystem(URI uri) throws IOException {
     String authority = uri.getScheme() + "://" + uri.getAuthority();
     FileSystem fs = fileSystems.get(authority);
     if (fs == null) {
       Configuration conf = new Configuration(getConfig());
       conf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+      readLocalPaths(conf, clientContext);
       fs = FileSystem.newInstance(URI.create(authority), conf);
       fileSystems.put(authority, fs);
     }
