@@ -45,8 +45,10 @@ import org.mpcache.slave.MpCacheSlave;
  * path, which remote hits take where streams are off, forced further by
  * {@code mpcache.client.stream.enabled=false}), and an mpCache miss that fills the cache, both
  * ways: the slave filling the block from HDFS beside the reader (the default) and the reader
- * writing it through ({@code mpcache.client.fill.write-through=true}). All files are
- * page-cache-hot, so the figures isolate the software's cost, not the disks'.
+ * writing it through ({@code mpcache.client.fill.write-through=true}), and a miss with fills off
+ * ({@code mpcache.client.fill.enabled=false}: what a miss costs its reader alone), beside a
+ * control that reads plain HDFS prepared as a miss is. All files are page-cache-hot, so the
+ * figures isolate the software's cost, not the disks'.
  *
  * <p>One file of {@code --mib} MiB per block size ({@code --block-mib}, comma-separated) is
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
@@ -216,10 +218,13 @@ public final class ReadPathFigures {
       rpcConf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
       Configuration writeThroughConf = new Configuration(c.conf());
       writeThroughConf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
+      Configuration noFillConf = new Configuration(c.conf());
+      noFillConf.setBoolean(ClientConfigKeys.FILL_ENABLED_KEY, false);
       try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
           FileSystem cache = c.fileSystem(); FileSystem stream = FileSystem.get(streamConf);
           FileSystem rpc = FileSystem.get(rpcConf);
-          FileSystem writeThrough = FileSystem.get(writeThroughConf)) {
+          FileSystem writeThrough = FileSystem.get(writeThroughConf);
+          FileSystem noFill = FileSystem.get(noFillConf)) {
         for (Path p : files) {
           fill(c, cache, p);
         }
@@ -240,6 +245,9 @@ public final class ReadPathFigures {
         // Cached again untimed by writing it through: seconds, where the slave's paced fills
         // take a quarter of a minute per GiB.
         paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), writeThrough, false));
+        // What a miss costs its reader alone: the lookups, no fill beside it.
+        paths.put("mpCache miss without a fill (sequential; mpcache.client.fill.enabled=false)",
+            afterEviction(c, p -> miss(noFill, p), writeThrough, false));
         paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
