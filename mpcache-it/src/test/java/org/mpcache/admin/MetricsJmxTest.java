@@ -20,6 +20,9 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.BlockKey;
+import org.mpcache.common.Waits;
+import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.master.metrics.MasterMetrics;
@@ -74,6 +77,11 @@ class MetricsJmxTest {
       out.write(content);
     }
     read(p);
+    // The slaves fill the missed blocks off the reader's path, after the read: the second read
+    // hits every block once they are done.
+    for (BlockKey k : ClusterFiles.blocks(cluster, p)) {
+      Waits.waitFor(() -> ClusterFiles.holder(cluster, k) != null, k + " to be cached");
+    }
     read(p);
     // JMX serves a source's figures from a cache refreshed once per metrics period (10 s); a
     // restart of the metrics system rebuilds every bean from the figures as they are now.
