@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.holder;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +33,7 @@ import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
 
 /**
  * However a reader enters a missed block, the whole block ends up cached once: the slave fills
@@ -47,7 +49,12 @@ class MissFillTest {
 
   @BeforeAll
   static void start() throws IOException {
-    cluster = ClusterFiles.smallBlockCluster("miss-fill");
+    // Fills start at once: these tests count each one's fills, and a fill held off for its
+    // file's misses to stop (FillQuietTest) would land in the next test's counts.
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/miss-fill"))
+        .blockSize(ClusterFiles.SMALL_BLOCK)
+        .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
+        .set(SlaveConfigKeys.FILL_QUIET_MS_KEY, "0").build();
   }
 
   @AfterAll

@@ -29,6 +29,7 @@ import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.prefetch.FillHoldOff;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.store.FileBlockStore;
@@ -64,7 +65,8 @@ class PrefetchReplacedPathTest {
     HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), slave.getMasterLink(), FillVerifier.off(), fill -> false, 60_000,
-          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 8, 4, 0);
+          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 8, 4, 0,
+          new FillHoldOff(0, 0));
       this.onFirstCheck = onFirstCheck;
     }
 

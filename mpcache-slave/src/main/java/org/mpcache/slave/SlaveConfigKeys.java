@@ -107,6 +107,23 @@ public final class SlaveConfigKeys {
   public static final long FILL_BYTES_PER_SEC_DEFAULT = 64L * 1024 * 1024;
 
   /**
+   * How long, in milliseconds, the misses on a file must have stopped before the slave starts the
+   * fills they asked for; 0 to start them at once. A fill run beside the reader that missed takes
+   * CPU from it and from its DataNode; held off until the reader has moved on, it reads the
+   * blocks from the page cache the reader warmed.
+   */
+  public static final String FILL_QUIET_MS_KEY = "mpcache.slave.fill.quiet.ms";
+  public static final long FILL_QUIET_MS_DEFAULT = 1_000;
+
+  /**
+   * The longest, in milliseconds, a fill a reader's miss asked for waits for the misses on its
+   * file to stop ({@link #FILL_QUIET_MS_KEY}): a reader whose misses never stop has its blocks
+   * filled this long after it read them.
+   */
+  public static final String FILL_MAX_DELAY_MS_KEY = "mpcache.slave.fill.max-delay.ms";
+  public static final long FILL_MAX_DELAY_MS_DEFAULT = 10_000;
+
+  /**
    * Whether the slave's fills read the local DataNode's block files directly, by HDFS's
    * path-based short-circuit read, where that DataNode allows the slave's user
    * ({@code dfs.block.local-path-access.user} in the DataNode's configuration): a fill then costs

@@ -44,7 +44,8 @@ import org.mpcache.slave.MpCacheSlave;
  * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}; and the RPC
  * path, which remote hits take where streams are off, forced further by
  * {@code mpcache.client.stream.enabled=false}), and an mpCache miss that fills the cache, both
- * ways: the slave filling the block from HDFS beside the reader (the default) and the reader
+ * ways: the slave filling the blocks from HDFS once the reader's misses stop (the default,
+ * {@code mpcache.slave.fill.quiet.ms}) and the reader
  * writing it through ({@code mpcache.client.fill.write-through=true}), and a miss with fills off
  * ({@code mpcache.client.fill.enabled=false}: what a miss costs its reader alone), beside a
  * control that reads plain HDFS prepared as a miss is. All files are page-cache-hot, so the
@@ -248,7 +249,7 @@ public final class ReadPathFigures {
         // What a miss costs its reader alone: the lookups, no fill beside it.
         paths.put("mpCache miss without a fill (sequential; mpcache.client.fill.enabled=false)",
             afterEviction(c, p -> miss(noFill, p), writeThrough, false));
-        paths.put("mpCache miss + fill (sequential; the slave fills beside the reader)",
+        paths.put("mpCache miss + fill (sequential; the slave fills after the reader's misses)",
             missAndFill(c, cache));
         paths.put("mpCache miss + fill (sequential; written through)",
             missAndFill(c, writeThrough));

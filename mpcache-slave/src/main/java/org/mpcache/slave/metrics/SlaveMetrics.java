@@ -140,6 +140,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("PrefetchBytesLocal",
             "Of PrefetchBytes, those read from the local DataNode's block files directly"),
             slave.getPrefetcher().bytesReadLocally())
+        .addCounter(Interns.info("FillsHeldOffMs",
+            "Milliseconds readers' fills waited for the misses on their files to stop"),
+            slave.getPrefetcher().heldOffMs())
         .addCounter(Interns.info("PrefetchSkipped",
             "Prefetch commands not carried out (cached, not admitted, file changed, queue full)"),
             slave.getPrefetcher().skipped())

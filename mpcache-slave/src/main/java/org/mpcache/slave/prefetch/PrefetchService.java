@@ -31,6 +31,7 @@ import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
+import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
@@ -59,7 +60,9 @@ import org.slf4j.LoggerFactory;
  * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by
  * block (one fill however many readers miss it); beyond {@code mpcache.slave.fill.queue} they are
  * dropped, counted as failed, and the next reader's miss asks again. A failed reader's fill is
- * counted ({@code FillsBySlaveFailed}) and logged at WARN once per cause.
+ * counted ({@code FillsBySlaveFailed}) and logged at WARN once per cause. A reader's fill starts
+ * only once the misses on its file have gone quiet ({@link FillHoldOff}), so that it does not
+ * compete with the reader for the node's cores; the time fills waited so is counted.
  *
  * <p>HDFS is read as the slave's login user, never as a caller: a reader's fill was asked for in a
  * lookup that the block's access token authorized, and only that very block (pool, id, generation
@@ -88,13 +91,20 @@ public class PrefetchService extends AbstractService {
   private final SlaveCounters counters;
   private final int queueLimit;
   private final int readerQueueLimit;
-  /** Paces every fill's reads from HDFS; null without a limit. */
+  private final FillHoldOff holdOff;
+  /**
+   * When a miss on each file last asked for a fill, for {@link #holdOff}; a record older than
+   * the quiet time decides nothing and is pruned once the map outgrows the fill queue.
+   */
+  private final Map<String, Long> lastMiss = new ConcurrentHashMap<>();
+  private final AtomicLong heldOffMs = new AtomicLong();
   /**
    * The pace's period: a fill after a pause may read one period's worth at full speed, so a
    * short period keeps that burst small (3.2 MiB at 64 MiB/s; Hadoop's default of 500 ms lets
    * 32 MiB through at once, beside the reader whose miss asked for the fill).
    */
   private static final long PACE_PERIOD_MS = 50;
+  /** Paces every fill's reads from HDFS; null without a limit. */
   private final DataTransferThrottler throttler;
   /** Readers' fills queued or under way, so that one block is filled once. */
   private final Set<BlockKey> readerFills = ConcurrentHashMap.newKeySet();
@@ -118,9 +128,11 @@ public class PrefetchService extends AbstractService {
    * @param readerQueueLimit how many readers' fills wait at most
    * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
    *     limit
+   * @param holdOff when readers' fills start
    */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, int queueLimit, int readerQueueLimit, long bytesPerSec) {
+      SlaveCounters counters, int queueLimit, int readerQueueLimit, long bytesPerSec,
+      FillHoldOff holdOff) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
@@ -128,6 +140,7 @@ public class PrefetchService extends AbstractService {
     this.counters = counters;
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
+    this.holdOff = holdOff;
     this.throttler = bytesPerSec > 0 ? new DataTransferThrottler(PACE_PERIOD_MS, bytesPerSec)
         : null;
   }
@@ -194,12 +207,23 @@ public class PrefetchService extends AbstractService {
    */
   public boolean fillForReader(PrefetchCommandProto c) {
     BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
+    long askedAt = Time.monotonicNow();
+    if (holdOff.holdsOff()) {
+      // A miss collapsed into a queued fill still says the file's reader is reading.
+      lastMiss.put(c.getPath(), askedAt);
+      if (lastMiss.size() > readerQueueLimit) {
+        lastMiss.values().removeIf(t -> holdOff.delayMs(t, t, askedAt) == 0);
+      }
+    }
     if (!readerFills.add(key)) {
       return true;
     }
     try {
       readerExecutor.execute(() -> {
         try {
+          if (!awaitQuiet(c.getPath(), askedAt)) {
+            return;
+          }
           fillForReaderNow(key, c);
         } finally {
           readerFills.remove(key);
@@ -216,6 +240,36 @@ public class PrefetchService extends AbstractService {
           + SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY + ") is full");
       return false;
     }
+  }
+
+  /**
+   * Waits until a fill asked for at {@code askedAt} of a block of {@code path} may start
+   * ({@link FillHoldOff}); false when the service stopped meanwhile.
+   */
+  private boolean awaitQuiet(String path, long askedAt) {
+    long waitedFrom = Time.monotonicNow();
+    try {
+      while (true) {
+        long now = Time.monotonicNow();
+        long delay = holdOff.delayMs(askedAt, lastMiss.getOrDefault(path, askedAt), now);
+        if (delay == 0) {
+          heldOffMs.addAndGet(now - waitedFrom);
+          return true;
+        }
+        Thread.sleep(delay);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Milliseconds readers' fills waited, since start, for the misses on their files to go quiet
+   * ({@link FillHoldOff}).
+   */
+  public long heldOffMs() {
+    return heldOffMs.get();
   }
 
   /** Readers' fills queued or under way, for tests. */
