@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.hdfs.ClientConfigKeys;
+import org.mpcache.slave.SlaveConfigKeys;
 
 /**
  * The embedded cluster (HDFS, a master, two slaves) behind one of Hadoop's FileSystem contract
@@ -53,7 +54,10 @@ final class MpCacheContractCluster implements BeforeAllCallback, AfterAllCallbac
     cluster = new MiniMpCacheCluster.Builder(
             new File("target/e2e/contract", context.getRequiredTestClass().getSimpleName()))
         .blockSize(64 * 1024)
-        .set("dfs.namenode.fs-limits.min-block-size", "1024").build();
+        .set("dfs.namenode.fs-limits.min-block-size", "1024")
+        // Fills start at once: a warm test opens a file right after its warming read, with no
+        // pause for the misses on it to go quiet (mpcache.slave.fill.quiet.ms).
+        .set(SlaveConfigKeys.FILL_QUIET_MS_KEY, "0").build();
   }
 
   @Override

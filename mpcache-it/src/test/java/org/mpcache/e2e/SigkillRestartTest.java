@@ -271,6 +271,14 @@ class SigkillRestartTest {
     assertArrayEquals(plainBytes(), freshRead());
     assertEquals(mismatches, checksumMismatches(),
         "the changed bytes never reached the reader (its CRC check would have caught them)");
+    // That read missed the dropped block, whose fill starts once the misses on the input have
+    // stopped (mpcache.slave.fill.quiet.ms): the tests after this one read the input whole from
+    // the cache.
+    waitUntil(() -> {
+      long before = counters().getBytesFromCache();
+      assertArrayEquals(plainBytes(), freshRead());
+      return counters().getBytesFromCache() - before == inputBytes;
+    }, "the dropped block cached again");
   }
 
   @Test

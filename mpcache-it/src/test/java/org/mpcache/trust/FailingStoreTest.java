@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.blocks;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.readFirst;
+import static org.mpcache.e2e.ClusterFiles.readUntilCached;
 import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
@@ -179,7 +180,7 @@ class FailingStoreTest {
     Path p = new Path("/store-faults/slow");
     byte[] content = data(7, (int) (4 * BLOCK));
     write(cluster, p, content);
-    assertArrayEquals(content, readFirst(cluster, p, content.length), "the first read fills");
+    assertArrayEquals(content, readUntilCached(cluster, p), "the first read fills");
 
     List<Injection> slow = inject(s -> s.delay(Op.READ, 5L * DEADLINE_MS));
     long start = Time.monotonicNow();

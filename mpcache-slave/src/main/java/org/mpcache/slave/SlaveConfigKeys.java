@@ -121,7 +121,7 @@ public final class SlaveConfigKeys {
    * filled this long after it read them.
    */
   public static final String FILL_MAX_DELAY_MS_KEY = "mpcache.slave.fill.max-delay.ms";
-  public static final long FILL_MAX_DELAY_MS_DEFAULT = 10_000;
+  public static final long FILL_MAX_DELAY_MS_DEFAULT = 3_000;
 
   /**
    * Whether the slave's fills read the local DataNode's block files directly, by HDFS's
