@@ -35,6 +35,7 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -43,6 +44,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.stream.BlockStreamConnection;
 
@@ -109,11 +111,14 @@ final class CachingInputStream extends FSInputStream
      * that have no descriptor read through the slave's RPC instead of its stream.
      */
     final int streamReadahead;
+    /** Bytes of blocks one lookup of a sequential reader of missed blocks names ahead. */
+    final long missLookupAheadBytes;
 
     Context(SlaveDirectory directory, BackgroundCalls senders, BackgroundCalls lookAhead,
         Dataset dataset, String jobId, boolean fillEnabled, boolean writeThrough,
         int fillWriteBytes, long fillQueueBytes, int readBytes, int deadlineMs,
-        FileSystem.Statistics statistics, boolean descriptors, int streamReadahead) {
+        FileSystem.Statistics statistics, boolean descriptors, int streamReadahead,
+        long missLookupAheadBytes) {
       this.directory = directory;
       this.senders = senders;
       this.lookAhead = lookAhead;
@@ -128,6 +133,7 @@ final class CachingInputStream extends FSInputStream
       this.statistics = statistics;
       this.descriptors = descriptors;
       this.streamReadahead = streamReadahead;
+      this.missLookupAheadBytes = missLookupAheadBytes;
     }
   }
 
@@ -182,6 +188,8 @@ final class CachingInputStream extends FSInputStream
     boolean aheadAsked;
     /** The block's lookup, under way off the reader's thread while it reads HDFS; or null. */
     CompletableFuture<LookupResponseProto> lookup;
+    /** The block's lookup is an earlier block's, which named it ahead: it made no call. */
+    boolean namedAhead;
 
     Cursor(int index) {
       this.index = index;
@@ -246,11 +254,26 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private final List<CompletableFuture<?>> reports = new ArrayList<>();
   /**
-   * The report of the block the sequential reader just left, held for the next block's lookup
-   * to carry when that goes to the same slave; sent on its own otherwise.
+   * The reports of the blocks the sequential reader left, all of blocks it read from HDFS beside
+   * one slave ({@link #heldReportsSlave}), held for that slave's next lookup to carry; sent on
+   * their own otherwise ({@link #sendHeldReports}).
    */
   @GuardedBy("this")
-  private PendingReport pendingReport;
+  private final List<ReportReadRequestProto> heldReports = new ArrayList<>();
+  @GuardedBy("this")
+  private SlaveDirectory.Slave heldReportsSlave;
+  /**
+   * The last lookup that named blocks ahead for the sequential reader of missed blocks
+   * ({@link ClientConfigKeys#MISS_LOOKUP_AHEAD_BYTES_KEY}); null when there is none.
+   */
+  @GuardedBy("this")
+  private NamedAhead namedAhead;
+  /** The whole missed blocks the sequential reader read in order, up to the one it left last. */
+  @GuardedBy("this")
+  private int missRun;
+  /** The index of the block the reader left last; -1 when none. */
+  @GuardedBy("this")
+  private int lastLeft = -1;
   /**
    * The last block the sequential reader entered was not cached. Datasets are cached whole or
    * not at all, so the next block is most likely not cached either: it is looked up at once,
@@ -404,8 +427,12 @@ final class CachingInputStream extends FSInputStream
     try {
       return enterBlockAt(p);
     } finally {
-      // Not carried by the new block's lookup (another slave, a hit found ahead, no block).
-      sendPendingReport();
+      // Not carried by the new block's lookup (another slave, a hit found ahead, no block),
+      // unless that was named ahead: the slave's next lookup carries them then.
+      if (heldReportsSlave != null && (cur == null || !cur.namedAhead
+          || !cur.slave.id.equals(heldReportsSlave.id))) {
+        sendHeldReports();
+      }
     }
   }
 
@@ -451,14 +478,25 @@ final class CachingInputStream extends FSInputStream
     // A reader entering at the block's start writes it through, when write-through is on;
     // otherwise the slave fills it.
     boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
+    if (lastMissed && !offer) {
+      c.lookup = namedAheadFor(c);
+      if (c.lookup != null) {
+        c.namedAhead = true;
+        return c;
+      }
+    }
     LookupRequestProto req = carryReport(c, lookupRequest(c, offer));
     if (lastMissed && !offer && (lastLookup == null || lastLookup.isDone())) {
       // Most likely a miss too: the reader reads HDFS at once, and the lookup that counts the
-      // miss and has the slave fill the block goes out on a background thread.
-      c.lookup = lookupLater(ctx, c.slave, req);
+      // miss and has the slave fill the block goes out on a background thread, naming the
+      // blocks after it that the reader will most likely read next.
+      int last = lastToNameAhead(c);
+      c.lookup = lookupLater(ctx, c.slave, last > c.index ? nameAhead(req, c.index + 1, last)
+          : req);
       if (c.lookup != null) {
         lastLookup = c.lookup;
-        if (req.hasPreviousRead()) {
+        namedAhead = last > c.index ? new NamedAhead(c.slave.id, c.index, last, c.lookup) : null;
+        if (req.getPreviousReadCount() > 0) {
           // Closing waits for it, as for a report sent on its own.
           reports.removeIf(CompletableFuture::isDone);
           reports.add(c.lookup);
@@ -546,6 +584,70 @@ final class CachingInputStream extends FSInputStream
   private static CompletableFuture<LookupResponseProto> lookupLater(Context ctx,
       SlaveDirectory.Slave slave, LookupRequestProto req) {
     return ctx.lookAhead.submit(() -> call(slave, req));
+  }
+
+  /** A lookup's blocks named ahead: its slave, its own block, the last it named, its call. */
+  private record NamedAhead(String slaveId, int first, int last,
+      CompletableFuture<LookupResponseProto> call) {
+  }
+
+  /**
+   * Block {@code c}'s answer from the last lookup that named it ahead, as a lookup of its own
+   * (done or under way); null when no lookup to its slave named it.
+   */
+  @GuardedBy("this")
+  private CompletableFuture<LookupResponseProto> namedAheadFor(Cursor c) {
+    NamedAhead a = namedAhead;
+    if (a == null || c.index <= a.first() || c.index > a.last()
+        || !a.slaveId().equals(c.slave.id)) {
+      return null;
+    }
+    int k = c.index - a.first() - 1;
+    return a.call().thenApply(r -> {
+      if (k >= r.getFollowingCount()) {
+        throw new CompletionException(new IOException("slave answered "
+            + r.getFollowingCount() + " of the blocks its lookup named ahead, not the "
+            + (k + 1) + "th"));
+      }
+      return r.getFollowing(k);
+    });
+  }
+
+  /**
+   * The last block block {@code c}'s lookup names ahead: the blocks after it on the same slave,
+   * no more than the whole missed blocks the reader read in order just before it less one (a
+   * reader of one block names none), at most {@link Context#missLookupAheadBytes} of them and
+   * {@link RequestChecks#MAX_LOOKUP_BLOCKS} blocks in all; {@code c}'s own index when none.
+   */
+  @GuardedBy("this")
+  private int lastToNameAhead(Cursor c) {
+    int most = Math.min(missRun - 1, RequestChecks.MAX_LOOKUP_BLOCKS - 1);
+    long budget = ctx.missLookupAheadBytes;
+    int last = c.index;
+    while (last - c.index < most && last + 1 < cacheableBlocks) {
+      LocatedBlock b = blocks.get(last + 1);
+      if (b.getBlockSize() == 0 || b.getBlockSize() > budget) {
+        break;
+      }
+      Optional<SlaveDirectory.Slave> s = ctx.directory.choose(b);
+      if (s.isEmpty() || !s.get().id.equals(c.slave.id)) {
+        break;
+      }
+      budget -= b.getBlockSize();
+      last++;
+    }
+    return last;
+  }
+
+  /** {@code req} naming blocks {@code from} to {@code to} ahead, in order. */
+  private LookupRequestProto nameAhead(LookupRequestProto req, int from, int to) {
+    LookupRequestProto.Builder named = req.toBuilder();
+    for (int i = from; i <= to; i++) {
+      BlockRef r = ref(i);
+      named.addFollowing(FollowingBlockProto.newBuilder().setAccess(r.access())
+          .setBlockToken(r.token()).setBlockOffset(blocks.get(i).getStartOffset()));
+    }
+    return named.build();
   }
 
   /** Enters cached block {@code c}, read through {@code local} when not null, else the slave. */
@@ -1007,7 +1109,13 @@ final class CachingInputStream extends FSInputStream
   private void leaveBlock() {
     Cursor c = cur;
     cur = null;
-    if (c == null || c.slave == null) {
+    if (c == null) {
+      return;
+    }
+    boolean wholeMiss = c.slave != null && !c.fromCache && c.bytesFromHdfs >= c.length;
+    missRun = wholeMiss ? (c.index == lastLeft + 1 ? missRun : 0) + 1 : 0;
+    lastLeft = c.index;
+    if (c.slave == null) {
       return;
     }
     if (c.lookup != null) {
@@ -1032,44 +1140,39 @@ final class CachingInputStream extends FSInputStream
     if (c.fill != null) {
       c.fill.leave(() -> reportHdfsRead(slave, report));
     } else {
-      // Every caller sends or hands on the held report before leaving the next block.
-      pendingReport = new PendingReport(slave, report);
-    }
-  }
-
-  /** A block's read report held for the next lookup ({@link #pendingReport}). */
-  private static final class PendingReport {
-    final SlaveDirectory.Slave slave;
-    final ReportReadRequestProto report;
-
-    PendingReport(SlaveDirectory.Slave slave, ReportReadRequestProto report) {
-      this.slave = slave;
-      this.report = report;
+      if (heldReportsSlave != null && !heldReportsSlave.id.equals(slave.id)
+          || heldReports.size() >= RequestChecks.MAX_LOOKUP_BLOCKS) {
+        sendHeldReports();
+      }
+      heldReportsSlave = slave;
+      heldReports.add(report);
     }
   }
 
   /**
-   * {@code req}, block {@code c}'s lookup, carrying the held read report of the block the reader
-   * just left when that went to the same slave: one call for both.
+   * {@code req}, block {@code c}'s lookup, carrying the held read reports when they are of the
+   * same slave's blocks: one call for all.
    */
   @GuardedBy("this")
   private LookupRequestProto carryReport(Cursor c, LookupRequestProto req) {
-    PendingReport r = pendingReport;
-    if (r == null || !r.slave.id.equals(c.slave.id)) {
+    if (heldReports.isEmpty() || !heldReportsSlave.id.equals(c.slave.id)) {
       return req;
     }
-    pendingReport = null;
-    return req.toBuilder().setPreviousRead(r.report).build();
+    LookupRequestProto carrying = req.toBuilder().addAllPreviousRead(heldReports).build();
+    heldReports.clear();
+    heldReportsSlave = null;
+    return carrying;
   }
 
-  /** Sends the held read report, if any, on its own (off the reader's thread). */
+  /** Sends the held read reports, if any, each on its own (off the reader's thread). */
   @GuardedBy("this")
-  private void sendPendingReport() {
-    PendingReport r = pendingReport;
-    pendingReport = null;
-    if (r != null) {
-      sendLater(() -> reportHdfsRead(r.slave, r.report));
+  private void sendHeldReports() {
+    SlaveDirectory.Slave slave = heldReportsSlave;
+    for (ReportReadRequestProto r : heldReports) {
+      sendLater(() -> reportHdfsRead(slave, r));
     }
+    heldReports.clear();
+    heldReportsSlave = null;
   }
 
   /**
@@ -1413,7 +1516,7 @@ final class CachingInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     leaveBlock();
-    sendPendingReport();
+    sendHeldReports();
     held.dropAhead();
     closePreadLocals();
     hdfs.unbuffer();
@@ -1438,7 +1541,7 @@ final class CachingInputStream extends FSInputStream
     }
     closed = true;
     leaveBlock();
-    sendPendingReport();
+    sendHeldReports();
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
     closePreadLocals();

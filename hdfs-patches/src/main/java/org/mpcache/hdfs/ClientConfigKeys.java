@@ -90,6 +90,20 @@ public final class ClientConfigKeys {
   public static final String STREAM_READAHEAD_BYTES_KEY = "mpcache.client.stream.readahead.bytes";
   public static final int STREAM_READAHEAD_BYTES_DEFAULT = 4 * 1024 * 1024;
 
+  /**
+   * How many bytes of the blocks after its own one lookup of a sequential reader of missed blocks
+   * names, 0 to {@link #MAX_MISS_LOOKUP_AHEAD_BYTES} (and at most 63 blocks): the slave looks
+   * them up at once (counts their misses, queues their fills) and the reader enters them without
+   * a call of its own. A reader gets no more blocks named ahead than it read whole, in order,
+   * just before, so a reader of one block names none. 0 looks every block up on its own. Kept
+   * below what a reader reads within the slave's {@code mpcache.slave.fill.quiet.ms}, the
+   * slave still sees the reader's misses as recent and holds its fills off.
+   */
+  public static final String MISS_LOOKUP_AHEAD_BYTES_KEY =
+      "mpcache.client.miss.lookup.ahead.bytes";
+  public static final long MISS_LOOKUP_AHEAD_BYTES_DEFAULT = 64L * 1024 * 1024;
+  public static final long MAX_MISS_LOOKUP_AHEAD_BYTES = 1L << 30;
+
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;

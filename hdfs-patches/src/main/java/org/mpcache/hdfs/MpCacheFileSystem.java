@@ -54,6 +54,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private boolean descriptors;
   /** Bytes a block stream reads ahead; negative when hits do not use streams. */
   private int streamReadahead;
+  /** Bytes of blocks one lookup of a sequential reader of missed blocks names ahead. */
+  private long missLookupAheadBytes;
   private int deadlineMs;
   private int fillThreads;
   private SlaveDirectory directory;
@@ -84,6 +86,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         // Under Kerberos or RPC protection the RPC protects block bytes; the stream would not.
         streamReadahead = -1;
       }
+      missLookupAheadBytes = ConfigChecks.bytesBetween(conf,
+          ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_KEY,
+          ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_DEFAULT, 0,
+          ClientConfigKeys.MAX_MISS_LOOKUP_AHEAD_BYTES);
       fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
           ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
       if (fillQueueBytes < fillWriteBytes) {
@@ -161,7 +167,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         lookAhead, datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, writeThrough, fillWriteBytes,
-        fillQueueBytes, readBytes, deadlineMs, statistics, descriptors, streamReadahead);
+        fillQueueBytes, readBytes, deadlineMs, statistics, descriptors, streamReadahead,
+        missLookupAheadBytes);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
   }

@@ -76,7 +76,7 @@ class WriteThroughTest {
   private WriteThrough fill(long queueBytes, int deadlineMs) {
     CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
         senders, new Dataset("/d", 1), "", true, true, PIECE, queueBytes, BLOCK, deadlineMs, null,
-        false, -1);
+        false, -1, 0);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 

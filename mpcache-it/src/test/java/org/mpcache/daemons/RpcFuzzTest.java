@@ -529,7 +529,7 @@ class RpcFuzzTest {
     readReport("previousRead.").forEach((field, kind) -> lookup.put(field,
         field.equals("previousRead.block") ? kind : dropped(kind)));
     all.add(new MethodCases("ClientSlave", "lookup", () -> LookupRequestProto.newBuilder()
-        .setAccess(access(fresh(), SMALL)).setPreviousRead(ReportReadRequestProto.newBuilder()
+        .setAccess(access(fresh(), SMALL)).addPreviousRead(ReportReadRequestProto.newBuilder()
             .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100)), lookup));
 
     Map<String, Kind> read = new LinkedHashMap<>(blockKey("block", notCached));

@@ -50,10 +50,13 @@ class MissFillTest {
   @BeforeAll
   static void start() throws IOException {
     // Fills start at once: these tests count each one's fills, and a fill held off for its
-    // file's misses to stop (FillQuietTest) would land in the next test's counts.
+    // file's misses to stop (FillQuietTest) would land in the next test's counts. Every block
+    // is looked up on its own: these tests count lookups and read reports per block, and
+    // naming blocks ahead is MissLookupAheadTest's.
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/miss-fill"))
         .blockSize(ClusterFiles.SMALL_BLOCK)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
+        .set(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_KEY, "0")
         .set(SlaveConfigKeys.FILL_QUIET_MS_KEY, "0").build();
   }
 

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -208,14 +209,31 @@ class FillAuthorizationTest {
         .setBlockToken("token-2");
 
     LookupResponseProto r = RpcSupport.call(() -> owner.lookup(null, lookup.clone()
-        .setPreviousRead(report.clone().setBlockToken("token-2")).build()));
+        .addPreviousRead(report.clone().setBlockToken("token-2")).build()));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus(), "the lookup is answered");
     assertEquals(hdfs, slave.counters().getBytesFromHdfs(), "a report with another block's token"
         + " counts nothing");
 
     RpcSupport.call(() -> owner.lookup(null, lookup.clone()
-        .setPreviousRead(report.clone().setBlockToken("token-1")).build()));
+        .addPreviousRead(report.clone().setBlockToken("token-1")).build()));
     assertEquals(hdfs + BLOCK, slave.counters().getBytesFromHdfs(), "a report with its block's"
         + " token counts, as a reportRead call would");
+  }
+
+  @Test
+  void lookup_namingAheadABlockItsTokenDoesNotOpen_answersThatBlockRefusedAndCountsNothing()
+      throws Exception {
+    start(TOKEN_PER_BLOCK);
+    long misses = slave.counters().getMisses();
+    LookupResponseProto r = RpcSupport.call(() -> owner.lookup(null, LookupRequestProto
+        .newBuilder().setAccess(access(K1)).setBlockToken("token-1")
+        .addFollowing(FollowingBlockProto.newBuilder().setAccess(access(K2))
+            .setBlockToken("token-1")).build()));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus(), "its own block is looked up");
+    assertEquals(1, r.getFollowingCount());
+    assertEquals(LookupResponseProto.Status.MISS, r.getFollowing(0).getStatus());
+    assertTrue(r.getFollowing(0).getMissReason().contains("bad token"),
+        r.getFollowing(0).getMissReason());
+    assertEquals(misses + 1, slave.counters().getMisses(), "only its own block's miss counts");
   }
 }

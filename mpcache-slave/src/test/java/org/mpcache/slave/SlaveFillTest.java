@@ -13,17 +13,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * A missed block's one lookup, on a slave without HDFS: naming the block's file has the slave
  * fill it itself (answered at once, the fill in the background), an abandoned write-through is
  * handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
- * of the reader that misses is neither counted nor filled, and a bad path is refused.
+ * of the reader that misses is neither counted nor filled, and a bad path is refused; blocks a
+ * lookup names ahead are each looked up as its own block is, a bad one refused alone.
  */
 class SlaveFillTest {
   /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
@@ -109,5 +112,58 @@ class SlaveFillTest {
     RemoteException e = assertThrows(RemoteException.class, () -> lookup(LookupRequestProto
         .newBuilder().setAccess(access(4)).setPath("hdfs://nn/a\nb").setBlockOffset(0)));
     assertTrue(e.getMessage().contains("path"), e.getMessage());
+  }
+
+  private static FollowingBlockProto.Builder following(BlockAccessProto access, long offset) {
+    return FollowingBlockProto.newBuilder().setAccess(access).setBlockOffset(offset);
+  }
+
+  @Test
+  void lookup_namingBlocksAhead_looksEachUpInOrderAndFillsIt() throws Exception {
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(10))
+        .setPath(NOT_HDFS).setBlockOffset(0).addFollowing(following(access(11), 1000))
+        .addFollowing(following(access(12), 2000)));
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertTrue(r.getSlaveFills(), r.getMissReason());
+    assertEquals(2, r.getFollowingCount(), "one answer per block named ahead");
+    for (LookupResponseProto f : r.getFollowingList()) {
+      assertEquals(LookupResponseProto.Status.MISS, f.getStatus());
+      assertTrue(f.getSlaveFills(), f.getMissReason());
+      assertEquals(0, f.getFollowingCount());
+    }
+    assertEquals(3, counters().getMisses(), "each block's miss counted at the lookup");
+    SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 3,
+        "the three fills to be tried");
+  }
+
+  @Test
+  void lookup_namingABadBlockAhead_answersItMissAndDoesNothingForIt() throws Exception {
+    BlockAccessProto bad = access(14).toBuilder().setBlockBytes(0).build();
+    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(13))
+        .setPath(NOT_HDFS).setBlockOffset(0).addFollowing(following(bad, 1000))
+        .addFollowing(following(access(15), 2000)));
+    assertEquals(2, r.getFollowingCount());
+    LookupResponseProto refused = r.getFollowing(0);
+    assertEquals(LookupResponseProto.Status.MISS, refused.getStatus());
+    assertFalse(refused.getSlaveFills());
+    assertTrue(refused.getMissReason().startsWith("refused: ")
+        && refused.getMissReason().contains("blockBytes"), refused.getMissReason());
+    assertTrue(r.getFollowing(1).getSlaveFills(), "the blocks after it are looked up");
+    assertEquals(2, counters().getMisses(), "no miss counted for the refused block");
+    SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 2, "the two fills");
+    Thread.sleep(200);
+    assertEquals(2, counters().getFillsBySlaveFailed(), "no fill for the refused block");
+  }
+
+  @Test
+  void lookup_namingMoreBlocksAheadThanAllowed_isRefusedNamingTheFieldAndCountsNothing() {
+    LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(access(16))
+        .setPath(NOT_HDFS).setBlockOffset(0);
+    for (int i = 0; i < RequestChecks.MAX_LOOKUP_BLOCKS; i++) {
+      req.addFollowing(following(access(17 + i), 1000L * (i + 1)));
+    }
+    RemoteException e = assertThrows(RemoteException.class, () -> lookup(req));
+    assertTrue(e.getMessage().contains("following"), e.getMessage());
+    assertEquals(0, counters().getMisses());
   }
 }

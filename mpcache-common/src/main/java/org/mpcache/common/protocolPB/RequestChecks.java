@@ -72,6 +72,13 @@ public final class RequestChecks {
    */
   public static final int MAX_DATASETS_PER_HEARTBEAT = 10_000;
 
+  /**
+   * The most blocks one lookup may name (its own and its following blocks) and the most read
+   * reports it may carry: far above what {@code mpcache.client.miss.lookup.ahead.bytes} names
+   * with real block sizes, low enough to bound one call's work.
+   */
+  public static final int MAX_LOOKUP_BLOCKS = 64;
+
   /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
   public static final int MAX_CAUSE_CHARS = 64;
 

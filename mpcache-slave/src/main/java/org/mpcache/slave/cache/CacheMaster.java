@@ -23,6 +23,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -171,27 +172,63 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   @Override
   public LookupResponseProto lookup(RpcController c, LookupRequestProto req)
       throws ServiceException {
-    BlockAccessProto access = req.getAccess();
-    BlockKey key;
-    PrefetchCommandProto completion = null;
+    String path = null;
     try {
-      key = RequestChecks.access(access);
-      long blockOffset = RequestChecks.uint64("blockOffset", req.getBlockOffset(), 0,
-          Long.MAX_VALUE);
+      RequestChecks.count("following", req.getFollowingCount(),
+          RequestChecks.MAX_LOOKUP_BLOCKS - 1);
+      RequestChecks.count("previousRead", req.getPreviousReadCount(),
+          RequestChecks.MAX_LOOKUP_BLOCKS);
       if (req.hasPath()) {
-        completion = PrefetchCommandProto.newBuilder().setAccess(access).setOffset(blockOffset)
-            .setPath(RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS))
-            .build();
+        path = RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS);
       }
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
-    authorize(key, req.getBlockToken());
-    if (req.hasPreviousRead()) {
+    LookupResponseProto own = lookup(req.getAccess(), req.getBlockToken(), path,
+        req.getBlockOffset(), req.getOfferFill(), req.getAhead(), req.getPreviousReadList());
+    if (req.getFollowingCount() == 0) {
+      return own;
+    }
+    LookupResponseProto.Builder answer = own.toBuilder();
+    for (FollowingBlockProto f : req.getFollowingList()) {
       try {
-        countRead(req.getPreviousRead());
+        answer.addFollowing(lookup(f.getAccess(), f.getBlockToken(), path, f.getBlockOffset(),
+            false, req.getAhead(), List.of()));
       } catch (ServiceException e) {
-        LOG.debug("Dropped the read report sent with the lookup of {}: {}", key,
+        // Only this block is refused: nothing is counted or filled for it.
+        answer.addFollowing(miss("refused: "
+            + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())));
+      }
+    }
+    return answer.build();
+  }
+
+  /**
+   * One block's lookup: its fields checked, its token verified, the read reports it carries
+   * counted; a hit, or a miss counted and, when {@code path} is not null, filled (by the caller
+   * when {@code offerFill}, else by the slave).
+   */
+  private LookupResponseProto lookup(BlockAccessProto access, String token, String path,
+      long rawOffset, boolean offerFill, boolean ahead, List<ReportReadRequestProto> reports)
+      throws ServiceException {
+    BlockKey key;
+    PrefetchCommandProto completion = null;
+    try {
+      key = RequestChecks.access(access);
+      long blockOffset = RequestChecks.uint64("blockOffset", rawOffset, 0, Long.MAX_VALUE);
+      if (path != null) {
+        completion = PrefetchCommandProto.newBuilder().setAccess(access).setOffset(blockOffset)
+            .setPath(path).build();
+      }
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
+    authorize(key, token);
+    for (ReportReadRequestProto report : reports) {
+      try {
+        countRead(report);
+      } catch (ServiceException e) {
+        LOG.debug("Dropped a read report sent with the lookup of {}: {}", key,
             e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
       }
     }
@@ -206,12 +243,12 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       }
       return hit.build();
     }
-    if (req.getAhead()) {
+    if (ahead) {
       // The reader asks again when it enters the block: its miss is counted and filled then.
       return miss("not cached");
     }
     counters.miss(access.getDatasetId());
-    if (!req.getOfferFill() && completion == null) {
+    if (!offerFill && completion == null) {
       return miss("not cached");
     }
     if (store.state(key).isPresent()) {
@@ -220,7 +257,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     if (access.getBlockBytes() > store.space().capacityBytes()) {
       return miss("larger than the Input Cache");
     }
-    if (!req.getOfferFill()) {
+    if (!offerFill) {
       // The reader reads HDFS at once; admission and the read are the fill thread's.
       return slaveFills.request(completion)
           ? LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
