@@ -43,6 +43,7 @@ import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
+import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -525,12 +526,21 @@ class RpcFuzzTest {
     lookup.put("blockOffset", number(0, Long.MAX_VALUE, false));
     // A carried read report the slave refuses is dropped and the lookup answered; one without
     // its block is malformed as a whole, as any request missing a required field is.
-    lookup.put("previousRead", values(MISSING, Expect.answered()));
+    // More reports than a lookup may carry refuse it whole.
+    ReportReadRequestProto report = ReportReadRequestProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100).build();
+    lookup.put("previousRead", both(values(MISSING, Expect.answered()),
+        repeated(report, Expect.refused("previousRead"), null, null)));
     readReport("previousRead.").forEach((field, kind) -> lookup.put(field,
         field.equals("previousRead.block") ? kind : dropped(kind)));
+    // Blocks named ahead: more than a lookup may name refuse it whole; a malformed one is
+    // answered MISS on its own and the lookup answered.
+    FollowingBlockProto next = FollowingBlockProto.newBuilder()
+        .setAccess(access(new BlockKey("BP-fuzz", 20_000, 1), SMALL)).setBlockOffset(0).build();
+    lookup.put("following", repeated(next, Expect.refused("following"), next.toBuilder()
+        .setAccess(next.getAccess().toBuilder().setBlock(badKey())).build(), Expect.answered()));
     all.add(new MethodCases("ClientSlave", "lookup", () -> LookupRequestProto.newBuilder()
-        .setAccess(access(fresh(), SMALL)).addPreviousRead(ReportReadRequestProto.newBuilder()
-            .setBlock(ProtoConverters.toProto(CACHED)).setBytesFromHdfs(100)), lookup));
+        .setAccess(access(fresh(), SMALL)).addPreviousRead(report), lookup));
 
     Map<String, Kind> read = new LinkedHashMap<>(blockKey("block", notCached));
     read.put("offset", number(0, BLOCK, false));
