@@ -9,7 +9,6 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.mpcache.minicluster.MiniMpCacheCluster;
-import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.slave.SlaveConfigKeys;
 
 /**
