@@ -53,7 +53,8 @@ import org.mpcache.slave.MpCacheSlave;
  *
  * <p>One file of {@code --mib} MiB per block size ({@code --block-mib}, comma-separated) is
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
- * so drift hits them alike; the table gives MB/s (minimum, median, maximum over the rounds) and
+ * so drift hits them alike, each round starting one path further on so that each path follows
+ * each of the others as often; the table gives MB/s (minimum, median, maximum over the rounds) and
  * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
  * {@code --warmup} rounds (3 by default) run first, as a round does, and are not counted: the
  * JIT compiles the paths' code during the first reads, and code run once per block (a local
@@ -266,10 +267,14 @@ public final class ReadPathFigures {
           System.out.printf(Locale.ROOT, "warm-up round %d of %d done (not counted)%n",
               round + 1, warmup);
         }
+        List<ReadPath> inOrder = new ArrayList<>(paths.values());
         for (int round = 0; round < rounds; round++) {
-          int i = 0;
-          for (ReadPath path : paths.values()) {
-            Row row = rows.get(i++);
+          // Each round starts at the next row: every row reads after each of the others as
+          // often, so that what a row leaves behind does not land on one row only.
+          for (int step = 0; step < inOrder.size(); step++) {
+            int i = (round + step) % inOrder.size();
+            ReadPath path = inOrder.get(i);
+            Row row = rows.get(i);
             for (int f = 0; f < files.size(); f++) {
               row.samples.computeIfAbsent(blockSizes[f], k -> new ArrayList<>())
                   .add(measure(path, files.get(f), row.threadNanos.computeIfAbsent(
