@@ -323,8 +323,15 @@ class MissFillTest {
       SlaveCountersProto after = minus(cluster.totals(), before);
       assertEquals(1, after.getHits());
       assertEquals(1, after.getMisses());
-      assertTrue(after.getBytesFromHdfs() >= BLOCK + 4096, after.getBytesFromHdfs()
-          + " bytes from HDFS: block 1's first read went there while its lookup was under way");
+      // Block 1's lookup goes out off the reader's thread: its answer mostly comes after the
+      // reader's first read of block 1, which goes to HDFS (the reader moves mid-block), and on
+      // a loaded machine may come before it (the whole block from the cache). Either is right;
+      // reading block 1 whole from HDFS is not.
+      assertTrue(after.getBytesFromHdfs() >= BLOCK, after.getBytesFromHdfs()
+          + " bytes from HDFS: block 0 was read there");
+      assertTrue(after.getBytesFromHdfs() > BLOCK || after.getBytesFromCache() >= BLOCK,
+          after.getBytesFromHdfs() + " bytes from HDFS and " + after.getBytesFromCache()
+              + " from the cache: block 1 was read from neither");
       assertTrue(after.getBytesFromCache() >= rest, after.getBytesFromCache()
           + " bytes from the cache, " + rest + " read after the hit was known");
     }
