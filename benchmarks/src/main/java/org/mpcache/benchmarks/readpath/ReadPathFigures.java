@@ -53,8 +53,9 @@ import org.mpcache.slave.MpCacheSlave;
  *
  * <p>One file of {@code --mib} MiB per block size ({@code --block-mib}, comma-separated) is
  * written once. Each of {@code --rounds} rounds runs every path once per file, paths interleaved
- * so drift hits them alike, each round starting one path further on so that each path follows
- * each of the others as often; the table gives MB/s (minimum, median, maximum over the rounds) and
+ * so drift hits them alike, each round starting one path further on and every {@code n} rounds
+ * (n paths) in the other direction, so that over 2n rounds each path reads right after each of
+ * the others as often; the table gives MB/s (minimum, median, maximum over the rounds) and
  * the CPU seconds per GB the whole JVM spent (all threads: client, slave and DataNode; median).
  * {@code --warmup} rounds (3 by default) run first, as a round does, and are not counted: the
  * JIT compiles the paths' code during the first reads, and code run once per block (a local
@@ -268,11 +269,14 @@ public final class ReadPathFigures {
               round + 1, warmup);
         }
         List<ReadPath> inOrder = new ArrayList<>(paths.values());
+        int n = inOrder.size();
         for (int round = 0; round < rounds; round++) {
-          // Each round starts at the next row: every row reads after each of the others as
-          // often, so that what a row leaves behind does not land on one row only.
-          for (int step = 0; step < inOrder.size(); step++) {
-            int i = (round + step) % inOrder.size();
+          // Each round starts at the next row, and every n rounds the order turns round: over
+          // 2n rounds every row reads right after each of the others as often, so that what a
+          // row leaves behind does not land on one row only.
+          boolean backwards = round / n % 2 == 1;
+          for (int step = 0; step < n; step++) {
+            int i = Math.floorMod(round + (backwards ? -step : step), n);
             ReadPath path = inOrder.get(i);
             Row row = rows.get(i);
             for (int f = 0; f < files.size(); f++) {
