@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -141,6 +142,10 @@ class MapReduceFaultsTest {
     assumeTrue(tmpfs, "needs root to put the SSD dirs on a small tmpfs");
     WordCountJobs.text(cluster, COLD_INPUT, 4 * BLOCK, 43);
     Ran plain = runJob("cold-plain", COLD_INPUT, false);
+    // The NodeManagers delete finished applications' dirs on the SSD in the background: were
+    // that to free space on the full tmpfs during the next job, YARN's own localizer would pick
+    // the SSD dir for the job's files and fail writing them, with or without mpCache.
+    awaitNoApplicationDirs();
     File ballast = new File(SSD, "ballast");
     long filled = fill(ballast);
     try {
@@ -151,6 +156,30 @@ class MapReduceFaultsTest {
     } finally {
       Files.deleteIfExists(ballast.toPath());
     }
+  }
+
+  /** Waits, at most a minute, until no application's dir is left on the SSD tmpfs. */
+  private static void awaitNoApplicationDirs() throws InterruptedException {
+    long deadline = Time.monotonicNow() + 60_000;
+    while (!applicationDirs().isEmpty()) {
+      if (Time.monotonicNow() > deadline) {
+        throw new AssertionError("application dirs left on the SSD: " + applicationDirs());
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static List<File> applicationDirs() {
+    List<File> dirs = new ArrayList<>();
+    File[] ssds = SSD.listFiles(f -> f.getName().startsWith("ssd-"));
+    for (File ssd : ssds == null ? new File[0] : ssds) {
+      File[] users = new File(ssd, "usercache").listFiles();
+      for (File user : users == null ? new File[0] : users) {
+        File[] apps = new File(user, "appcache").listFiles();
+        dirs.addAll(Arrays.asList(apps == null ? new File[0] : apps));
+      }
+    }
+    return dirs;
   }
 
   /** Writes {@code file} until its filesystem is full; returns the bytes written. */
