@@ -65,7 +65,10 @@ import org.mpcache.slave.MpCacheSlave;
  * file once. A miss round first evicts the file's dataset
  * through the master's admin RPC, then reads the file once from the start; its MB/s is the
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
- * the round after it reads them as hits again.
+ * the round after it reads them as hits again. Each read of a miss row and of the control is
+ * bracketed by plain reads of the same file, one just before its preparation and one just after
+ * the file is cached again (neither counted in the plain row): the machine's speed wanders by a
+ * quarter over minutes, and the mean of the two is the plain read nearest in time to it.
  *
  * <p>Usage: {@code ReadPathFigures [--mib M] [--block-mib B1,B2] [--rounds R] [--warmup W]
  * [--dir DIR] [--paths T1,T2] [--set KEY=VALUE]... [--thread-cpu] [--no-settle]};
@@ -185,9 +188,19 @@ public final class ReadPathFigures {
     final Map<Long, List<double[]>> samples = new LinkedHashMap<>();
     /** Per block size, the CPU nanoseconds of the rounds' reads by thread group. */
     final Map<Long, Map<String, Long>> threadNanos = new LinkedHashMap<>();
+    /**
+     * Per block size, each round's MB/s over the mean of the plain reads of the same file just
+     * before and after it; empty unless the row is {@link #bracketed}.
+     */
+    final Map<Long, List<Double>> bracketRatios = new LinkedHashMap<>();
 
     Row(String name) {
       this.name = name;
+    }
+
+    /** Whether each read is bracketed by plain reads: the misses and their control. */
+    boolean bracketed() {
+      return name.equals(CONTROL) || name.contains(" miss ");
     }
   }
 
@@ -234,7 +247,8 @@ public final class ReadPathFigures {
         Map<String, ReadPath> paths = new LinkedHashMap<>();
         paths.put("the cached block files read directly (1 MiB reads)", p -> direct(c, p));
         paths.put("HDFS short-circuit read (legacy path-based reader)", p -> sequential(scr, p));
-        paths.put(PLAIN, p -> sequential(plain, p));
+        ReadPath plainRead = p -> sequential(plain, p);
+        paths.put(PLAIN, plainRead);
         paths.put("plain HDFS, 1 MiB positional reads at shuffled offsets",
             p -> positional(plain, p));
         paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, true));
@@ -280,9 +294,16 @@ public final class ReadPathFigures {
             ReadPath path = inOrder.get(i);
             Row row = rows.get(i);
             for (int f = 0; f < files.size(); f++) {
-              row.samples.computeIfAbsent(blockSizes[f], k -> new ArrayList<>())
-                  .add(measure(path, files.get(f), row.threadNanos.computeIfAbsent(
-                      blockSizes[f], k -> new TreeMap<>())));
+              Path file = files.get(f);
+              double before = row.bracketed() ? measure(plainRead, file, new TreeMap<>())[0] : 0;
+              double[] sample = measure(path, file, row.threadNanos.computeIfAbsent(
+                  blockSizes[f], k -> new TreeMap<>()));
+              row.samples.computeIfAbsent(blockSizes[f], k -> new ArrayList<>()).add(sample);
+              if (row.bracketed()) {
+                double after = measure(plainRead, file, new TreeMap<>())[0];
+                row.bracketRatios.computeIfAbsent(blockSizes[f], k -> new ArrayList<>())
+                    .add(sample[0] / ((before + after) / 2));
+              }
             }
           }
           System.out.printf(Locale.ROOT, "round %d of %d done%n", round + 1, rounds);
@@ -640,7 +661,8 @@ public final class ReadPathFigures {
    * minutes apart at most, so that the machine's drift between rounds cancels), and the control's
    * against the plain read's (two plain reads of the same file: the machine's own spread, which
    * no miss row's ratio can be told from): the median and range of the rounds' ratios, and the
-   * bootstrap interval of that median ({@link RatioSummary}).
+   * bootstrap interval of that median ({@link RatioSummary}); then each of these rows against
+   * the plain reads just before and after each of its reads ({@link #printBracketRatios}).
    */
   private void printMissRatios(List<Row> rows) {
     List<Row> bases = rows.stream().filter(r -> r.name.equals(PLAIN) || r.name.equals(CONTROL))
@@ -653,6 +675,28 @@ public final class ReadPathFigures {
         bases.forEach(base -> printRatios(miss, base));
       }
     }
+    for (Row r : rows) {
+      if (r.bracketed()) {
+        printBracketRatios(r);
+      }
+    }
+  }
+
+  /**
+   * Per block size, {@code row}'s MB/s against the mean of the plain reads of the same file just
+   * before and after it, seconds apart: the machine's drift over a round (its speed wanders by a
+   * quarter over minutes) cancels more nearly than against a read elsewhere in the round.
+   */
+  private void printBracketRatios(Row row) {
+    StringBuilder line = new StringBuilder("per round, ").append(row.name)
+        .append(" against the plain reads of the file just before and after it:");
+    for (long bs : blockSizes) {
+      double[] ratios = row.bracketRatios.get(bs).stream().mapToDouble(Double::doubleValue)
+          .toArray();
+      line.append(String.format(Locale.ROOT, " %d MiB blocks %s;", bs >> 20,
+          RatioSummary.of(ratios)));
+    }
+    System.out.println(line);
   }
 
   /** Per block size, {@code row}'s MB/s against {@code base}'s of the same round. */
