@@ -167,6 +167,32 @@ class StoreFaultsTest {
   }
 
   @Test
+  void lookup_fileSystemFilledFromOutside_startsNoFillAndSaysWhy() throws Exception {
+    byte[] cached = cache(K1);
+    // Room for the block's bytes but not its checksums: the Input Cache's own accounting has
+    // room, the file system has not (something else filled the SSD).
+    storage.usableAtMost(BLOCK);
+    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
+        .newBuilder().setAccess(SlaveFixture.access(K2, BLOCK, "/a", 3)).setOfferFill(true)
+        .build()));
+
+    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
+    assertFalse(r.hasFillId(), "no fill is started on a file system without room for it");
+    assertTrue(r.getMissReason().contains("bytes usable"), r.getMissReason());
+    assertEquals(Optional.empty(), store().state(K2), "no entry of the refused fill");
+    assertEquals(BLOCK, store().space().usedBytes(), "no space stays reserved for it");
+    assertEquals(List.of(), fillFiles(), "no file was created");
+    assertArrayEquals(cached, read(K1), "what was cached is still served");
+
+    storage.usableAtMost(Long.MAX_VALUE);
+    byte[] data = bytes();
+    long fill = beginFill(K2);
+    assertTrue(write(fill, data, 0, BLOCK));
+    assertTrue(commit(fill), "once there is room the block fills");
+    assertArrayEquals(data, read(K2));
+  }
+
+  @Test
   void commit_noSpaceLeftForTheChecksumFile_leavesNoPartialFile() throws Exception {
     byte[] data = bytes();
     long fill = beginFill(K2);

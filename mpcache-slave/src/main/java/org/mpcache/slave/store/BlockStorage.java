@@ -42,6 +42,13 @@ public interface BlockStorage {
    */
   List<BlockKey> list(Path dir) throws IOException;
 
+  /**
+   * The bytes the file system holding {@code dir} can still take (its usable space). The Input
+   * Cache's own accounting sees only its blocks, not what else is written to the SSD (YARN's
+   * local dirs, logs), so a fill checks this before it creates its file.
+   */
+  long usableBytes(Path dir) throws IOException;
+
   /** The file's size in bytes. */
   long size(BlockFile file) throws IOException;
 

@@ -72,7 +72,7 @@ final class ChecksumFile {
       String datasetId, int datasetBlocks) {
     byte[] pool = key.getBlockPoolId().getBytes(StandardCharsets.UTF_8);
     byte[] dataset = datasetId.getBytes(StandardCharsets.UTF_8);
-    int trailer = 4 + pool.length + 8 + 8 + 4 + dataset.length + 4 + 4;
+    int trailer = trailerBytes(pool.length, dataset.length);
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length + trailer);
     b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength).putInt(trailer);
     for (int c : crcs) {
@@ -83,6 +83,17 @@ final class ChecksumFile {
         .putInt(dataset.length).put(dataset).putInt(datasetBlocks);
     b.putInt(headerCrc(b.array(), trailerStart, b.position()));
     return b.flip();
+  }
+
+  /** The bytes of the sidecar {@link #encode} writes for a block of {@code blockLength}. */
+  static long bytes(int chunkSize, long blockLength, BlockKey key, String datasetId) {
+    return HEADER_BYTES + 4L * chunks(chunkSize, blockLength) + trailerBytes(
+        key.getBlockPoolId().getBytes(StandardCharsets.UTF_8).length,
+        datasetId.getBytes(StandardCharsets.UTF_8).length);
+  }
+
+  private static int trailerBytes(int poolBytes, int datasetBytes) {
+    return 4 + poolBytes + 8 + 8 + 4 + datasetBytes + 4 + 4;
   }
 
   /** The CRC32C of the fixed header and of the trailer up to {@code trailerEnd}. */

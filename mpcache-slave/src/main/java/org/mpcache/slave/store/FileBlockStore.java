@@ -272,6 +272,9 @@ public final class FileBlockStore {
    * key.
    *
    * @return the fill, or empty when the block is already present or its space cannot be reserved
+   * @throws IOException when the SSD directory's file system cannot take the block and its
+   *     checksums (something other than the Input Cache filled it), or cannot say what it can
+   *     take; nothing is reserved or created then
    */
   public Optional<BlockFill> beginFill(BlockKey key, long length, String datasetId,
       int datasetBlocks) throws IOException {
@@ -299,9 +302,32 @@ public final class FileBlockStore {
       unclaim(key, claim);
       return Optional.empty();
     }
+    try {
+      checkUsable(Paths.get(reserved), key, length, datasetId);
+    } catch (IOException | RuntimeException e) {
+      space.release(key);
+      unclaim(key, claim);
+      throw e;
+    }
     BlockFile file = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
     return Optional.of(new BlockFill(this, storage, file, length, chunkSize, claim, datasetId,
         datasetBlocks));
+  }
+
+  /**
+   * Fails when the file system of {@code dir} cannot take block {@code key} and its sidecar: a
+   * fill that would run out of room midway is not started, so that a full SSD costs no file
+   * created and deleted again per miss.
+   */
+  private void checkUsable(Path dir, BlockKey key, long length, String datasetId)
+      throws IOException {
+    long need = length + ChecksumFile.bytes(chunkSize, length, key, datasetId);
+    long usable = storage.usableBytes(dir);
+    if (usable < need) {
+      throw new IOException("the file system of SSD directory " + dir + " has " + usable
+          + " bytes usable, fewer than the " + need + " that block " + key + " and its"
+          + " checksums take; something other than the Input Cache has filled it");
+    }
   }
 
   void completeFill(BlockFill fill) throws IOException {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +15,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.mpcache.common.BlockKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * kernel checks the file's mode for that, not the directories' (docs/security.md): no one gets
  * to a block's bytes but through the slave, which hands a descriptor only to an authorized reader.
  *
- * <p>Stateless and thread-safe.
+ * <p>Thread-safe; it keeps nothing but each directory's file store.
  */
 final class LocalBlockStorage implements BlockStorage {
   static final LocalBlockStorage INSTANCE = new LocalBlockStorage();
@@ -41,6 +44,9 @@ final class LocalBlockStorage implements BlockStorage {
   private static final String DATA_MODE = "rw-r--r--";
   private static final FileAttribute<Set<PosixFilePermission>> DATA_FILE_PERMS =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(DATA_MODE));
+
+  /** The file store of each directory asked about: the slave's few SSD directories. */
+  private final Map<Path, FileStore> stores = new ConcurrentHashMap<>();
 
   private LocalBlockStorage() {
   }
@@ -96,6 +102,17 @@ final class LocalBlockStorage implements BlockStorage {
       throw new IllegalArgumentException("not a block file name: " + name);
     }
     return new BlockKey(pool, Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+  }
+
+  @Override
+  public long usableBytes(Path dir) throws IOException {
+    // Finding a directory's file store reads the mount table; asking it for its space does not.
+    FileStore store = stores.get(dir);
+    if (store == null) {
+      store = Files.getFileStore(dir);
+      stores.put(dir, store);
+    }
+    return store.getUsableSpace();
   }
 
   @Override

@@ -26,7 +26,7 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
 
   /** The storage's operations, one per method. */
   public enum Op {
-    PREPARE, LIST, SIZE, READ, WRITE, SYNC, MOVE, DELETE
+    PREPARE, LIST, USABLE, SIZE, READ, WRITE, SYNC, MOVE, DELETE
   }
 
   /** An error a file system gives, with the JDK's message for it. */
@@ -91,6 +91,8 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
 
   private final BlockStorage delegate;
   private final List<Injection> injections = new CopyOnWriteArrayList<>();
+  /** What {@link #usableBytes} answers at most, as when something else fills the SSD. */
+  private volatile long usableAtMost = Long.MAX_VALUE;
 
   public FaultInjectingBlockStorage(BlockStorage delegate) {
     this.delegate = delegate;
@@ -121,9 +123,18 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
     return i;
   }
 
+  /**
+   * Has {@link #usableBytes} answer {@code bytes} at most, as a file system that something other
+   * than the cache filled; {@link Long#MAX_VALUE} (or {@link #clear}) switches it off.
+   */
+  public void usableAtMost(long bytes) {
+    usableAtMost = bytes;
+  }
+
   /** Switches every injection off. */
   public void clear() {
     injections.clear();
+    usableAtMost = Long.MAX_VALUE;
   }
 
   /** Sleeps the delays injected for the operation; returns the error injected for it, if any. */
@@ -166,6 +177,12 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
   public List<BlockKey> list(Path dir) throws IOException {
     before(Op.LIST, null, dir);
     return delegate.list(dir);
+  }
+
+  @Override
+  public long usableBytes(Path dir) throws IOException {
+    before(Op.USABLE, null, dir);
+    return Math.min(usableAtMost, delegate.usableBytes(dir));
   }
 
   @Override
