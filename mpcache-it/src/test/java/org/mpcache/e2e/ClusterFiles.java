@@ -19,6 +19,8 @@ import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.test.MetricsAsserts;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.hdfs.ClientConfigKeys;
@@ -157,6 +159,21 @@ public final class ClusterFiles {
     return DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).stream()
         .map(LocatedBlock::getBlock).map((ExtendedBlock b) -> new BlockKey(b.getBlockPoolId(),
             b.getBlockId(), b.getGenerationStamp())).toList();
+  }
+
+  /** How many {@code method} calls (such as "Lookup") the slaves' RPC servers have answered. */
+  public static long slaveCalls(MiniMpCacheCluster cluster, String method) {
+    long calls = 0;
+    for (MpCacheSlave s : cluster.slaves()) {
+      MetricsRecordBuilder rpc = MetricsAsserts.getMetrics(
+          "RpcDetailedActivityForPort" + s.info().getClientPort());
+      try {
+        calls += MetricsAsserts.getLongCounter(method + "NumOps", rpc);
+      } catch (AssertionError e) {
+        // Hadoop adds a method's figures at its first call.
+      }
+    }
+    return calls;
   }
 
   /** A slave of {@code cluster} that has {@code key} cached, or null. */

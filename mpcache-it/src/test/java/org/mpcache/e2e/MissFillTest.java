@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.slaveCalls;
 
 import java.io.File;
 import java.io.IOException;
@@ -20,8 +21,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.metrics2.MetricsRecordBuilder;
-import org.apache.hadoop.test.MetricsAsserts;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +31,6 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.minicluster.MiniMpCacheCluster;
-import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
 
 /**
@@ -241,21 +239,6 @@ class MissFillTest {
     assertEquals(1, minus(cluster.totals(), before).getFillsBySlave(), "one fill per block");
   }
 
-  /** How many {@code method} calls the slaves' RPC servers have answered. */
-  private static long slaveCalls(String method) {
-    long calls = 0;
-    for (MpCacheSlave s : cluster.slaves()) {
-      MetricsRecordBuilder rpc = MetricsAsserts.getMetrics(
-          "RpcDetailedActivityForPort" + s.info().getClientPort());
-      try {
-        calls += MetricsAsserts.getLongCounter(method + "NumOps", rpc);
-      } catch (AssertionError e) {
-        // Hadoop adds a method's figures at its first call.
-      }
-    }
-    return calls;
-  }
-
   @Test
   void read_manyMissedBlocksInOneStream_eachLookedUpOnceAndFilled() throws Exception {
     Path p = new Path("/miss-fill/run");
@@ -263,7 +246,7 @@ class MissFillTest {
     write(p, content);
     SlaveCountersProto before = cluster.totals();
     long lookups = ClientCounters.get().lookups();
-    long reportCalls = slaveCalls("ReportRead");
+    long reportCalls = slaveCalls(cluster, "ReportRead");
     try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
       byte[] b = new byte[content.length];
       IOUtils.readFully(in, b, 0, b.length);
@@ -283,7 +266,7 @@ class MissFillTest {
         runs++;
       }
     }
-    assertEquals(runs, slaveCalls("ReportRead") - reportCalls, "reportRead calls");
+    assertEquals(runs, slaveCalls(cluster, "ReportRead") - reportCalls, "reportRead calls");
     assertEquals(content.length, minus(cluster.totals(), before).getBytesFromHdfs(),
         "the slaves counted every byte read from HDFS");
     SlaveCountersProto first = minus(cluster.totals(), before);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.mpcache.e2e.ClusterFiles.data;
 import static org.mpcache.e2e.ClusterFiles.holder;
+import static org.mpcache.e2e.ClusterFiles.slaveCalls;
 
 import java.io.File;
 import java.util.Arrays;
@@ -13,8 +14,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.metrics2.MetricsRecordBuilder;
-import org.apache.hadoop.test.MetricsAsserts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,18 +58,6 @@ class MissLookupAheadTest {
     return cluster.slaves().get(0);
   }
 
-  /** How many {@code method} calls the slave's RPC server has answered. */
-  private static long slaveCalls(String method) {
-    MetricsRecordBuilder rpc = MetricsAsserts.getMetrics(
-        "RpcDetailedActivityForPort" + slave().info().getClientPort());
-    try {
-      return MetricsAsserts.getLongCounter(method + "NumOps", rpc);
-    } catch (AssertionError e) {
-      // Hadoop adds a method's figures at its first call.
-      return 0;
-    }
-  }
-
   /** A client whose lookups name {@code aheadBytes} of blocks ahead at most. */
   private static FileSystem client(long aheadBytes) throws Exception {
     Configuration conf = cluster.conf();
@@ -87,13 +74,13 @@ class MissLookupAheadTest {
   private static long readBlockByBlock(FileSystem fs, Path p, byte[] content, int[] lookupsBy)
       throws Exception {
     long lookups = ClientCounters.get().lookups();
-    long answered = slaveCalls("Lookup");
+    long answered = slaveCalls(cluster, "Lookup");
     byte[] b = new byte[content.length];
     try (FSDataInputStream in = fs.open(p)) {
       for (int i = 0; i < BLOCKS; i++) {
         in.readFully(b, i * BLOCK, BLOCK);
         int want = lookupsBy[i];
-        Waits.waitFor(() -> slaveCalls("Lookup") - answered >= want,
+        Waits.waitFor(() -> slaveCalls(cluster, "Lookup") - answered >= want,
             want + " lookups answered after block " + i);
         // The answer reaches the reader just after the slave counts it.
         Thread.sleep(100);
@@ -115,7 +102,7 @@ class MissLookupAheadTest {
     byte[] content = data(71, BLOCKS * BLOCK);
     ClusterFiles.write(cluster, p, content);
     SlaveCountersProto before = slave().getCounters().snapshot();
-    long reports = slaveCalls("ReportRead");
+    long reports = slaveCalls(cluster, "ReportRead");
     long lookups;
     try (FileSystem fs = client(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_DEFAULT)) {
       // Blocks 0 and 1 are looked up on their own, 2 names 3, 4 names 5-7, 8 names 9-11.
@@ -125,7 +112,7 @@ class MissLookupAheadTest {
     SlaveCountersProto after = slave().getCounters().snapshot();
     assertEquals(BLOCKS, after.getMisses() - before.getMisses(), "each block's miss counted once");
     // Reports of blocks 0-7 rode on lookups; 8-11 went on their own when the stream closed.
-    assertEquals(4, slaveCalls("ReportRead") - reports, "reportRead calls");
+    assertEquals(4, slaveCalls(cluster, "ReportRead") - reports, "reportRead calls");
     assertEquals(content.length, after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         "the slave counted every byte read from HDFS");
     awaitAllCached(p);
