@@ -54,6 +54,9 @@ class FillPacingTest {
     assertArrayEquals(content, ClusterFiles.readAll(cluster, p));
     Waits.waitFor(() -> holder(cluster, key) != null, key + " to be cached");
     long fillMs = Time.monotonicNow() - start;
+    // The slave's fill thread counts its fill just after the block becomes readable.
+    Waits.waitFor(() -> cluster.totals().getFillsBySlave() > before.getFillsBySlave(),
+        "the slave to count its fill");
     SlaveCountersProto after = cluster.totals();
     assertEquals(BLOCK, after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         "the first read missed");
