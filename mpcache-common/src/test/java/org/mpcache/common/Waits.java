@@ -14,7 +14,16 @@ public final class Waits {
 
   /** Waits up to 10 s for {@code condition}, polling every 20 ms; else fails naming {@code what}. */
   public static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = Time.monotonicNow() + 10_000;
+    waitFor(condition, 10_000, what);
+  }
+
+  /**
+   * Waits up to {@code timeoutMs} for {@code condition}, polling every 20 ms; else fails naming
+   * {@code what}.
+   */
+  public static void waitFor(BooleanSupplier condition, long timeoutMs, String what)
+      throws InterruptedException {
+    long deadline = Time.monotonicNow() + timeoutMs;
     while (!condition.getAsBoolean()) {
       if (Time.monotonicNow() > deadline) {
         throw new AssertionError("timed out waiting for " + what);

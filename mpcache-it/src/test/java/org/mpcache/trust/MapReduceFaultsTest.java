@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.Waits;
 import org.mpcache.e2e.WordCountJobs;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -145,7 +146,8 @@ class MapReduceFaultsTest {
     // The NodeManagers delete finished applications' dirs on the SSD in the background: were
     // that to free space on the full tmpfs during the next job, YARN's own localizer would pick
     // the SSD dir for the job's files and fail writing them, with or without mpCache.
-    awaitNoApplicationDirs();
+    Waits.waitFor(() -> applicationDirs().isEmpty(), 60_000,
+        "the NodeManagers to delete the application dirs on the SSD");
     File ballast = new File(SSD, "ballast");
     long filled = fill(ballast);
     try {
@@ -155,17 +157,6 @@ class MapReduceFaultsTest {
       assertExtraDelayBounded(full, plain.meanMapMs);
     } finally {
       Files.deleteIfExists(ballast.toPath());
-    }
-  }
-
-  /** Waits, at most a minute, until no application's dir is left on the SSD tmpfs. */
-  private static void awaitNoApplicationDirs() throws InterruptedException {
-    long deadline = Time.monotonicNow() + 60_000;
-    while (!applicationDirs().isEmpty()) {
-      if (Time.monotonicNow() > deadline) {
-        throw new AssertionError("application dirs left on the SSD: " + applicationDirs());
-      }
-      Thread.sleep(100);
     }
   }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,9 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.mpcache.common.BlockKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * kernel checks the file's mode for that, not the directories' (docs/security.md): no one gets
  * to a block's bytes but through the slave, which hands a descriptor only to an authorized reader.
  *
- * <p>Thread-safe; it keeps nothing but each directory's file store.
+ * <p>Stateless and thread-safe.
  */
 final class LocalBlockStorage implements BlockStorage {
   static final LocalBlockStorage INSTANCE = new LocalBlockStorage();
@@ -44,9 +41,6 @@ final class LocalBlockStorage implements BlockStorage {
   private static final String DATA_MODE = "rw-r--r--";
   private static final FileAttribute<Set<PosixFilePermission>> DATA_FILE_PERMS =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(DATA_MODE));
-
-  /** The file store of each directory asked about: the slave's few SSD directories. */
-  private final Map<Path, FileStore> stores = new ConcurrentHashMap<>();
 
   private LocalBlockStorage() {
   }
@@ -106,13 +100,7 @@ final class LocalBlockStorage implements BlockStorage {
 
   @Override
   public long usableBytes(Path dir) throws IOException {
-    // Finding a directory's file store reads the mount table; asking it for its space does not.
-    FileStore store = stores.get(dir);
-    if (store == null) {
-      store = Files.getFileStore(dir);
-      stores.put(dir, store);
-    }
-    return store.getUsableSpace();
+    return Files.getFileStore(dir).getUsableSpace();
   }
 
   @Override
