@@ -84,11 +84,15 @@ final class DaemonProcesses implements AutoCloseable {
     return ports;
   }
 
-  /** The lowest port of the kernel's ephemeral range, or 0 where it cannot be read. */
-  private static int ephemeralLow() {
+  /**
+   * The lowest port of the kernel's ephemeral range, or 0 where it cannot be read. Read by lines:
+   * {@code Files.readString} trusts the size a {@code /proc} file reports and returned "3" here,
+   * which sent every port into the ephemeral range.
+   */
+  static int ephemeralLow() {
     try {
-      return Integer.parseInt(Files.readString(Path.of(
-          "/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+      List<String> lines = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+      return lines.isEmpty() ? 0 : Integer.parseInt(lines.get(0).trim().split("\\s+")[0]);
     } catch (IOException | RuntimeException e) {
       return 0;
     }
@@ -176,6 +180,23 @@ final class DaemonProcesses implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted signalling " + name);
     }
+  }
+
+  /**
+   * Each daemon's process state and the last lines of its log, for a failure message: a daemon
+   * that never answered may have exited at its start (a port taken, a bad key).
+   */
+  String states() throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (Map.Entry<String, Daemon> e : daemons.entrySet()) {
+      Process p = e.getValue().process();
+      List<String> lines = Files.readAllLines(e.getValue().log().toPath(), StandardCharsets.UTF_8);
+      b.append('\n').append(e.getKey()).append(" (pid ").append(p.pid()).append(") ")
+          .append(p.isAlive() ? "is running" : "exited with code " + p.exitValue())
+          .append("; the last lines of its log:\n")
+          .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size())));
+    }
+    return b.toString();
   }
 
   /** The lines of daemon {@code name}'s log (all its runs) that contain {@code text}. */

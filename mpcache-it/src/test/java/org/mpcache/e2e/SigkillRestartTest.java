@@ -481,7 +481,7 @@ class SigkillRestartTest {
       }
       sleep(50);
     }
-    throw new AssertionError("timed out waiting for " + what, last);
+    throw new AssertionError("timed out waiting for " + what + daemons.states(), last);
   }
 
   @FunctionalInterface
