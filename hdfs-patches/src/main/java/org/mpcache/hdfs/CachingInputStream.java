@@ -78,7 +78,12 @@ import org.mpcache.common.stream.BlockStreamConnection;
  * up and its file asked for on a background thread ({@link LookAhead}); a miss found that way is
  * neither counted nor filled there (the reader looks the block up again when it enters it). A
  * block file found ahead that the reader never enters is released when the reader goes
- * elsewhere, unbuffers or closes, or when the stream is dropped unclosed. Block files the
+ * elsewhere, unbuffers or closes, or when the stream is dropped unclosed. A sequential reader
+ * of missed blocks reads each from HDFS at once and looks it up off its thread; the blocks it
+ * enters within {@link ClientConfigKeys#MISS_LOOKUP_INTERVAL_MS_KEY} of its last lookup are
+ * looked up together by its next one, so that a fast reader makes a lookup per interval rather
+ * than per block (each such call wakes threads on both sides, which a reader and its DataNode
+ * keeping the node's cores busy pay for). Block files the
  * sequential reader leaves are released without waiting for the slave; closing waits for those
  * releases, so the slave's counters hold the stream's reads when close returns.
  */
@@ -111,14 +116,14 @@ final class CachingInputStream extends FSInputStream
      * that have no descriptor read through the slave's RPC instead of its stream.
      */
     final int streamReadahead;
-    /** Bytes of blocks one lookup of a sequential reader of missed blocks names ahead. */
-    final long missLookupAheadBytes;
+    /** The least time between two lookups of a sequential reader of missed blocks. */
+    final long missLookupIntervalNanos;
 
     Context(SlaveDirectory directory, BackgroundCalls senders, BackgroundCalls lookAhead,
         Dataset dataset, String jobId, boolean fillEnabled, boolean writeThrough,
         int fillWriteBytes, long fillQueueBytes, int readBytes, int deadlineMs,
         FileSystem.Statistics statistics, boolean descriptors, int streamReadahead,
-        long missLookupAheadBytes) {
+        long missLookupIntervalMs) {
       this.directory = directory;
       this.senders = senders;
       this.lookAhead = lookAhead;
@@ -133,7 +138,7 @@ final class CachingInputStream extends FSInputStream
       this.statistics = statistics;
       this.descriptors = descriptors;
       this.streamReadahead = streamReadahead;
-      this.missLookupAheadBytes = missLookupAheadBytes;
+      this.missLookupIntervalNanos = TimeUnit.MILLISECONDS.toNanos(missLookupIntervalMs);
     }
   }
 
@@ -188,8 +193,8 @@ final class CachingInputStream extends FSInputStream
     boolean aheadAsked;
     /** The block's lookup, under way off the reader's thread while it reads HDFS; or null. */
     CompletableFuture<LookupResponseProto> lookup;
-    /** The block's lookup is an earlier block's, which named it ahead: it made no call. */
-    boolean namedAhead;
+    /** The block's lookup is deferred: a later lookup of the reader's names it. */
+    boolean deferred;
 
     Cursor(int index) {
       this.index = index;
@@ -263,17 +268,18 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private SlaveDirectory.Slave heldReportsSlave;
   /**
-   * The last lookup that named blocks ahead for the sequential reader of missed blocks
-   * ({@link ClientConfigKeys#MISS_LOOKUP_AHEAD_BYTES_KEY}); null when there is none.
+   * The blocks, in order, the sequential reader of missed blocks entered too soon after its last
+   * lookup ({@link ClientConfigKeys#MISS_LOOKUP_INTERVAL_MS_KEY}), all of
+   * {@link #deferredSlave}'s; its next lookup names them, or {@link #flushDeferred} does. A
+   * stream dropped unclosed never looks them up: their misses are not counted, nor filled then.
    */
   @GuardedBy("this")
-  private NamedAhead namedAhead;
-  /** The whole missed blocks the sequential reader read in order, up to the one it left last. */
+  private final List<Integer> deferred = new ArrayList<>();
   @GuardedBy("this")
-  private int missRun;
-  /** The index of the block the reader left last; -1 when none. */
+  private SlaveDirectory.Slave deferredSlave;
+  /** When the sequential reader's last lookup went out, on its thread or off it. */
   @GuardedBy("this")
-  private int lastLeft = -1;
+  private long lastLookupNanos;
   /**
    * The last block the sequential reader entered was not cached. Datasets are cached whole or
    * not at all, so the next block is most likely not cached either: it is looked up at once,
@@ -281,7 +287,10 @@ final class CachingInputStream extends FSInputStream
    */
   @GuardedBy("this")
   private boolean lastMissed;
-  /** The last lookup sent off the reader's thread; the next is sent only once it is answered. */
+  /**
+   * The last lookup sent off the reader's thread; until it is answered, missed blocks the reader
+   * enters are deferred.
+   */
   @GuardedBy("this")
   private CompletableFuture<LookupResponseProto> lastLookup;
   /** The sequential reader's buffer of verified bytes of block files, kept across blocks. */
@@ -427,9 +436,14 @@ final class CachingInputStream extends FSInputStream
     try {
       return enterBlockAt(p);
     } finally {
+      // Not named by the new block's lookup (another slave, a hit, no block), unless that was
+      // deferred too: the next lookup names them then.
+      if (cur == null || !cur.deferred) {
+        flushDeferred();
+      }
       // Not carried by the new block's lookup (another slave, a hit found ahead, no block),
-      // unless that was named ahead: the slave's next lookup carries them then.
-      if (heldReportsSlave != null && (cur == null || !cur.namedAhead
+      // unless that was deferred: the slave's next lookup carries them then.
+      if (heldReportsSlave != null && (cur == null || !cur.deferred
           || !cur.slave.id.equals(heldReportsSlave.id))) {
         sendHeldReports();
       }
@@ -479,31 +493,32 @@ final class CachingInputStream extends FSInputStream
     // otherwise the slave fills it.
     boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
     if (lastMissed && !offer) {
-      c.lookup = namedAheadFor(c);
-      if (c.lookup != null) {
-        c.namedAhead = true;
+      // Most likely a miss too: the reader reads HDFS at once. The lookup that counts the miss
+      // and has the slave fill the block waits while the reader enters blocks faster than the
+      // interval; it goes out on a background thread, naming the blocks deferred before it.
+      if (defers(c)) {
+        counters.miss();
+        c.deferred = true;
+        deferred.add(c.index);
+        deferredSlave = c.slave;
         return c;
       }
-    }
-    LookupRequestProto req = carryReport(c, lookupRequest(c, offer));
-    if (lastMissed && !offer && (lastLookup == null || lastLookup.isDone())) {
-      // Most likely a miss too: the reader reads HDFS at once, and the lookup that counts the
-      // miss and has the slave fill the block goes out on a background thread, naming the
-      // blocks after it that the reader will most likely read next.
-      int last = lastToNameAhead(c);
-      c.lookup = lookupLater(ctx, c.slave, last > c.index ? nameAhead(req, c.index + 1, last)
-          : req);
-      if (c.lookup != null) {
-        lastLookup = c.lookup;
-        namedAhead = last > c.index ? new NamedAhead(c.slave.id, c.index, last, c.lookup) : null;
-        if (req.getPreviousReadCount() > 0) {
-          // Closing waits for it, as for a report sent on its own.
-          reports.removeIf(CompletableFuture::isDone);
-          reports.add(c.lookup);
+      if (lastLookup == null || lastLookup.isDone()) {
+        List<Integer> named = new ArrayList<>();
+        if (!deferred.isEmpty() && deferredSlave.id.equals(c.slave.id)) {
+          named.addAll(deferred);
+          deferred.clear();
+          deferredSlave = null;
         }
+        named.add(c.index);
+        CompletableFuture<LookupResponseProto> sent = lookupLater(c.slave, named);
+        int k = named.size() - 2;
+        c.lookup = k < 0 ? sent : sent.thenApply(r -> following(r, k));
         return c;
       }
     }
+    LookupRequestProto req = carryReport(c.slave, lookupRequest(c.index, offer));
+    lastLookupNanos = System.nanoTime();
     try {
       LookupResponseProto r = timed(c, () -> call(c.slave, req));
       looked(c, r, offer);
@@ -578,76 +593,94 @@ final class CachingInputStream extends FSInputStream
   }
 
   /**
+   * Whether missed block {@code c}'s lookup waits for a later one: the reader entered it within
+   * {@link Context#missLookupIntervalNanos} of its last lookup, or while that is unanswered; no
+   * more blocks than one lookup names, all of one slave.
+   */
+  @GuardedBy("this")
+  private boolean defers(Cursor c) {
+    return ctx.missLookupIntervalNanos > 0
+        && (deferred.isEmpty() || deferredSlave.id.equals(c.slave.id))
+        && deferred.size() < RequestChecks.MAX_LOOKUP_BLOCKS - 1
+        && (System.nanoTime() - lastLookupNanos < ctx.missLookupIntervalNanos
+            || lastLookup != null && !lastLookup.isDone());
+  }
+
+  /**
+   * Sends the lookup of blocks {@code named} (in order, the first its own, the rest following
+   * it) to {@code slave} on a background thread, carrying the held read reports of that slave's
+   * blocks; on the reader's thread when the client's background threads are closed. Closing
+   * waits for it when it names more than one block or carries reports.
+   */
+  @GuardedBy("this")
+  private CompletableFuture<LookupResponseProto> lookupLater(SlaveDirectory.Slave slave,
+      List<Integer> named) {
+    LookupRequestProto.Builder b = carryReport(slave, lookupRequest(named.get(0), false))
+        .toBuilder();
+    for (int i : named.subList(1, named.size())) {
+      BlockRef r = ref(i);
+      b.addFollowing(FollowingBlockProto.newBuilder().setAccess(r.access())
+          .setBlockToken(r.token()).setBlockOffset(blocks.get(i).getStartOffset()));
+    }
+    LookupRequestProto req = b.build();
+    lastLookupNanos = System.nanoTime();
+    CompletableFuture<LookupResponseProto> sent = submitLookup(ctx, slave, req);
+    if (sent == null) {
+      sent = new CompletableFuture<>();
+      try {
+        sent.complete(call(slave, req));
+      } catch (IOException e) {
+        sent.completeExceptionally(e);
+      }
+    }
+    lastLookup = sent;
+    if (named.size() > 1 || req.getPreviousReadCount() > 0) {
+      reports.removeIf(CompletableFuture::isDone);
+      reports.add(sent);
+    }
+    return sent;
+  }
+
+  /**
    * Sends {@code req} to {@code slave} on a background thread; null when the client's background
    * threads are closed. Static: the task holds no reference to the stream.
    */
-  private static CompletableFuture<LookupResponseProto> lookupLater(Context ctx,
+  private static CompletableFuture<LookupResponseProto> submitLookup(Context ctx,
       SlaveDirectory.Slave slave, LookupRequestProto req) {
     return ctx.lookAhead.submit(() -> call(slave, req));
   }
 
-  /** A lookup's blocks named ahead: its slave, its own block, the last it named, its call. */
-  private record NamedAhead(String slaveId, int first, int last,
-      CompletableFuture<LookupResponseProto> call) {
+  /** The answer to the {@code k}th block lookup {@code r} named after its own. */
+  private static LookupResponseProto following(LookupResponseProto r, int k) {
+    if (k >= r.getFollowingCount()) {
+      throw new CompletionException(new IOException("slave answered " + r.getFollowingCount()
+          + " of the blocks a lookup named after its own, not the " + (k + 1) + "th"));
+    }
+    return r.getFollowing(k);
   }
 
   /**
-   * Block {@code c}'s answer from the last lookup that named it ahead, as a lookup of its own
-   * (done or under way); null when no lookup to its slave named it.
+   * Looks up the blocks whose lookups were deferred, off the reader's thread: the reader left
+   * its run of missed blocks, unbuffers or closes. Should the lookup fail, the slave is left
+   * alone as a failed lookup on the reader's thread would have it.
    */
   @GuardedBy("this")
-  private CompletableFuture<LookupResponseProto> namedAheadFor(Cursor c) {
-    NamedAhead a = namedAhead;
-    if (a == null || c.index <= a.first() || c.index > a.last()
-        || !a.slaveId().equals(c.slave.id)) {
-      return null;
+  private void flushDeferred() {
+    if (deferred.isEmpty()) {
+      return;
     }
-    int k = c.index - a.first() - 1;
-    return a.call().thenApply(r -> {
-      if (k >= r.getFollowingCount()) {
-        throw new CompletionException(new IOException("slave answered "
-            + r.getFollowingCount() + " of the blocks its lookup named ahead, not the "
-            + (k + 1) + "th"));
+    SlaveDirectory.Slave slave = deferredSlave;
+    List<Integer> named = new ArrayList<>(deferred);
+    deferred.clear();
+    deferredSlave = null;
+    // The callback holds no reference to the stream.
+    SlaveDirectory directory = ctx.directory;
+    String id = slave.id;
+    lookupLater(slave, named).whenComplete((r, e) -> {
+      if (e != null) {
+        directory.markFaulty(id);
       }
-      return r.getFollowing(k);
     });
-  }
-
-  /**
-   * The last block block {@code c}'s lookup names ahead: the blocks after it on the same slave,
-   * no more than the whole missed blocks the reader read in order just before it less one (a
-   * reader of one block names none), at most {@link Context#missLookupAheadBytes} of them and
-   * {@link RequestChecks#MAX_LOOKUP_BLOCKS} blocks in all; {@code c}'s own index when none.
-   */
-  @GuardedBy("this")
-  private int lastToNameAhead(Cursor c) {
-    int most = Math.min(missRun - 1, RequestChecks.MAX_LOOKUP_BLOCKS - 1);
-    long budget = ctx.missLookupAheadBytes;
-    int last = c.index;
-    while (last - c.index < most && last + 1 < cacheableBlocks) {
-      LocatedBlock b = blocks.get(last + 1);
-      if (b.getBlockSize() == 0 || b.getBlockSize() > budget) {
-        break;
-      }
-      Optional<SlaveDirectory.Slave> s = ctx.directory.choose(b);
-      if (s.isEmpty() || !s.get().id.equals(c.slave.id)) {
-        break;
-      }
-      budget -= b.getBlockSize();
-      last++;
-    }
-    return last;
-  }
-
-  /** {@code req} naming blocks {@code from} to {@code to} ahead, in order. */
-  private LookupRequestProto nameAhead(LookupRequestProto req, int from, int to) {
-    LookupRequestProto.Builder named = req.toBuilder();
-    for (int i = from; i <= to; i++) {
-      BlockRef r = ref(i);
-      named.addFollowing(FollowingBlockProto.newBuilder().setAccess(r.access())
-          .setBlockToken(r.token()).setBlockOffset(blocks.get(i).getStartOffset()));
-    }
-    return named.build();
   }
 
   /** Enters cached block {@code c}, read through {@code local} when not null, else the slave. */
@@ -667,11 +700,13 @@ final class CachingInputStream extends FSInputStream
    * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
    * reader's bytes for it.
    */
-  private LookupRequestProto lookupRequest(Cursor c, boolean offerWriteThrough) {
-    LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(c.access)
-        .setBlockToken(c.token);
+  private LookupRequestProto lookupRequest(int index, boolean offerWriteThrough) {
+    BlockRef r = ref(index);
+    LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(r.access())
+        .setBlockToken(r.token());
     if (ctx.fillEnabled) {
-      req.setPath(path).setBlockOffset(c.start).setOfferFill(offerWriteThrough);
+      req.setPath(path).setBlockOffset(blocks.get(index).getStartOffset())
+          .setOfferFill(offerWriteThrough);
     }
     return req.build();
   }
@@ -1112,9 +1147,6 @@ final class CachingInputStream extends FSInputStream
     if (c == null) {
       return;
     }
-    boolean wholeMiss = c.slave != null && !c.fromCache && c.bytesFromHdfs >= c.length;
-    missRun = wholeMiss ? (c.index == lastLeft + 1 ? missRun : 0) + 1 : 0;
-    lastLeft = c.index;
     if (c.slave == null) {
       return;
     }
@@ -1150,12 +1182,12 @@ final class CachingInputStream extends FSInputStream
   }
 
   /**
-   * {@code req}, block {@code c}'s lookup, carrying the held read reports when they are of the
-   * same slave's blocks: one call for all.
+   * {@code req}, a lookup to {@code slave}, carrying the held read reports when they are of that
+   * slave's blocks: one call for all.
    */
   @GuardedBy("this")
-  private LookupRequestProto carryReport(Cursor c, LookupRequestProto req) {
-    if (heldReports.isEmpty() || !heldReportsSlave.id.equals(c.slave.id)) {
+  private LookupRequestProto carryReport(SlaveDirectory.Slave slave, LookupRequestProto req) {
+    if (heldReports.isEmpty() || !heldReportsSlave.id.equals(slave.id)) {
       return req;
     }
     LookupRequestProto carrying = req.toBuilder().addAllPreviousRead(heldReports).build();
@@ -1279,7 +1311,7 @@ final class CachingInputStream extends FSInputStream
         if (local != null) {
           countHit(local);
         } else {
-          LookupResponseProto found = call(c.slave, lookupRequest(c, false));
+          LookupResponseProto found = call(c.slave, lookupRequest(c.index, false));
           if (found.getStatus() != LookupResponseProto.Status.HIT
               || found.getLength() != c.length) {
             counters.miss();
@@ -1516,6 +1548,7 @@ final class CachingInputStream extends FSInputStream
   @Override
   public synchronized void unbuffer() {
     leaveBlock();
+    flushDeferred();
     sendHeldReports();
     held.dropAhead();
     closePreadLocals();
@@ -1541,6 +1574,7 @@ final class CachingInputStream extends FSInputStream
     }
     closed = true;
     leaveBlock();
+    flushDeferred();
     sendHeldReports();
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();

@@ -91,18 +91,18 @@ public final class ClientConfigKeys {
   public static final int STREAM_READAHEAD_BYTES_DEFAULT = 4 * 1024 * 1024;
 
   /**
-   * How many bytes of the blocks after its own one lookup of a sequential reader of missed blocks
-   * names, 0 to {@link #MAX_MISS_LOOKUP_AHEAD_BYTES} (and at most 63 blocks): the slave looks
-   * them up at once (counts their misses, queues their fills) and the reader enters them without
-   * a call of its own. A reader gets no more blocks named ahead than it read whole, in order,
-   * just before, so a reader of one block names none. 0 looks every block up on its own. Kept
-   * below what a reader reads within the slave's {@code mpcache.slave.fill.quiet.ms}, the
-   * slave still sees the reader's misses as recent and holds its fills off.
+   * The least time, in milliseconds, between two lookups of a sequential reader of missed blocks:
+   * the blocks it enters sooner after its last lookup (or while that is still unanswered) are
+   * looked up together by its next one, which goes out when it enters a block after the interval,
+   * stops reading missed blocks in order, unbuffers or closes, with their read reports. Each
+   * block's miss is still counted and filled and its read report still reaches the slave; a
+   * reader slower than a block per interval still makes one lookup per block. Kept below the
+   * slaves' {@code mpcache.slave.fill.quiet.ms}, the slave still sees the reader's misses as
+   * recent and holds its fills off. 0 looks every block up as the reader enters it.
    */
-  public static final String MISS_LOOKUP_AHEAD_BYTES_KEY =
-      "mpcache.client.miss.lookup.ahead.bytes";
-  public static final long MISS_LOOKUP_AHEAD_BYTES_DEFAULT = 64L * 1024 * 1024;
-  public static final long MAX_MISS_LOOKUP_AHEAD_BYTES = 1L << 30;
+  public static final String MISS_LOOKUP_INTERVAL_MS_KEY =
+      "mpcache.client.miss.lookup.interval.ms";
+  public static final long MISS_LOOKUP_INTERVAL_MS_DEFAULT = 200;
 
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";

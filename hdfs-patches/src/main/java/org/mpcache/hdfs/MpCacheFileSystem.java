@@ -54,8 +54,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   private boolean descriptors;
   /** Bytes a block stream reads ahead; negative when hits do not use streams. */
   private int streamReadahead;
-  /** Bytes of blocks one lookup of a sequential reader of missed blocks names ahead. */
-  private long missLookupAheadBytes;
+  /** The least time between two lookups of a sequential reader of missed blocks. */
+  private long missLookupIntervalMs;
   private int deadlineMs;
   private int fillThreads;
   private SlaveDirectory directory;
@@ -86,10 +86,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         // Under Kerberos or RPC protection the RPC protects block bytes; the stream would not.
         streamReadahead = -1;
       }
-      missLookupAheadBytes = ConfigChecks.bytesBetween(conf,
-          ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_KEY,
-          ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_DEFAULT, 0,
-          ClientConfigKeys.MAX_MISS_LOOKUP_AHEAD_BYTES);
+      missLookupIntervalMs = ConfigChecks.longAtLeast(conf,
+          ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY,
+          ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT, 0);
       fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
           ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
       if (fillQueueBytes < fillWriteBytes) {
@@ -168,7 +167,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         lookAhead, datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
         getConf().get("mapreduce.job.id", ""), fillEnabled, writeThrough, fillWriteBytes,
         fillQueueBytes, readBytes, deadlineMs, statistics, descriptors, streamReadahead,
-        missLookupAheadBytes);
+        missLookupIntervalMs);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, ctx));
   }

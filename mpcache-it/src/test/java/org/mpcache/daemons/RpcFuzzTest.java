@@ -533,7 +533,7 @@ class RpcFuzzTest {
         repeated(report, Expect.refused("previousRead"), null, null)));
     readReport("previousRead.").forEach((field, kind) -> lookup.put(field,
         field.equals("previousRead.block") ? kind : dropped(kind)));
-    // Blocks named ahead: more than a lookup may name refuse it whole; a malformed one is
+    // Following blocks: more than a lookup may name refuse it whole; a malformed one is
     // answered MISS on its own and the lookup answered.
     FollowingBlockProto next = FollowingBlockProto.newBuilder()
         .setAccess(access(new BlockKey("BP-fuzz", 20_000, 1), SMALL)).setBlockOffset(0).build();

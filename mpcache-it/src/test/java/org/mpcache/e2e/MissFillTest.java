@@ -49,12 +49,12 @@ class MissFillTest {
   static void start() throws IOException {
     // Fills start at once: these tests count each one's fills, and a fill held off for its
     // file's misses to stop (FillQuietTest) would land in the next test's counts. Every block
-    // is looked up on its own: these tests count lookups and read reports per block, and
-    // naming blocks ahead is MissLookupAheadTest's.
+    // is looked up as its reader enters it: these tests count lookups and read reports per
+    // block, and looking blocks up together is MissLookupIntervalTest's.
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/miss-fill"))
         .blockSize(ClusterFiles.SMALL_BLOCK)
         .set(ClientConfigKeys.SLAVE_RETRY_MS_KEY, "0")
-        .set(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_KEY, "0")
+        .set(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, "0")
         .set(SlaveConfigKeys.FILL_QUIET_MS_KEY, "0").build();
   }
 

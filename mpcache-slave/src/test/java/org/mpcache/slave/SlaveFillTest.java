@@ -26,7 +26,7 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * fill it itself (answered at once, the fill in the background), an abandoned write-through is
  * handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
  * of the reader that misses is neither counted nor filled, and a bad path is refused; blocks a
- * lookup names ahead are each looked up as its own block is, a bad one refused alone.
+ * lookup names after its own are each looked up as its own block is, a bad one refused alone.
  */
 class SlaveFillTest {
   /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
@@ -125,7 +125,7 @@ class SlaveFillTest {
         .addFollowing(following(access(12), 2000)));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertTrue(r.getSlaveFills(), r.getMissReason());
-    assertEquals(2, r.getFollowingCount(), "one answer per block named ahead");
+    assertEquals(2, r.getFollowingCount(), "one answer per following block");
     for (LookupResponseProto f : r.getFollowingList()) {
       assertEquals(LookupResponseProto.Status.MISS, f.getStatus());
       assertTrue(f.getSlaveFills(), f.getMissReason());

@@ -74,8 +74,8 @@ public final class RequestChecks {
 
   /**
    * The most blocks one lookup may name (its own and its following blocks) and the most read
-   * reports it may carry: far above what {@code mpcache.client.miss.lookup.ahead.bytes} names
-   * with real block sizes, low enough to bound one call's work.
+   * reports it may carry: a client's lookup names at most this many of the blocks it deferred
+   * ({@code mpcache.client.miss.lookup.interval.ms}); low enough to bound one call's work.
    */
   public static final int MAX_LOOKUP_BLOCKS = 64;
 

@@ -27,22 +27,25 @@ import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
 
 /**
- * A sequential reader of missed blocks has one lookup name the blocks after its own
- * ({@code mpcache.client.miss.lookup.ahead.bytes}): no more than the whole blocks it read in order
- * before it less one, up to the key's bytes, so that a reader of many blocks makes a few calls
- * where it made one per block, each block's miss is still counted and filled, its read report
- * still reaches the slave, and a reader of one block names none. One DataNode, so that one slave
+ * A sequential reader of missed blocks looks the blocks it enters within
+ * {@code mpcache.client.miss.lookup.interval.ms} of its last lookup up together with its next
+ * one (or when it unbuffers or closes), so that a fast reader makes a few calls where it made one
+ * per block; each block's miss is still counted and filled and its read report still reaches the
+ * slave, a reader slower than the interval looks each block up, and a reader of one block and the
+ * next block's first bytes has those two filled and no other. One DataNode, so that one slave
  * holds every block.
  */
-class MissLookupAheadTest {
+class MissLookupIntervalTest {
   private static final int BLOCK = 1 << 20;
   private static final int BLOCKS = 12;
+  /** An interval no test's read outlasts. */
+  private static final long HOUR_MS = 3_600_000;
   private static MiniMpCacheCluster cluster;
 
   @BeforeAll
   static void start() throws Exception {
     // Fills start at once: each test waits for its blocks to be cached.
-    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/miss-lookup-ahead"))
+    cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/miss-lookup-interval"))
         .dataNodes(1).blockSize(BLOCK)
         .set(SlaveConfigKeys.FILL_QUIET_MS_KEY, "0").build();
   }
@@ -58,17 +61,17 @@ class MissLookupAheadTest {
     return cluster.slaves().get(0);
   }
 
-  /** A client whose lookups name {@code aheadBytes} of blocks ahead at most. */
-  private static FileSystem client(long aheadBytes) throws Exception {
+  /** A client whose sequential reader of missed blocks looks up at most once per interval. */
+  private static FileSystem client(long intervalMs) throws Exception {
     Configuration conf = cluster.conf();
-    conf.setLong(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_KEY, aheadBytes);
+    conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, intervalMs);
     return FileSystem.newInstance(cluster.fileSystem().getUri(), conf);
   }
 
   /**
    * Reads {@code p} whole, a block at a time, through {@code fs}; before entering the next block
-   * it waits until the slave answered the lookups made so far, {@code lookupsBy[i]} after block
-   * {@code i}, so that every lookup is made as on a reader slower than its slave. Checks the
+   * it waits until the slave answered {@code lookupsBy[i]} lookups after block {@code i}, then
+   * 100 ms more, so that every lookup is made as on a reader slower than its slave. Checks the
    * bytes; returns the lookup calls the client made.
    */
   private static long readBlockByBlock(FileSystem fs, Path p, byte[] content, int[] lookupsBy)
@@ -97,22 +100,25 @@ class MissLookupAheadTest {
   }
 
   @Test
-  void aSequentialReaderOfMissedBlocks_looksUpFiveTimesForTwelveBlocks() throws Exception {
-    Path p = new Path("/lookup-ahead/default");
+  void aReaderFasterThanTheInterval_looksUpTwiceForTwelveBlocks() throws Exception {
+    Path p = new Path("/lookup-interval/fast");
     byte[] content = data(71, BLOCKS * BLOCK);
     ClusterFiles.write(cluster, p, content);
     SlaveCountersProto before = slave().getCounters().snapshot();
     long reports = slaveCalls(cluster, "ReportRead");
-    long lookups;
-    try (FileSystem fs = client(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_DEFAULT)) {
-      // Blocks 0 and 1 are looked up on their own, 2 names 3, 4 names 5-7, 8 names 9-11.
-      lookups = readBlockByBlock(fs, p, content, new int[] {1, 2, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5});
+    long lookups = ClientCounters.get().lookups();
+    byte[] b = new byte[content.length];
+    try (FileSystem fs = client(HOUR_MS); FSDataInputStream in = fs.open(p)) {
+      in.readFully(b);
     }
-    assertEquals(5, lookups, "lookup calls for " + BLOCKS + " missed blocks");
+    assertArrayEquals(content, b);
+    // Block 0 on entering it; 1-11, entered within the hour, when the stream closed.
+    assertEquals(2, ClientCounters.get().lookups() - lookups, "lookup calls for " + BLOCKS
+        + " missed blocks");
     SlaveCountersProto after = slave().getCounters().snapshot();
     assertEquals(BLOCKS, after.getMisses() - before.getMisses(), "each block's miss counted once");
-    // Reports of blocks 0-7 rode on lookups; 8-11 went on their own when the stream closed.
-    assertEquals(4, slaveCalls(cluster, "ReportRead") - reports, "reportRead calls");
+    assertEquals(0, slaveCalls(cluster, "ReportRead") - reports,
+        "reportRead calls: every report rode on the closing lookup");
     assertEquals(content.length, after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         "the slave counted every byte read from HDFS");
     awaitAllCached(p);
@@ -120,20 +126,19 @@ class MissLookupAheadTest {
   }
 
   @Test
-  void theBlocksNamedAhead_areBoundedByTheKeysBytes_andZeroNamesNone() throws Exception {
-    Path p = new Path("/lookup-ahead/bounded");
-    byte[] content = data(72, BLOCKS * BLOCK);
-    ClusterFiles.write(cluster, p, content);
-    try (FileSystem fs = client(2L * BLOCK)) {
-      // 2 names 3, 4 names 5-6, 7 names 8-9, 10 names 11.
-      assertEquals(6, readBlockByBlock(fs, p, content,
-          new int[] {1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6}), "lookup calls, 2 blocks ahead at most");
-    }
-    Path q = new Path("/lookup-ahead/none");
-    byte[] other = data(73, BLOCKS * BLOCK);
-    ClusterFiles.write(cluster, q, other);
+  void aReaderSlowerThanTheInterval_orAnIntervalOfZero_looksUpEachBlock() throws Exception {
     int[] each = new int[BLOCKS];
     Arrays.setAll(each, i -> i + 1);
+    Path p = new Path("/lookup-interval/slow");
+    byte[] content = data(72, BLOCKS * BLOCK);
+    ClusterFiles.write(cluster, p, content);
+    // The reader waits 100 ms or more between blocks: every block is entered after 50 ms.
+    try (FileSystem fs = client(50)) {
+      assertEquals(BLOCKS, readBlockByBlock(fs, p, content, each), "one lookup per block");
+    }
+    Path q = new Path("/lookup-interval/zero");
+    byte[] other = data(73, BLOCKS * BLOCK);
+    ClusterFiles.write(cluster, q, other);
     try (FileSystem fs = client(0)) {
       assertEquals(BLOCKS, readBlockByBlock(fs, q, other, each), "one lookup per block");
     }
@@ -142,14 +147,32 @@ class MissLookupAheadTest {
   }
 
   @Test
-  void aReaderOfOneBlockAndTheNextsFirstBytes_namesNothingAhead() throws Exception {
-    Path p = new Path("/lookup-ahead/split");
+  void unbuffer_looksUpTheDeferredBlocks() throws Exception {
+    Path p = new Path("/lookup-interval/unbuffer");
+    byte[] content = data(75, 4 * BLOCK);
+    ClusterFiles.write(cluster, p, content);
+    long misses = slave().getCounters().snapshot().getMisses();
+    byte[] b = new byte[content.length];
+    try (FileSystem fs = client(HOUR_MS); FSDataInputStream in = fs.open(p)) {
+      in.readFully(b);
+      in.unbuffer();
+      // Still open: the deferred blocks' lookup went out when the stream unbuffered.
+      Waits.waitFor(() -> slave().getCounters().snapshot().getMisses() - misses == 4,
+          "the slave to count the 4 blocks' misses");
+    }
+    assertArrayEquals(content, b);
+    awaitAllCached(p);
+  }
+
+  @Test
+  void aReaderOfOneBlockAndTheNextsFirstBytes_hasThoseTwoFilled() throws Exception {
+    Path p = new Path("/lookup-interval/split");
     byte[] content = data(74, 3 * BLOCK);
     ClusterFiles.write(cluster, p, content);
     List<BlockKey> keys = ClusterFiles.blocks(cluster, p);
     byte[] b = new byte[BLOCK + 100];
     // A map task's record reader: its split's block, then the first record of the next block.
-    try (FileSystem fs = client(ClientConfigKeys.MISS_LOOKUP_AHEAD_BYTES_DEFAULT);
+    try (FileSystem fs = client(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT);
         FSDataInputStream in = fs.open(p)) {
       in.readFully(b, 0, b.length);
     }
