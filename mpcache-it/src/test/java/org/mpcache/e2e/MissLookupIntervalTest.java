@@ -93,6 +93,13 @@ class MissLookupIntervalTest {
     return ClientCounters.get().lookups() - lookups;
   }
 
+  /** Writes {@code blocks} blocks of seed {@code seed}'s bytes to {@code p}; returns them. */
+  private static byte[] write(Path p, int seed, int blocks) throws Exception {
+    byte[] content = data(seed, blocks * BLOCK);
+    ClusterFiles.write(cluster, p, content);
+    return content;
+  }
+
   private static void awaitAllCached(Path p) throws Exception {
     for (BlockKey k : ClusterFiles.blocks(cluster, p)) {
       Waits.waitFor(() -> holder(cluster, k) != null, k + " to be cached");
@@ -102,8 +109,7 @@ class MissLookupIntervalTest {
   @Test
   void aReaderFasterThanTheInterval_looksUpTwiceForTwelveBlocks() throws Exception {
     Path p = new Path("/lookup-interval/fast");
-    byte[] content = data(71, BLOCKS * BLOCK);
-    ClusterFiles.write(cluster, p, content);
+    byte[] content = write(p, 71, BLOCKS);
     SlaveCountersProto before = slave().getCounters().snapshot();
     long reports = slaveCalls(cluster, "ReportRead");
     long lookups = ClientCounters.get().lookups();
@@ -130,15 +136,13 @@ class MissLookupIntervalTest {
     int[] each = new int[BLOCKS];
     Arrays.setAll(each, i -> i + 1);
     Path p = new Path("/lookup-interval/slow");
-    byte[] content = data(72, BLOCKS * BLOCK);
-    ClusterFiles.write(cluster, p, content);
+    byte[] content = write(p, 72, BLOCKS);
     // The reader waits 100 ms or more between blocks: every block is entered after 50 ms.
     try (FileSystem fs = client(50)) {
       assertEquals(BLOCKS, readBlockByBlock(fs, p, content, each), "one lookup per block");
     }
     Path q = new Path("/lookup-interval/zero");
-    byte[] other = data(73, BLOCKS * BLOCK);
-    ClusterFiles.write(cluster, q, other);
+    byte[] other = write(q, 73, BLOCKS);
     try (FileSystem fs = client(0)) {
       assertEquals(BLOCKS, readBlockByBlock(fs, q, other, each), "one lookup per block");
     }
@@ -149,8 +153,7 @@ class MissLookupIntervalTest {
   @Test
   void unbuffer_looksUpTheDeferredBlocks() throws Exception {
     Path p = new Path("/lookup-interval/unbuffer");
-    byte[] content = data(75, 4 * BLOCK);
-    ClusterFiles.write(cluster, p, content);
+    byte[] content = write(p, 75, 4);
     long misses = slave().getCounters().snapshot().getMisses();
     byte[] b = new byte[content.length];
     try (FileSystem fs = client(HOUR_MS); FSDataInputStream in = fs.open(p)) {
@@ -167,8 +170,7 @@ class MissLookupIntervalTest {
   @Test
   void aReaderOfOneBlockAndTheNextsFirstBytes_hasThoseTwoFilled() throws Exception {
     Path p = new Path("/lookup-interval/split");
-    byte[] content = data(74, 3 * BLOCK);
-    ClusterFiles.write(cluster, p, content);
+    byte[] content = write(p, 74, 3);
     List<BlockKey> keys = ClusterFiles.blocks(cluster, p);
     byte[] b = new byte[BLOCK + 100];
     // A map task's record reader: its split's block, then the first record of the next block.
