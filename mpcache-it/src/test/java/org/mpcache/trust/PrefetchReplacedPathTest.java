@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.test.MetricsAsserts;
+import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.prefetch.FillHoldOff;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.verify.FillVerifier;
 
@@ -59,14 +61,17 @@ class PrefetchReplacedPathTest {
 
   /** Runs {@code onFirstCheck} once, right after the first block was checked. */
   private static final class HookedPrefetcher extends PrefetchService {
+    /** Never weighed: nothing here waits on the SSD's foreground work. */
+    private static final ForegroundActivity FOREGROUND =
+        new ForegroundActivity(1_000, Time::monotonicNow);
     private final IoAction onFirstCheck;
     private final AtomicBoolean ran = new AtomicBoolean();
 
     HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
-          slave.getCounters(), slave.getMasterLink(), FillVerifier.off(), fill -> false, 60_000,
-          SMALL_BLOCK, () -> ""), slave.getMasterLink(), slave.getCounters(), 8, 4, 0,
-          new FillHoldOff(0, 0));
+          slave.getCounters(), FOREGROUND, slave.getMasterLink(), FillVerifier.off(),
+          fill -> false, 60_000, SMALL_BLOCK, () -> ""), slave.getMasterLink(),
+          slave.getCounters(), 8, 4, 0, new FillHoldOff(0, 0));
       this.onFirstCheck = onFirstCheck;
     }
 

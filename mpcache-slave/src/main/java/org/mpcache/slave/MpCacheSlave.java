@@ -48,6 +48,7 @@ import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
 import org.mpcache.slave.security.SlavePolicyProvider;
 import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
@@ -161,6 +162,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         SlaveConfigKeys.DATASETS_MAX_KEY, SlaveConfigKeys.DATASETS_MAX_DEFAULT, 1),
         heartbeatDatasets, Time::now));
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
+    long yieldWindow = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_WINDOW_MS_KEY,
+        SlaveConfigKeys.FILL_YIELD_WINDOW_MS_DEFAULT, 1);
+    // Hits and Localized Cache grants, weighed by the fills (FillYield).
+    ForegroundActivity foreground = new ForegroundActivity(yieldWindow, Time::monotonicNow);
     FillVerifier verifier = FillVerifier.off();
     if (conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT)) {
       BlockChecksumSource source = createChecksumSource(conf);
@@ -179,7 +184,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     if (!socket.isEmpty()) {
       // The Cache Master, made below, drops the blocks found corrupt and counts hits.
       descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
-          (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
+          foreground, (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
           rpcTimeout);
     }
     String stream = conf.getTrimmed(SlaveConfigKeys.STREAM_ADDRESS_KEY,
@@ -194,11 +199,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     } else {
       streamServer = new BlockStreamServer(ConfigChecks.address(conf,
           SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), store,
-          access, counters, (key, why) -> cacheMaster.drop(key, why), readMax, rpcTimeout);
+          access, counters, foreground, (key, why) -> cacheMaster.drop(key, why), readMax,
+          rpcTimeout);
     }
     DescriptorServer descriptors = descriptorServer;
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
-    cacheMaster = new CacheMaster(store, access, counters, masterLink, verifier,
+    cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
         fill -> prefetcher.fillForReader(fill), fillTimeout, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
@@ -226,7 +232,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,
             layout.size()),
-        cacheMaster::evict, masterLink);
+        cacheMaster::evict, masterLink, foreground);
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
     // The blocks a previous run left, checked so far by size and header only.

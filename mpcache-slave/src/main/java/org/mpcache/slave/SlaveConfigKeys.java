@@ -123,6 +123,10 @@ public final class SlaveConfigKeys {
   public static final String FILL_MAX_DELAY_MS_KEY = "mpcache.slave.fill.max-delay.ms";
   public static final long FILL_MAX_DELAY_MS_DEFAULT = 3_000;
 
+  /** The window, in milliseconds, over which the SSD's foreground rate is measured for fills. */
+  public static final String FILL_YIELD_WINDOW_MS_KEY = "mpcache.slave.fill.yield.window.ms";
+  public static final long FILL_YIELD_WINDOW_MS_DEFAULT = 1_000;
+
   /**
    * Whether the slave's fills read the local DataNode's block files directly, by HDFS's
    * path-based short-circuit read, where that DataNode allows the slave's user

@@ -33,6 +33,7 @@ import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto.Status;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockLease;
 import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
@@ -72,6 +73,8 @@ public final class BlockStreamServer extends AbstractService {
   private final InetSocketAddress bind;
   private final FileBlockStore store;
   private final SlaveCounters counters;
+  /** Hears of the bytes each answer sends from the SSD. */
+  private final ForegroundActivity foreground;
   private final BlockLender lender;
   private final int readMaxBytes;
   private final long requestTimeoutMs;
@@ -88,12 +91,13 @@ public final class BlockStreamServer extends AbstractService {
    *     connection then stays open as long as its reader holds the block
    */
   public BlockStreamServer(InetSocketAddress bind, FileBlockStore store,
-      BlockAccessChecker access, SlaveCounters counters, BiConsumer<BlockKey, String> drop,
-      int readMaxBytes, long requestTimeoutMs) {
+      BlockAccessChecker access, SlaveCounters counters, ForegroundActivity foreground,
+      BiConsumer<BlockKey, String> drop, int readMaxBytes, long requestTimeoutMs) {
     super(BlockStreamServer.class.getSimpleName());
     this.bind = bind;
     this.store = store;
     this.counters = counters;
+    this.foreground = foreground;
     this.lender = new BlockLender(store, access, counters, drop);
     this.readMaxBytes = readMaxBytes;
     this.requestTimeoutMs = requestTimeoutMs;
@@ -220,6 +224,7 @@ public final class BlockStreamServer extends AbstractService {
       // Counted as a read call counts, the bytes from the offset asked for, and before they are
       // sent: a reader that has them finds them counted.
       counters.readFromCache(store.datasetOf(lease.key()), end - req.getOffset());
+      foreground.record(n);
       ctx.write(DescriptorFrames.encode(b.build()));
       ctx.writeAndFlush(new Region(file, start, n));
       if (!ctx.channel().isWritable()) {

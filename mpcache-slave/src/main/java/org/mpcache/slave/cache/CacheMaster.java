@@ -44,6 +44,7 @@ import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
@@ -100,6 +101,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final FileBlockStore store;
   private final BlockAccessChecker access;
   private final SlaveCounters counters;
+  /** Hears of the bytes each read serves from the SSD. */
+  private final ForegroundActivity foreground;
   private final MasterLink masterLink;
   private final FillVerifier verifier;
   private final SlaveFills slaveFills;
@@ -113,12 +116,14 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private ScheduledExecutorService reaper;
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
-      MasterLink masterLink, FillVerifier verifier, SlaveFills slaveFills, long fillTimeoutMs,
-      int readMaxBytes, Supplier<String> domainSocketPath) {
+      ForegroundActivity foreground, MasterLink masterLink, FillVerifier verifier,
+      SlaveFills slaveFills, long fillTimeoutMs, int readMaxBytes,
+      Supplier<String> domainSocketPath) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
     this.access = access;
     this.counters = counters;
+    this.foreground = foreground;
     this.masterLink = masterLink;
     this.verifier = verifier;
     this.slaveFills = slaveFills;
@@ -397,6 +402,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     long served = Math.max(0, Math.min(length, r.offset() + r.data().length - offset));
     counters.readFromCache(store.datasetOf(key), served);
+    foreground.record(r.data().length);
     ReadResponseProto.Builder b = ReadResponseProto.newBuilder().setOffset(r.offset())
         .setData(UnsafeByteOperations.unsafeWrap(r.data())).setChunkSize(r.chunkSize());
     for (int crc : r.checksums()) {

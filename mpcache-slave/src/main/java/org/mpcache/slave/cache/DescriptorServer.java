@@ -43,6 +43,7 @@ import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockLease;
 import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
@@ -101,6 +102,11 @@ public final class DescriptorServer extends AbstractService {
   private final Path socketPath;
   private final FileBlockStore store;
   private final SlaveCounters counters;
+  /**
+   * Hears of each block handed out: its reader reads the file itself, so the whole block is
+   * counted when granted, as the SSD work the grant stands for.
+   */
+  private final ForegroundActivity foreground;
   private final BlockLender lender;
   /** Counts the hit of a grant whose request stands for the block's lookup. */
   private final Consumer<BlockAccessProto> hits;
@@ -118,12 +124,13 @@ public final class DescriptorServer extends AbstractService {
    *     frame; a granted connection then stays open as long as its reader holds the block
    */
   public DescriptorServer(Path socketPath, FileBlockStore store, BlockAccessChecker access,
-      SlaveCounters counters, BiConsumer<BlockKey, String> drop, Consumer<BlockAccessProto> hits,
-      long requestTimeoutMs) {
+      SlaveCounters counters, ForegroundActivity foreground, BiConsumer<BlockKey, String> drop,
+      Consumer<BlockAccessProto> hits, long requestTimeoutMs) {
     super(DescriptorServer.class.getSimpleName());
     this.socketPath = socketPath;
     this.store = store;
     this.counters = counters;
+    this.foreground = foreground;
     this.lender = new BlockLender(store, access, counters, drop);
     this.hits = hits;
     this.requestTimeoutMs = requestTimeoutMs;
@@ -303,6 +310,7 @@ public final class DescriptorServer extends AbstractService {
       lease = loan.lease();
       file = loan.file();
       counters.descriptorsGranted.incrementAndGet();
+      foreground.record(lease.length());
       if (lookup != null) {
         hits.accept(lookup);
       }

@@ -19,6 +19,7 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.EvictionPlan;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.space.InputExcluder;
 import org.mpcache.slave.space.Reservation;
 import org.mpcache.slave.space.SpaceSnapshot;
@@ -65,6 +66,8 @@ public final class LocalizedCache {
   private final InputExcluder excluder;
   private final Consumer<List<BlockKey>> excludedInputDeleter;
   private final SpaceManagerLink spaceManager;
+  /** Hears of the bytes granted: the SSD writes a task makes next. */
+  private final ForegroundActivity foreground;
   /** By attempt id. */
   @GuardedBy("spaceLock")
   private final Map<String, AttemptGrants> attempts = new HashMap<>();
@@ -93,10 +96,13 @@ public final class LocalizedCache {
    * @param excludedInputDeleter deletes input blocks the tuner excluded (called without the lock,
    *     before the grant that needed them is returned)
    * @param spaceManager hears of described jobs' starts and peaks (called without the lock)
+   * @param foreground counts the bytes granted as foreground work on the SSD
    */
   public LocalizedCache(DynamicSpaceTuner tuner, Object spaceLock, InputExcluder excluder,
-      Consumer<List<BlockKey>> excludedInputDeleter, SpaceManagerLink spaceManager) {
+      Consumer<List<BlockKey>> excludedInputDeleter, SpaceManagerLink spaceManager,
+      ForegroundActivity foreground) {
     this.spaceManager = Objects.requireNonNull(spaceManager, "spaceManager");
+    this.foreground = Objects.requireNonNull(foreground, "foreground");
     this.tuner = Objects.requireNonNull(tuner, "tuner");
     this.spaceLock = Objects.requireNonNull(spaceLock, "spaceLock");
     this.excluder = Objects.requireNonNull(excluder, "excluder");
@@ -153,6 +159,7 @@ public final class LocalizedCache {
     if (!r.reserved()) {
       return LocalizedGrant.denied("No room for " + bytes + " localized bytes on the SSD");
     }
+    foreground.record(bytes);
     return LocalizedGrant.granted(r.dir());
   }
 

@@ -32,6 +32,7 @@ import org.mpcache.common.stream.BlockStreamConnection;
 import org.mpcache.common.stream.BlockStreamConnection.Answer;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockFill;
@@ -48,6 +49,8 @@ class BlockStreamServerTest {
   Path dir;
   private FileBlockStore store;
   private final SlaveCounters counters = new SlaveCounters(new DatasetCounters(16, 16, () -> 1L));
+  /** On a clock that stands still: it keeps every byte it was told of. */
+  private final ForegroundActivity foreground = new ForegroundActivity(1_000, () -> 0L);
   private BlockStreamServer server;
   private byte[] data;
 
@@ -73,7 +76,7 @@ class BlockStreamServerTest {
     }
     // Answers of at most 4096 bytes, as mpcache.slave.read.max.bytes would cap them.
     server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0), store, ACCESS,
-        counters, (key, why) -> { }, 4096, 10_000);
+        counters, foreground, (key, why) -> { }, 4096, 10_000);
     server.init(new Configuration(false));
     server.start();
   }
@@ -109,6 +112,8 @@ class BlockStreamServerTest {
     }
     assertEquals(2048 + 2048 + 4096, counters.snapshot().getBytesFromCache(),
         "bytes from the offsets asked for, as a read call counts them");
+    assertEquals(2048 + 2048 + 5120, foreground.recentBytes(),
+        "the SSD's foreground work: the whole chunks sent");
   }
 
   @Test

@@ -30,6 +30,7 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.DynamicSpaceTuner;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockFill;
@@ -45,6 +46,8 @@ class DescriptorServerTest {
   Path dir;
   private FileBlockStore store;
   private final SlaveCounters counters = new SlaveCounters(new DatasetCounters(16, 16, () -> 1L));
+  /** On a clock that stands still: it keeps every byte it was told of. */
+  private final ForegroundActivity foreground = new ForegroundActivity(1_000, () -> 0L);
   private DescriptorServer server;
   /** The hits the server counted for requests that stood for the block's lookup. */
   private final List<BlockAccessProto> hits = new CopyOnWriteArrayList<>();
@@ -72,7 +75,7 @@ class DescriptorServerTest {
     f.commit();
     socket = dir.resolve("s.socket");
     server = new DescriptorServer(socket, store, ACCESS, counters,
-        (key, why) -> { }, hits::add, 10_000);
+        foreground, (key, why) -> { }, hits::add, 10_000);
     server.init(new Configuration(false));
     server.start();
   }
@@ -126,6 +129,8 @@ class DescriptorServerTest {
     assertEquals(0, store.leasesHeld(), "the release ended the lease before it returned");
     assertEquals(1, counters.snapshot().getDescriptorsGranted());
     assertEquals(3000, counters.snapshot().getBytesFromCache());
+    assertEquals(data.length, foreground.recentBytes(),
+        "the SSD's foreground work: the whole block handed out, counted at the grant");
   }
 
   @Test
@@ -163,6 +168,7 @@ class DescriptorServerTest {
     }
     assertEquals(2, counters.snapshot().getDescriptorsRefused());
     assertEquals(0, counters.snapshot().getDescriptorsGranted());
+    assertEquals(0, foreground.recentBytes(), "a refusal hands out nothing to read");
     assertEquals(0, store.leasesHeld());
   }
 
@@ -197,7 +203,7 @@ class DescriptorServerTest {
     Path open = Files.createDirectory(dir.resolve("open"));
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
     DescriptorServer s = new DescriptorServer(open.resolve("s.socket"), store, ACCESS, counters,
-        (key, why) -> { }, hits::add, 10_000);
+        foreground, (key, why) -> { }, hits::add, 10_000);
     s.init(new Configuration(false));
     Exception e = assertThrows(Exception.class, s::start);
     assertTrue(String.valueOf(e.getMessage()).contains(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY),

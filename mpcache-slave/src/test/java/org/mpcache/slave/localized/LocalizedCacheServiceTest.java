@@ -27,6 +27,7 @@ import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.space.DynamicSpaceTuner;
 import org.mpcache.slave.space.EvictionPlan;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.space.SpaceSnapshot;
 import org.mpcache.slave.space.SsdVolume;
 
@@ -48,6 +49,8 @@ class LocalizedCacheServiceTest {
       finished.add(job + "=" + peakBytes);
     }
   };
+  /** On a clock that stands still: it keeps every byte it was told of. */
+  private final ForegroundActivity foreground = new ForegroundActivity(1_000, () -> 0L);
   private DynamicSpaceTuner tuner;
   private LocalizedCache cache;
   private LocalizedCacheService service;
@@ -59,7 +62,7 @@ class LocalizedCacheServiceTest {
     tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
     cache = new LocalizedCache(tuner, lock,
         (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll,
-        link);
+        link, foreground);
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     service = new LocalizedCacheService(cache, null);
@@ -127,6 +130,8 @@ class LocalizedCacheServiceTest {
     assertTrue(client.requestSpace(APP, "c3", "a3", 40).isGranted());
     assertEquals(640, cache.bytesGranted());
     assertEquals(12, cache.bytesDenied());
+    assertEquals(640, foreground.recentBytes(),
+        "the SSD's foreground work: the bytes granted, which tasks write next");
   }
 
   @Test
@@ -152,7 +157,7 @@ class LocalizedCacheServiceTest {
         Thread.currentThread().interrupt();
       }
       return new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1)));
-    }, deleted::addAll, link);
+    }, deleted::addAll, link, foreground);
     synchronized (lock) {
       tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
       tuner.inputFilled(new BlockKey("BP-1", 1, 1));
