@@ -31,6 +31,7 @@ import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.prefetch.FillHoldOff;
+import org.mpcache.slave.prefetch.FillYield;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.ForegroundActivity;
@@ -61,7 +62,7 @@ class PrefetchReplacedPathTest {
 
   /** Runs {@code onFirstCheck} once, right after the first block was checked. */
   private static final class HookedPrefetcher extends PrefetchService {
-    /** Never weighed: nothing here waits on the SSD's foreground work. */
+    /** Never weighed: this prefetcher's fills do not yield. */
     private static final ForegroundActivity FOREGROUND =
         new ForegroundActivity(1_000, Time::monotonicNow);
     private final IoAction onFirstCheck;
@@ -71,7 +72,8 @@ class PrefetchReplacedPathTest {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), FOREGROUND, slave.getMasterLink(), FillVerifier.off(),
           fill -> false, 60_000, SMALL_BLOCK, () -> ""), slave.getMasterLink(),
-          slave.getCounters(), 8, 4, 0, new FillHoldOff(0, 0));
+          slave.getCounters(), 8, 4, 0, new FillHoldOff(0, 0), new FillYield(0, 1_000, 0),
+          FOREGROUND);
       this.onFirstCheck = onFirstCheck;
     }
 

@@ -43,6 +43,7 @@ import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
 import org.mpcache.slave.prefetch.FillHoldOff;
+import org.mpcache.slave.prefetch.FillYield;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
@@ -227,7 +228,14 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_QUIET_MS_KEY,
                 SlaveConfigKeys.FILL_QUIET_MS_DEFAULT, 0),
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_MAX_DELAY_MS_KEY,
-                SlaveConfigKeys.FILL_MAX_DELAY_MS_DEFAULT, 0)));
+                SlaveConfigKeys.FILL_MAX_DELAY_MS_DEFAULT, 0)),
+        new FillYield(
+            ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_FOREGROUND_BYTES_PER_SEC_KEY,
+                SlaveConfigKeys.FILL_YIELD_FOREGROUND_BYTES_PER_SEC_DEFAULT, 0),
+            yieldWindow,
+            ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_KEY,
+                SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
+        foreground);
     // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,

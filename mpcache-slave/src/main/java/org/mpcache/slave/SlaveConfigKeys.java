@@ -123,9 +123,28 @@ public final class SlaveConfigKeys {
   public static final String FILL_MAX_DELAY_MS_KEY = "mpcache.slave.fill.max-delay.ms";
   public static final long FILL_MAX_DELAY_MS_DEFAULT = 3_000;
 
+  /**
+   * The rate of foreground work on the SSD, in bytes per second over
+   * {@link #FILL_YIELD_WINDOW_MS_KEY}, above which the slave's fills (for readers and for
+   * prefetches) wait, before they start and between the chunks they copy: hits the slave serves
+   * or hands out, and the room the Localized Cache grants tasks for spills, map outputs and
+   * merges. 0 for fills never to wait. A fill is background work; the SSD's bandwidth is shared.
+   */
+  public static final String FILL_YIELD_FOREGROUND_BYTES_PER_SEC_KEY =
+      "mpcache.slave.fill.yield.foreground.bytes.per.sec";
+  public static final long FILL_YIELD_FOREGROUND_BYTES_PER_SEC_DEFAULT = 1024 * 1024;
+
   /** The window, in milliseconds, over which the SSD's foreground rate is measured for fills. */
   public static final String FILL_YIELD_WINDOW_MS_KEY = "mpcache.slave.fill.yield.window.ms";
   public static final long FILL_YIELD_WINDOW_MS_DEFAULT = 1_000;
+
+  /**
+   * The longest, in milliseconds, one fill waits in all for the SSD's foreground work to drop
+   * ({@link #FILL_YIELD_FOREGROUND_BYTES_PER_SEC_KEY}): under constant load, the cache still
+   * fills. 0 for fills never to wait.
+   */
+  public static final String FILL_YIELD_MAX_DELAY_MS_KEY = "mpcache.slave.fill.yield.max-delay.ms";
+  public static final long FILL_YIELD_MAX_DELAY_MS_DEFAULT = 30_000;
 
   /**
    * Whether the slave's fills read the local DataNode's block files directly, by HDFS's

@@ -143,6 +143,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("FillsHeldOffMs",
             "Milliseconds readers' fills waited for the misses on their files to stop"),
             slave.getPrefetcher().heldOffMs())
+        .addCounter(Interns.info("FillsYieldedMs",
+            "Milliseconds fills waited for foreground work on the SSD (hits, Localized writes)"),
+            slave.getPrefetcher().yieldedMs())
         .addCounter(Interns.info("PrefetchSkipped",
             "Prefetch commands not carried out (cached, not admitted, file changed, queue full)"),
             slave.getPrefetcher().skipped())

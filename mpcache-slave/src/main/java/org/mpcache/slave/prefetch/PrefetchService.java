@@ -41,6 +41,7 @@ import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.slave.cache.SlaveFills;
 import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
@@ -62,7 +63,11 @@ import org.slf4j.LoggerFactory;
  * dropped, counted as failed, and the next reader's miss asks again. A failed reader's fill is
  * counted ({@code FillsBySlaveFailed}) and logged at WARN once per cause. A reader's fill starts
  * only once the misses on its file have gone quiet ({@link FillHoldOff}), so that it does not
- * compete with the reader for the node's cores; the time fills waited so is counted.
+ * compete with the reader for the node's cores; the time fills waited so is counted. Every fill,
+ * a reader's or a prefetch, also gives way to foreground work on the SSD ({@link FillYield}):
+ * before it asks for admission and between the chunks it copies, it waits while hits and the
+ * Localized Cache's writes keep the SSD busy ({@link ForegroundActivity}), with no lock held; the
+ * time fills yielded so is counted too.
  *
  * <p>HDFS is read as the slave's login user, never as a caller: a reader's fill was asked for in a
  * lookup that the block's access token authorized, and only that very block (pool, id, generation
@@ -98,6 +103,9 @@ public class PrefetchService extends AbstractService {
    */
   private final Map<String, Long> lastMiss = new ConcurrentHashMap<>();
   private final AtomicLong heldOffMs = new AtomicLong();
+  private final FillYield yield;
+  private final ForegroundActivity foreground;
+  private final AtomicLong yieldedMs = new AtomicLong();
   /**
    * The pace's period: a fill after a pause may read one period's worth at full speed, so a
    * short period keeps that burst small (3.2 MiB at 64 MiB/s; Hadoop's default of 500 ms lets
@@ -129,10 +137,12 @@ public class PrefetchService extends AbstractService {
    * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
    *     limit
    * @param holdOff when readers' fills start
+   * @param yield when fills give way to foreground work on the SSD
+   * @param foreground the SSD's foreground work, which {@code yield} weighs
    */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
       SlaveCounters counters, int queueLimit, int readerQueueLimit, long bytesPerSec,
-      FillHoldOff holdOff) {
+      FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
@@ -141,6 +151,8 @@ public class PrefetchService extends AbstractService {
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
     this.holdOff = holdOff;
+    this.yield = yield;
+    this.foreground = foreground;
     this.throttler = bytesPerSec > 0 ? new DataTransferThrottler(PACE_PERIOD_MS, bytesPerSec)
         : null;
   }
@@ -272,6 +284,39 @@ public class PrefetchService extends AbstractService {
     return heldOffMs.get();
   }
 
+  /**
+   * Waits while foreground work keeps the SSD busy ({@link FillYield}), for a fill of
+   * {@code key} that has yielded {@code waitedMs} already; returns what it has yielded then. Holds
+   * no lock; counts the time in {@link #yieldedMs} as it goes.
+   *
+   * @throws InterruptedIOException when the service stops meanwhile
+   */
+  private long yieldToForeground(BlockKey key, long waitedMs) throws InterruptedIOException {
+    long waited = waitedMs;
+    long delay;
+    while ((delay = yield.delayMs(foreground.recentBytes(), waited)) > 0) {
+      long from = Time.monotonicNow();
+      try {
+        Thread.sleep(delay);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("stopped while " + key + "'s fill yielded");
+      }
+      long slept = Time.monotonicNow() - from;
+      yieldedMs.addAndGet(slept);
+      waited += slept;
+    }
+    return waited;
+  }
+
+  /**
+   * Milliseconds fills (readers' and prefetches') waited, since start, for foreground work on the
+   * SSD to drop ({@link FillYield}).
+   */
+  public long yieldedMs() {
+    return yieldedMs.get();
+  }
+
   /** Readers' fills queued or under way, for tests. */
   public int readerFillsPending() {
     return readerFills.size();
@@ -355,6 +400,9 @@ public class PrefetchService extends AbstractService {
     if (store.state(key).isPresent()) {
       return false;
     }
+    // Before admission: the arbitrator's answer, and the evictions it orders, are acted on at
+    // once, not after a wait.
+    long yielded = yieldToForeground(key, 0);
     ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
         store.space().freeBytes(), c.getForce());
     if (!d.getAdmitted()) {
@@ -362,7 +410,7 @@ public class PrefetchService extends AbstractService {
       return false;
     }
     cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
-    if (fill(key, c, source)) {
+    if (fill(key, c, source, yielded)) {
       counters.blockCached(c.getAccess().getDatasetId());
       masterLink.reportCached(key);
       return true;
@@ -371,8 +419,13 @@ public class PrefetchService extends AbstractService {
     return false;
   }
 
-  /** Reads the block from HDFS into the store; false when it cannot be cached as planned. */
-  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source)
+  /**
+   * Reads the block from HDFS into the store, yielding to foreground work between chunks for what
+   * remains of the fill's longest delay after the {@code yieldedBefore} ms it has waited; false
+   * when it cannot be cached as planned.
+   */
+  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source,
+      long yieldedBefore)
       throws IOException {
     long length = c.getAccess().getBlockBytes();
     Path path = new Path(c.getPath());
@@ -392,7 +445,11 @@ public class PrefetchService extends AbstractService {
       byte[] buf = source.buffer;
       in.seek(c.getOffset());
       long done = 0;
+      long yielded = yieldedBefore;
       while (done < length) {
+        if (done > 0) {
+          yielded = yieldToForeground(key, yielded);
+        }
         int n = (int) Math.min(buf.length, length - done);
         in.readFully(buf, 0, n);
         if (!isKey(in.getCurrentBlock(), key)) {
