@@ -1,5 +1,7 @@
 package org.mpcache.minicluster;
 
+import static org.mpcache.minicluster.ClusterDefaults.setUnlessConfigured;
+
 import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
@@ -320,9 +322,9 @@ public final class MiniMpCacheCluster implements Closeable {
     masterConf = new Configuration(conf);
     masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
         spec.host + ":" + (external ? spec.externalMasterPort : 0));
-    masterConf.setIfUnset(MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
-    masterConf.setIfUnset(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
-    masterConf.setIfUnset(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
+    setUnlessConfigured(masterConf, MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
+    setUnlessConfigured(masterConf, MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
+    setUnlessConfigured(masterConf, MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     if (external) {
       conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
           masterConf.get(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY));
@@ -335,7 +337,7 @@ public final class MiniMpCacheCluster implements Closeable {
     }
     conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
-    conf.setIfUnset(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
+    setUnlessConfigured(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
     if (spec.yarn) {
       startYarn();
     }
@@ -414,17 +416,17 @@ public final class MiniMpCacheCluster implements Closeable {
         (spec.nodeHosts ? nodeAddress(i) : spec.host) + ":" + clientPort);
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, nodeHost(i));
     // Block streams on any free port of the slave's address; a test may turn them off with "".
-    sc.setIfUnset(SlaveConfigKeys.STREAM_ADDRESS_KEY,
+    setUnlessConfigured(sc, SlaveConfigKeys.STREAM_ADDRESS_KEY,
         (spec.nodeHosts ? nodeAddress(i) : spec.host) + ":0");
     sc.set(SlaveConfigKeys.DATANODE_ADDRESS_KEY, "127.0.0.1:" + dn.getXferAddress().getPort());
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssdDir(i).getAbsolutePath());
     long localized = spec.localizedCapacity >= 0 ? spec.localizedCapacity : 8 * spec.blockSize;
     long total = spec.slaveCapacity + localized;
     sc.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, total);
-    sc.setIfUnset(LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
-    sc.setIfUnset(LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
+    setUnlessConfigured(sc, LocalizedConfigKeys.SPACE_UNIT_KEY, Long.toString(spec.blockSize));
+    setUnlessConfigured(sc, LocalizedConfigKeys.LOCALIZED_FRACTION_KEY,
         Double.toString((double) localized / total));
-    sc.setIfUnset(LocalizedConfigKeys.INPUT_FRACTION_KEY,
+    setUnlessConfigured(sc, LocalizedConfigKeys.INPUT_FRACTION_KEY,
         Double.toString(spec.slaveCapacity / 2.0 / total));
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, spec.host + ":" + localizedPort);
     // Local hits by descriptor passing, as an operator would set it up; a test's configuration
@@ -489,20 +491,20 @@ public final class MiniMpCacheCluster implements Closeable {
     yc.setInt(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
     yc.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
     yc.setInt(MRJobConfig.MAP_MEMORY_MB, 512);
-    yc.setIfUnset(MRJobConfig.MAP_JAVA_OPTS, TASK_JVM_OPTS);
+    setUnlessConfigured(yc, MRJobConfig.MAP_JAVA_OPTS, TASK_JVM_OPTS);
     yc.setInt(MRJobConfig.REDUCE_MEMORY_MB, 512);
-    yc.setIfUnset(MRJobConfig.REDUCE_JAVA_OPTS, TASK_JVM_OPTS);
+    setUnlessConfigured(yc, MRJobConfig.REDUCE_JAVA_OPTS, TASK_JVM_OPTS);
     yc.setInt(MRJobConfig.MR_AM_VMEM_MB, 512);
-    yc.setIfUnset(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_JVM_OPTS);
+    setUnlessConfigured(yc, MRJobConfig.MR_AM_COMMAND_OPTS, TASK_JVM_OPTS);
     // Heartbeats and the client's poll at their defaults (1 s, 1 s, 5 s) add idle seconds to
     // every job.
-    yc.setIfUnset(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, "250");
-    yc.setIfUnset(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, "250");
-    yc.setIfUnset(Job.COMPLETION_POLL_INTERVAL_KEY, "200");
+    setUnlessConfigured(yc, YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, "250");
+    setUnlessConfigured(yc, MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, "250");
+    setUnlessConfigured(yc, Job.COMPLETION_POLL_INTERVAL_KEY, "200");
     // On a small, loaded machine a slow task gets a speculative twin, and a test counting task
     // attempts (or the figures of a run) would count it.
-    yc.setIfUnset(MRJobConfig.MAP_SPECULATIVE, "false");
-    yc.setIfUnset(MRJobConfig.REDUCE_SPECULATIVE, "false");
+    setUnlessConfigured(yc, MRJobConfig.MAP_SPECULATIVE, "false");
+    setUnlessConfigured(yc, MRJobConfig.REDUCE_SPECULATIVE, "false");
     mr = new MiniMRYarnCluster("mpcache", spec.dataNodes);
     mr.init(yc);
     mr.start();
