@@ -139,12 +139,13 @@ public final class SlaveConfigKeys {
   public static final long FILL_YIELD_WINDOW_MS_DEFAULT = 1_000;
 
   /**
-   * The longest, in milliseconds, one fill waits in all for the SSD's foreground work to drop
-   * ({@link #FILL_YIELD_FOREGROUND_BYTES_PER_SEC_KEY}): under constant load, the cache still
-   * fills. 0 for fills never to wait.
+   * The longest, in milliseconds from when a fill was asked for (its queueing and hold-off
+   * included), that it waits for the SSD's foreground work to drop
+   * ({@link #FILL_YIELD_FOREGROUND_BYTES_PER_SEC_KEY}): under constant load the cache still
+   * fills, in time for the next job over the same data. 0 for fills never to wait.
    */
   public static final String FILL_YIELD_MAX_DELAY_MS_KEY = "mpcache.slave.fill.yield.max-delay.ms";
-  public static final long FILL_YIELD_MAX_DELAY_MS_DEFAULT = 30_000;
+  public static final long FILL_YIELD_MAX_DELAY_MS_DEFAULT = 10_000;
 
   /**
    * Whether the slave's fills read the local DataNode's block files directly, by HDFS's

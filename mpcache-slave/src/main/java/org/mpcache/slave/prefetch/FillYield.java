@@ -5,9 +5,9 @@ package org.mpcache.slave.prefetch;
  * prefetch) waits, before it starts and between the chunks it copies, while the foreground bytes
  * of the last {@code windowMs} ({@link org.mpcache.slave.space.ForegroundActivity}: hits served,
  * Localized Cache room granted) come to more than {@code foregroundBytesPerSec}
- * ({@code mpcache.slave.fill.yield.foreground.bytes.per.sec}), and {@code maxDelayMs} at most in
- * all ({@code mpcache.slave.fill.yield.max-delay.ms}), so that a cache under constant load still
- * fills.
+ * ({@code mpcache.slave.fill.yield.foreground.bytes.per.sec}), until {@code maxDelayMs} have
+ * passed since the fill was asked for ({@code mpcache.slave.fill.yield.max-delay.ms}), so that a
+ * cache under constant load still fills, in time for the next job over the same data.
  *
  * <p>A fill is background work: it pays off in later jobs, while the SSD's bandwidth it takes is
  * taken from the hits and the spills, map outputs and merges of the jobs running now. While it
@@ -23,7 +23,7 @@ public final class FillYield {
   /**
    * @param foregroundBytesPerSec the foreground rate above which fills wait; 0 never to wait
    * @param windowMs the window the foreground bytes are counted over, at least 1
-   * @param maxDelayMs the longest one fill waits in all; 0 never to wait
+   * @param maxDelayMs the longest after it was asked for that a fill waits; 0 never to wait
    */
   public FillYield(long foregroundBytesPerSec, long windowMs, long maxDelayMs) {
     if (foregroundBytesPerSec < 0 || windowMs < 1 || maxDelayMs < 0) {
@@ -42,8 +42,8 @@ public final class FillYield {
   }
 
   /**
-   * How many milliseconds a fill that has waited {@code waitedMs} so far waits before it asks
-   * again, when the SSD's foreground work came to {@code foregroundBytes} over the last window;
+   * How many milliseconds a fill asked for {@code waitedMs} ago waits before it asks again, when
+   * the SSD's foreground work came to {@code foregroundBytes} over the last window;
    * 0 when it goes on.
    */
   public long delayMs(long foregroundBytes, long waitedMs) {

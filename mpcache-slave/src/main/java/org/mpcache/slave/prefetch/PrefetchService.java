@@ -195,11 +195,12 @@ public class PrefetchService extends AbstractService {
 
   /** Queues commands from a heartbeat; returns at once. */
   public void submit(List<PrefetchCommandProto> commands) {
+    long askedAt = Time.monotonicNow();
     for (PrefetchCommandProto c : commands) {
       try {
         executor.execute(() -> {
           try {
-            prefetch(c);
+            prefetch(c, askedAt);
           } finally {
             prefetchSource.release(!executor.getQueue().isEmpty());
           }
@@ -236,7 +237,7 @@ public class PrefetchService extends AbstractService {
           if (!awaitQuiet(c.getPath(), askedAt)) {
             return;
           }
-          fillForReaderNow(key, c);
+          fillForReaderNow(key, c, askedAt);
         } finally {
           readerFills.remove(key);
           readerSource.release(!readerExecutor.getQueue().isEmpty());
@@ -286,15 +287,16 @@ public class PrefetchService extends AbstractService {
 
   /**
    * Waits while foreground work keeps the SSD busy ({@link FillYield}), for a fill of
-   * {@code key} that has yielded {@code waitedMs} already; returns what it has yielded then. Holds
-   * no lock; counts the time in {@link #yieldedMs} as it goes.
+   * {@code key} asked for at {@code askedAt} (monotonic ms): the longest delay counts from then,
+   * queueing and holding off included, so fills queued behind a waiting one are not each delayed
+   * in turn. Holds no lock; counts the time slept in {@link #yieldedMs}.
    *
    * @throws InterruptedIOException when the service stops meanwhile
    */
-  private long yieldToForeground(BlockKey key, long waitedMs) throws InterruptedIOException {
-    long waited = waitedMs;
+  private void yieldToForeground(BlockKey key, long askedAt) throws InterruptedIOException {
     long delay;
-    while ((delay = yield.delayMs(foreground.recentBytes(), waited)) > 0) {
+    while ((delay = yield.delayMs(foreground.recentBytes(),
+        Math.max(0, Time.monotonicNow() - askedAt))) > 0) {
       long from = Time.monotonicNow();
       try {
         Thread.sleep(delay);
@@ -302,11 +304,8 @@ public class PrefetchService extends AbstractService {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("stopped while " + key + "'s fill yielded");
       }
-      long slept = Time.monotonicNow() - from;
-      yieldedMs.addAndGet(slept);
-      waited += slept;
+      yieldedMs.addAndGet(Time.monotonicNow() - from);
     }
-    return waited;
   }
 
   /**
@@ -322,12 +321,12 @@ public class PrefetchService extends AbstractService {
     return readerFills.size();
   }
 
-  private void fillForReaderNow(BlockKey key, PrefetchCommandProto c) {
+  private void fillForReaderNow(BlockKey key, PrefetchCommandProto c, long askedAt) {
     try {
       // The handler thread that queued the first fill may have run as a caller: read as the
       // slave itself, whoever created this thread.
       if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(key, c,
-          readerSource))) {
+          readerSource, askedAt))) {
         counters.filledBySlave();
       }
     } catch (IOException | RuntimeException e) {
@@ -375,10 +374,10 @@ public class PrefetchService extends AbstractService {
     return failed.get();
   }
 
-  private void prefetch(PrefetchCommandProto c) {
+  private void prefetch(PrefetchCommandProto c, long askedAt) {
     BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
     try {
-      if (admitAndFill(key, c, prefetchSource)) {
+      if (admitAndFill(key, c, prefetchSource, askedAt)) {
         filled.incrementAndGet();
       } else {
         skipped.incrementAndGet();
@@ -395,14 +394,14 @@ public class PrefetchService extends AbstractService {
    * into the store; false when it is cached or being filled already, not admitted, or cannot be
    * cached as planned.
    */
-  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c, OpenSource source)
-      throws IOException {
+  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c, OpenSource source,
+      long askedAt) throws IOException {
     if (store.state(key).isPresent()) {
       return false;
     }
     // Before admission: the arbitrator's answer, and the evictions it orders, are acted on at
     // once, not after a wait.
-    long yielded = yieldToForeground(key, 0);
+    yieldToForeground(key, askedAt);
     ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
         store.space().freeBytes(), c.getForce());
     if (!d.getAdmitted()) {
@@ -410,7 +409,7 @@ public class PrefetchService extends AbstractService {
       return false;
     }
     cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
-    if (fill(key, c, source, yielded)) {
+    if (fill(key, c, source, askedAt)) {
       counters.blockCached(c.getAccess().getDatasetId());
       masterLink.reportCached(key);
       return true;
@@ -420,12 +419,11 @@ public class PrefetchService extends AbstractService {
   }
 
   /**
-   * Reads the block from HDFS into the store, yielding to foreground work between chunks for what
-   * remains of the fill's longest delay after the {@code yieldedBefore} ms it has waited; false
-   * when it cannot be cached as planned.
+   * Reads the block from HDFS into the store, yielding to foreground work between chunks until
+   * the fill's longest delay from {@code askedAt} has passed; false when it cannot be cached as
+   * planned.
    */
-  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source,
-      long yieldedBefore)
+  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source, long askedAt)
       throws IOException {
     long length = c.getAccess().getBlockBytes();
     Path path = new Path(c.getPath());
@@ -445,10 +443,9 @@ public class PrefetchService extends AbstractService {
       byte[] buf = source.buffer;
       in.seek(c.getOffset());
       long done = 0;
-      long yielded = yieldedBefore;
       while (done < length) {
         if (done > 0) {
-          yielded = yieldToForeground(key, yielded);
+          yieldToForeground(key, askedAt);
         }
         int n = (int) Math.min(buf.length, length - done);
         in.readFully(buf, 0, n);
