@@ -38,6 +38,7 @@ final class LoopDevice implements AutoCloseable {
   private String device;
   private String majMin;
   private boolean mounted;
+  private TierSpec.Device limits;
 
   private LoopDevice(Path image, Path mountPoint) {
     this.image = image;
@@ -83,8 +84,18 @@ final class LoopDevice implements AutoCloseable {
         "-E", "nodiscard,lazy_itable_init=0,lazy_journal_init=0", device);
     Shell.run("mount", device, mountPoint.toString());
     mounted = true;
-    writeThrottle(majMin, spec.readBytesPerSec(), spec.writeBytesPerSec(), spec.iops());
+    limits = spec;
+    throttle(true);
     writeDirtyLimit(majMin, dirtyBytes);
+  }
+
+  /**
+   * Puts the device's throttle rules on ({@code on}) or takes them off, leaving the dirty limit;
+   * for loading data that no measurement times.
+   */
+  void throttle(boolean on) throws IOException {
+    writeThrottle(majMin, on ? limits.readBytesPerSec() : 0, on ? limits.writeBytesPerSec() : 0,
+        on ? limits.iops() : 0);
   }
 
   /** The loop device, e.g. /dev/loop3. */

@@ -65,6 +65,11 @@ final class EmulatedTiers implements TierLayout {
   }
 
   @Override
+  public <T> T load(StorageTiers.IoCallable<T> load) throws IOException {
+    return tiers.unthrottled(load);
+  }
+
+  @Override
   public void configure(Configuration conf) {
     tiers.configure(conf);
   }

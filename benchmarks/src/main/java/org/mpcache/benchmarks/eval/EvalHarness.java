@@ -36,13 +36,21 @@ import org.mpcache.master.arbitrator.CachePolicies;
  * of a {@link TierLayout} and choosing the master's policy as {@link EvalMode} says, and measures
  * every job. Before a mode's first job, the datasets of the
  * mix are generated once per (input kind, size class) through plain HDFS, so the cache starts cold
- * and later jobs over the same dataset can hit it. An untimed warm-up job runs first in every
- * mode. The page cache is dropped before every job where the machine allows it.
+ * and later jobs over the same dataset can hit it. An untimed warm-up job runs before the first
+ * timed job of the harness. The page cache is dropped before every job where the machine allows it.
  *
  * <p>Not thread-safe: one caller runs one harness at a time (the machine holds one cluster).
  */
 public final class EvalHarness {
   private static final String MPCACHE_POLICY = CachePolicies.MPCACHE;
+  /**
+   * How often the client asks whether a job has finished, in ms. Hadoop's 5 s default
+   * ({@code mapreduce.client.completion.pollinterval}) would round every job time up to the next
+   * poll: two modes' times for one job would differ by multiples of 5 s.
+   */
+  static final int COMPLETION_POLL_MS = 100;
+  /** The warm-up job's input: enough to load and compile the job path, little to read. */
+  private static final long WARM_UP_BYTES = 1L << 20;
   /** Task JVM options: a heap within the 512 MB containers and the JVM's default compilers. */
   private static final String TASK_HEAP = "-Xmx384m";
 
@@ -58,12 +66,13 @@ public final class EvalHarness {
    * @param reduces reduce tasks per job
    * @param kmeansIterations the most iterations k-means runs
    * @param seed seeds the datasets
-   * @param warmUp whether every run starts with the untimed warm-up job (only tests that time
-   *     nothing leave it out)
+   * @param timed whether the runs are measured: every run starts with the untimed warm-up job and
+   *     tasks run with the JIT production tasks run with; tests that time nothing turn it off and
+   *     get the embedded cluster's quick-starting task JVMs
    */
   public record Settings(int nodes, long blockBytes, long localizedBytes,
       int nodeManagerMemoryMb, String pacmanPolicy, int reduces, int kmeansIterations, long seed,
-      boolean warmUp) {
+      boolean timed) {
 
     /** Checks the settings. */
     public Settings {
@@ -106,6 +115,8 @@ public final class EvalHarness {
   private final TierLayout tiers;
   private final File workDir;
   private final Listener listener;
+  /** Whether this harness's JVM has run the warm-up job (once, before the first timed job). */
+  private boolean warmedUp;
 
   /**
    * @param workDir holds each run's NameNode and test files
@@ -185,14 +196,16 @@ public final class EvalHarness {
         .slaveCacheDir(tierDir(mode.cacheInMemory() ? Tier.MEMORY : Tier.SSD,
             run + "/cache", tierDirs))
         .nodeManagerMemoryMb(containerMb)
-        // The cluster's short heartbeats stay (at Hadoop's defaults they would hide the tiers'
-        // differences), but tasks run with the JIT that production tasks run with.
-        .set(MRJobConfig.MAP_JAVA_OPTS, TASK_HEAP)
-        .set(MRJobConfig.REDUCE_JAVA_OPTS, TASK_HEAP)
-        .set(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_HEAP)
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
         .set(MasterConfigKeys.POLICY_KEY,
             mode == EvalMode.PACMAN ? effectivePacmanPolicy() : mode.policy());
+    if (settings.timed()) {
+      // The cluster's short heartbeats stay (at Hadoop's defaults they would hide the tiers'
+      // differences), but tasks run with the JIT that production tasks run with.
+      b.set(MRJobConfig.MAP_JAVA_OPTS, TASK_HEAP)
+          .set(MRJobConfig.REDUCE_JAVA_OPTS, TASK_HEAP)
+          .set(MRJobConfig.MR_AM_COMMAND_OPTS, TASK_HEAP);
+    }
     if (mode.localizedCache()) {
       b.nodeManagerHddDir(tierDir(Tier.HDD, run + "/nm-local", tierDirs))
           .localizedCapacity(settings.localizedBytes());
@@ -213,8 +226,9 @@ public final class EvalHarness {
       Runtime.getRuntime().addShutdownHook(hook);
       try {
         generateInputs(cluster.plainFileSystem(), mix);
-        if (settings.warmUp()) {
+        if (settings.timed() && !warmedUp) {
           warmUp(cluster, run);
+          warmedUp = true;
         }
         for (MixJob job : mix) {
           listener.jobStarted(run, job);
@@ -263,17 +277,21 @@ public final class EvalHarness {
   }
 
   /**
-   * Runs one small untimed word-count over a dataset of its own, so that every mode's first
-   * timed job meets a cluster whose JVMs have loaded and compiled the job path; without it, the
-   * first mode run pays that alone. It reads through the cache like any job, but nothing of the
-   * mix reads its blocks.
+   * Runs one small untimed word-count over a dataset of its own, before the harness's first timed
+   * job, so that the first run meets a JVM (the embedded cluster's daemons all run in this one)
+   * that has loaded and compiled the job path, as every later run does; without it, the first
+   * mode run pays that alone. It reads through the cache like any job, but nothing of the mix
+   * reads its blocks.
    */
   private void warmUp(MiniMpCacheCluster cluster, String run)
       throws IOException, InterruptedException {
     Path input = new Path("/eval/warmup/input");
     Path output = new Path("/eval/warmup/output");
-    DataGenerators.generate("word-count", cluster.plainFileSystem(), input, settings.blockBytes(),
-        settings.seed());
+    tiers.load(() -> {
+      DataGenerators.generate("word-count", cluster.plainFileSystem(), input, WARM_UP_BYTES,
+          settings.seed());
+      return null;
+    });
     Configuration conf = cluster.conf();
     conf.setInt(MRJobConfig.NUM_REDUCES, settings.reduces());
     PumaRun r = PumaBenchmarks.byName("word-count").run(conf, input, output);
@@ -283,16 +301,19 @@ public final class EvalHarness {
     cluster.plainFileSystem().delete(new Path("/eval/warmup"), true);
   }
 
-  /** Writes each distinct dataset of the mix once. */
+  /** Writes each distinct dataset of the mix once, with the tiers' limits lifted (untimed). */
   private void generateInputs(FileSystem fs, List<MixJob> mix) throws IOException {
     Map<String, MixJob> datasets = new LinkedHashMap<>();
     for (MixJob j : mix) {
       datasets.putIfAbsent(j.dataset(), j);
     }
-    for (MixJob j : datasets.values()) {
-      long seed = SeededRandom.mix(settings.seed() * 31 + j.dataset().hashCode());
-      DataGenerators.generate(j.kind(), fs, dataPath(j), j.bytes(), seed);
-    }
+    tiers.load(() -> {
+      for (MixJob j : datasets.values()) {
+        long seed = SeededRandom.mix(settings.seed() * 31 + j.dataset().hashCode());
+        DataGenerators.generate(j.kind(), fs, dataPath(j), j.bytes(), seed);
+      }
+      return null;
+    });
   }
 
   private static Path dataPath(MixJob j) {
@@ -301,7 +322,7 @@ public final class EvalHarness {
 
   private JobResult runJob(MiniMpCacheCluster cluster, EvalMode mode, long cacheMb, String run,
       int repetition, MixJob job) throws IOException, InterruptedException {
-    Configuration conf = cluster.conf();
+    Configuration conf = jobConf(cluster.conf());
     conf.setInt(MRJobConfig.NUM_REDUCES, settings.reduces());
     conf.setInt(PumaConfigKeys.KMEANS_MAX_ITERATIONS_KEY, settings.kmeansIterations());
     Path output = new Path("/eval/out/" + run + "/job-" + job.index() + "-"
@@ -331,13 +352,17 @@ public final class EvalHarness {
     }
     SlaveCountersProto after = cluster.totals();
     double[] phases = phaseSeconds(r.jobs());
+    double jobSeconds = 0;
+    for (Job j : r.jobs()) {
+      jobSeconds += statusSeconds(j.getStartTime(), j.getFinishTime());
+    }
     Counters c = r.counters();
     long hdfsRead = c.findCounter("hdfs", FileSystemCounter.BYTES_READ).getValue();
     long local = c.findCounter("file", FileSystemCounter.BYTES_READ).getValue()
         + c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
     cluster.plainFileSystem().delete(output, true);
     return new JobResult(mode.cliName(), cacheMb, repetition, job.index(), job.benchmark().name(), job.k(),
-        job.dataset(), job.bytes(), r.success(), seconds, phases[0], phases[1], hdfsRead,
+        job.dataset(), job.bytes(), r.success(), seconds, jobSeconds, phases[0], phases[1], hdfsRead,
         after.getBytesFromCache() - before.getBytesFromCache(),
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
@@ -346,6 +371,25 @@ public final class EvalHarness {
         cluster.localizedBytesGranted() - grantedBefore,
         cluster.localizedBytesDenied() - deniedBefore,
         after.getHits() - before.getHits(), after.getMisses() - before.getMisses());
+  }
+
+  /**
+   * The configuration a timed job runs with: {@code base} with the client polling for completion
+   * every {@link #COMPLETION_POLL_MS}, so that the submit-to-finish time resolves a tenth of a
+   * second.
+   */
+  static Configuration jobConf(Configuration base) {
+    Configuration conf = new Configuration(base);
+    conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, COMPLETION_POLL_MS);
+    return conf;
+  }
+
+  /**
+   * A job's run time by its own clock (the application master's start and finish times, as the
+   * job's status reports them), in seconds; 0 when either is unknown.
+   */
+  static double statusSeconds(long startMs, long finishMs) {
+    return startMs <= 0 || finishMs < startMs ? 0 : (finishMs - startMs) / 1000.0;
   }
 
   /**

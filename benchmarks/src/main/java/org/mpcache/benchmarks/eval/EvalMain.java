@@ -22,7 +22,7 @@ import org.mpcache.common.tools.ToolOptions;
  * The evaluation's command line: runs the paper's job mix under each mode on an embedded cluster,
  * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). By
  * default it runs the short reuse mix ({@link EvalMix#reuse}) under hadoop, mpcache and ssd-lru
- * once (about 15 minutes on 2 cores); {@code --compare} runs every mode three times, and
+ * twice, modes interleaved; {@code --compare} runs every mode three times, and
  * {@code --full} selects the paper's 20 size classes and a longer mix. {@link #options()} declares every option with its
  * default ({@code --help} prints them); docs/evaluation.md describes them. Exit status 0 on
  * success, 1 on bad arguments, 2 if the evaluation failed.
@@ -83,8 +83,7 @@ public final class EvalMain extends CommandLineTool {
     m.put("jobs", 30);
     m.put("datasets", 8);
     m.put("classes", 20);
-    m.put("mb-per-class", 12);
-    m.put("cache-mb", 128);
+    m.put("cache-mb", 256);
     m.put("localized-mb", 256);
     m.put("memory-cache-mb", 32);
     m.put("kmeans-iterations", 3);
@@ -97,7 +96,7 @@ public final class EvalMain extends CommandLineTool {
         + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
         .preset("full", "the paper's 20 size classes and a longer mix", FULL)
         .preset("compare", "every mode, three repetitions (the full comparison)", COMPARE)
-        .option("jobs", "N", "jobs in the mix", 6)
+        .option("jobs", "N", "jobs in the mix", 4)
         .option("mix", "reuse|paper", "reuse: few datasets, each read by several benchmarks, "
             + "Zipf popularity; paper: a dataset per input kind and size class", "reuse")
         .option("datasets", "D", "datasets of the reuse mix", 3)
@@ -105,16 +104,16 @@ public final class EvalMain extends CommandLineTool {
         .option("modes", "m1,m2,...", "the modes to run, in order (" + Arrays.stream(
             EvalMode.values()).map(EvalMode::cliName).collect(Collectors.joining(", "))
             + "), or all", DEFAULT_MODES)
-        .option("repeat", "R", "runs of the mix per mode, modes interleaved per repetition", 1)
+        .option("repeat", "R", "runs of the mix per mode, modes interleaved per repetition", 2)
         .option("seed", "S", "seed of the mix", 2014)
         .optional("out", "DIR", "directory for the results", "results/<UTC yyyyMMdd-HHmmss>")
         .option("work", "DIR", "directory for the clusters and the tiers", "target/eval-work")
         .option("classes", "N", "size classes (N of Equation 3)", 4)
         .option("zipf", "S", "Zipf exponent over the size classes", 1.0)
-        .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 6)
-        .option("block-mb", "N", "HDFS block size in MiB", 4)
+        .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 16)
+        .option("block-mb", "N", "HDFS block size in MiB", 16)
         .option("cache-mb", "N", "the SSD Input Cache per node (mpcache, mpcache-input, ssd-lru), "
-            + "MiB", 8)
+            + "MiB", 64)
         .option("localized-mb", "N", "mpCache's Localized Cache per node, MiB", 128)
         .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 4)
         .optional("sweep-cache-mb", "a,b,...", "run mpcache once at each of these cache sizes "
@@ -123,9 +122,9 @@ public final class EvalMain extends CommandLineTool {
         .option("nm-memory-mb", "N", "container memory per NodeManager, MiB", 2048)
         .option("pacman-policy", "lfu-f|life", "the PACMan-like mode's eviction policy", "lfu-f")
         .option("reduces", "N", "reduce tasks per job", 1)
-        .option("kmeans-iterations", "N", "k-means iterations", 2)
+        .option("kmeans-iterations", "N", "k-means iterations", 1)
         .option("node-cores", "N", "cores sharing a modelled node's disks; unset device limits "
-            + "are divided by it", 8)
+            + "are divided by it", 16)
         .settings("mpcache.tiers.KEY=VALUE", "a storage tier setting (docs/configuration.md)");
   }
 

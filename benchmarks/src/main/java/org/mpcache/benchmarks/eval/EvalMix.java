@@ -10,6 +10,7 @@ import org.mpcache.benchmarks.datagen.SeededRandom;
 import org.mpcache.benchmarks.datagen.ZipfDistribution;
 import org.mpcache.benchmarks.puma.PumaBenchmark;
 import org.mpcache.benchmarks.puma.PumaBenchmarks;
+import org.mpcache.benchmarks.puma.ShuffleClass;
 
 /**
  * The evaluation's job mixes, scaled to one machine. {@link #paper} is the paper's mix (Section
@@ -57,7 +58,9 @@ public final class EvalMix {
    * {@code benchmarks} read them (Wikipedia text, then movie ratings, ...), with a size class
    * drawn by Equation 3 (no two datasets alike); its popularity follows a Zipf law of exponent
    * {@code popularity} over {@code r}. Each job picks a dataset by popularity, then uniformly one
-   * of the benchmarks that read its kind.
+   * of the benchmarks that read its kind and belong to the shuffle class whose turn it is (light,
+   * medium, heavy, in rotation over the jobs), or of all its kind's readers when none belongs to
+   * it: a short mix then covers the three classes, as the paper's 13 benchmarks do.
    *
    * @param datasets how many datasets the mix reads, at most the kinds times the classes
    * @param popularity the Zipf exponent over the datasets (0: uniform)
@@ -92,9 +95,15 @@ public final class EvalMix {
       classOf.add(k);
     }
     List<MixJob> out = new ArrayList<>(jobs);
+    ShuffleClass[] turns = ShuffleClass.values();
     for (int i = 0; i < jobs; i++) {
       int r = ranks.sample(random);
-      List<PumaBenchmark> candidates = readers.get(kindOf.get(r));
+      ShuffleClass turn = turns[i % turns.length];
+      List<PumaBenchmark> candidates = readers.get(kindOf.get(r)).stream()
+          .filter(b -> b.shuffleClass() == turn).toList();
+      if (candidates.isEmpty()) {
+        candidates = readers.get(kindOf.get(r));
+      }
       PumaBenchmark b = candidates.get(random.nextInt(candidates.size()));
       int k = classOf.get(r);
       out.add(new MixJob(i, b, k, k * bytesPerClass));

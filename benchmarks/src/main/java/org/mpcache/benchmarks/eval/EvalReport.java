@@ -120,11 +120,19 @@ public final class EvalReport {
   }
 
   /**
-   * The spread of the repetitions' own speedups of {@code run} over {@code base}: for each
+   * The spread of the repetitions' own speedups of {@code run} over {@code base}
+   * ({@link #repetitionSpeedups}).
+   */
+  public Spread speedupSpread(String run, String base) {
+    return Spread.of(repetitionSpeedups(run, base));
+  }
+
+  /**
+   * The repetitions' own speedups of {@code run} over {@code base}, by repetition: for each
    * repetition both ran, the mean of the per-job time ratios over the jobs that succeeded in
    * that repetition of both.
    */
-  public Spread speedupSpread(String run, String base) {
+  public List<Double> repetitionSpeedups(String run, String base) {
     List<Double> perRepetition = new ArrayList<>();
     if (run != null && base != null) {
       Map<Integer, Map<Integer, JobResult>> b = byRepetition(base);
@@ -138,7 +146,7 @@ public final class EvalReport {
         }
       });
     }
-    return Spread.of(perRepetition);
+    return perRepetition;
   }
 
   /** The spread over repetitions of job {@code index}'s time ratio {@code base / run}. */
@@ -346,11 +354,15 @@ public final class EvalReport {
     }
     String mp = mainRun(EvalMode.MPCACHE.cliName());
     out.append("\nAverage per-job speedup of mpcache                  measured        paper\n");
-    out.append(line("over hadoop", speedupCell(mp, hadoop), PAPER_SPEEDUP_OVER_HADOOP));
-    out.append(line("over pacman", speedupCell(mp, mainRun(EvalMode.PACMAN.cliName())),
-        PAPER_SPEEDUP_OVER_PACMAN));
-    out.append(line("over ssd-lru", speedupCell(mp, mainRun(EvalMode.SSD_LRU.cliName())),
-        Double.NaN));
+    averageLine(out, "over hadoop", mp, hadoop, PAPER_SPEEDUP_OVER_HADOOP);
+    averageLine(out, "over pacman", mp, mainRun(EvalMode.PACMAN.cliName()),
+        PAPER_SPEEDUP_OVER_PACMAN);
+    averageLine(out, "over ssd-lru", mp, mainRun(EvalMode.SSD_LRU.cliName()), Double.NaN);
+    String allSsd = mainRun(EvalMode.ALL_SSD.cliName());
+    if (allSsd != null) {
+      out.append("\nAverage per-job speedup of all-ssd (the ceiling of any SSD cache)\n");
+      averageLine(out, "over hadoop", allSsd, hadoop, Double.NaN);
+    }
     out.append("\nStorage tiers\n");
     tierFigures.forEach(f -> out.append("  ").append(f).append('\n'));
     if (!notices.isEmpty()) {
@@ -393,6 +405,20 @@ public final class EvalReport {
 
   private static String withInterval(String cell, Spread s) {
     return Double.isNaN(s.ci95()) ? cell : cell + String.format(Locale.ROOT, " +-%.2f", s.ci95());
+  }
+
+  /**
+   * The line of one average speedup next to the paper's, then, from two repetitions on, each
+   * repetition's own speedup in the order they ran.
+   */
+  private void averageLine(StringBuilder out, String what, String run, String base,
+      double paper) {
+    out.append(line(what, speedupCell(run, base), paper));
+    List<Double> own = repetitionSpeedups(run, base);
+    if (own.size() > 1) {
+      out.append(String.format(Locale.ROOT, "    each repetition: %s%n", own.stream()
+          .map(v -> String.format(Locale.ROOT, "%.2fx", v)).collect(Collectors.joining(", "))));
+    }
   }
 
   private static String line(String what, String measured, double paper) {

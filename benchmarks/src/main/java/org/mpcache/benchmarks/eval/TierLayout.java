@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.mpcache.tiers.StorageTiers;
 
 /**
  * Where the evaluation's storage tiers live on this machine, and what they measured: node
@@ -40,6 +41,15 @@ public interface TierLayout extends AutoCloseable {
    * come from the tiers; returns false if it could not.
    */
   boolean dropCaches();
+
+  /**
+   * Runs {@code load}, which writes a workload's input, with the devices' limits lifted where the
+   * tiers can lift them: loading is not timed, and the input of a real cluster is there before
+   * its jobs run.
+   */
+  default <T> T load(StorageTiers.IoCallable<T> load) throws IOException {
+    return load.call();
+  }
 
   /** Adds to the cluster's configuration what the tiers need there (a read throttle, say). */
   default void configure(Configuration conf) {

@@ -20,21 +20,36 @@ public final class TierLayouts {
   private TierLayouts() {
   }
 
-  /** The device limits {@link #shareOfNode} divides. */
-  private static final Map<String, Long> DEVICE_LIMITS = Map.of(
-      TierConfigKeys.HDD_READ_BPS_KEY, TierConfigKeys.HDD_READ_BPS_DEFAULT,
-      TierConfigKeys.HDD_WRITE_BPS_KEY, TierConfigKeys.HDD_WRITE_BPS_DEFAULT,
+  /** The paper's nodes (Section 3.1): two eight-core Xeons, 16 cores sharing one HDD. */
+  static final int PAPER_NODE_CORES = 16;
+  /**
+   * What the paper's HDD gave its node's concurrent map tasks, in bytes per second. Table 1's
+   * grep reads k x 4.3 GB, 43 GB at k = 10, in a 222 s Map phase on 7 nodes: 27.7 MB/s per node.
+   * A 7,200 rpm HDD that streams 150 MB/s to one reader is seek-bound under 16 interleaved
+   * streams: 125 seeks per second of about 220 KB each is the same 28 MB/s. The emulated HDD
+   * pays no seek between streams, so this loaded rate, not the sequential one, is what its
+   * cores share.
+   */
+  static final long LOADED_HDD_BYTES_PER_SEC = 28_000_000L;
+  /** The paper's SSD cache: two SATA SSDs in RAID0, each as the tiers' default SSD. */
+  static final int SSD_RAID_WIDTH = 2;
+
+  /** A node's device limits before {@link #shareOfNode} divides them by its cores. */
+  private static final Map<String, Long> NODE_LIMITS = Map.of(
+      TierConfigKeys.HDD_READ_BPS_KEY, LOADED_HDD_BYTES_PER_SEC,
+      TierConfigKeys.HDD_WRITE_BPS_KEY, LOADED_HDD_BYTES_PER_SEC,
       TierConfigKeys.HDD_IOPS_KEY, (long) TierConfigKeys.HDD_IOPS_DEFAULT,
-      TierConfigKeys.SSD_READ_BPS_KEY, TierConfigKeys.SSD_READ_BPS_DEFAULT,
-      TierConfigKeys.SSD_WRITE_BPS_KEY, TierConfigKeys.SSD_WRITE_BPS_DEFAULT,
-      TierConfigKeys.SSD_IOPS_KEY, (long) TierConfigKeys.SSD_IOPS_DEFAULT);
+      TierConfigKeys.SSD_READ_BPS_KEY, SSD_RAID_WIDTH * TierConfigKeys.SSD_READ_BPS_DEFAULT,
+      TierConfigKeys.SSD_WRITE_BPS_KEY, SSD_RAID_WIDTH * TierConfigKeys.SSD_WRITE_BPS_DEFAULT,
+      TierConfigKeys.SSD_IOPS_KEY, SSD_RAID_WIDTH * (long) TierConfigKeys.SSD_IOPS_DEFAULT);
 
   /**
    * Sets every device limit {@code conf} does not set (or sets only from the tiers' defaults
-   * file, {@link TierConfigKeys#DEFAULT_RESOURCE}) to its default divided by
-   * {@code nodeCores}: one core's share of a node whose {@code nodeCores} cores share one HDD and
-   * one SSD. Each emulated node runs about one core's tasks on the evaluation's machine, and the
-   * bandwidth and requests per core are what make MapReduce storage-bound on many-core nodes.
+   * file, {@link TierConfigKeys#DEFAULT_RESOURCE}) to one core's share of the paper's node:
+   * the node's limit ({@link #NODE_LIMITS}: the HDD at its loaded rate and 125 requests per
+   * second, the SSD RAID0 of two default SSDs) divided by {@code nodeCores}, rounded. Each
+   * emulated node runs about one core's tasks on the evaluation's machine, and the bandwidth
+   * and requests per core are what make MapReduce storage-bound on many-core nodes.
    *
    * @throws IllegalArgumentException if {@code nodeCores} is below 1
    */
@@ -43,9 +58,9 @@ public final class TierLayouts {
       throw new IllegalArgumentException("The cores sharing a node's disks must be at least 1: "
           + nodeCores);
     }
-    for (Map.Entry<String, Long> e : DEVICE_LIMITS.entrySet()) {
+    for (Map.Entry<String, Long> e : NODE_LIMITS.entrySet()) {
       if (!setByUser(conf, e.getKey())) {
-        conf.setLong(e.getKey(), Math.max(1, e.getValue() / nodeCores));
+        conf.setLong(e.getKey(), Math.max(1, Math.round(e.getValue() / (double) nodeCores)));
       }
     }
   }
