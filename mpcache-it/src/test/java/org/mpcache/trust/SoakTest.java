@@ -258,8 +258,10 @@ class SoakTest {
     }
     long elapsed = Time.monotonicNow() - started;
 
-    awaitQuiet("fills in progress to end",
-        () -> cluster.slaves().stream().allMatch(s -> s.fillsInProgress() == 0));
+    // A slave's own fill may still be yielding to the readers' hits (for at most
+    // mpcache.slave.fill.yield.max-delay.ms after it was asked for) when the readers stop.
+    awaitQuiet("fills in progress to end", () -> cluster.slaves().stream().allMatch(
+        s -> s.fillsInProgress() == 0 && s.getPrefetcher().readerFillsPending() == 0));
     List<String> filling = new ArrayList<>();
     for (MpCacheSlave s : cluster.slaves()) {
       for (BlockKey k : keys) {
