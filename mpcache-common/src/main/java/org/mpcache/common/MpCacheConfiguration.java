@@ -34,4 +34,27 @@ public final class MpCacheConfiguration {
     conf.addResource(MpCacheConfigKeys.SITE_RESOURCE);
     return conf;
   }
+
+  /**
+   * Whether {@code key}'s value was set by the user: it has a value and one of its sources is not
+   * a defaults file ({@code *-default.xml}, Hadoop's and mpCache's own). A value set in code
+   * counts as the user's. Hadoop's {@code setIfUnset} cannot tell this: once {@code JobConf} or
+   * {@code YarnConfiguration} is loaded, every configuration reads {@code mapred-default.xml} and
+   * {@code yarn-default.xml}, so a key they give is never unset.
+   */
+  public static boolean setByUser(Configuration conf, String key) {
+    if (conf.get(key) == null) {
+      return false;
+    }
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return true;
+    }
+    for (String source : sources) {
+      if (!source.endsWith("-default.xml")) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -1,6 +1,7 @@
 package org.mpcache.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URL;
@@ -53,5 +54,29 @@ class MpCacheConfigurationTest {
     Files.writeString(dir.resolve("mpcache-site.xml"), "<?xml version=\"1.0\"?>\n<configuration>"
         + "<property><name>dfs.replication</name><value>7</value></property></configuration>\n");
     assertEquals(7, createWithConfDir(dir).getInt("dfs.replication", 0));
+  }
+
+  @Test
+  void setByUser_defaultsFileNo_siteFileAndCodeYes_unsetNo() throws Exception {
+    Path dir = Files.createTempDirectory("mpcache-conf");
+    Files.writeString(dir.resolve("mpcache-test-default.xml"), "<?xml version=\"1.0\"?>\n"
+        + "<configuration><property><name>mpcache.test.a</name><value>1</value></property>"
+        + "<property><name>mpcache.test.b</name><value>1</value></property></configuration>\n");
+    Files.writeString(dir.resolve("mpcache-site.xml"), "<?xml version=\"1.0\"?>\n<configuration>"
+        + "<property><name>mpcache.test.b</name><value>2</value></property></configuration>\n");
+    Thread t = Thread.currentThread();
+    ClassLoader before = t.getContextClassLoader();
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, before)) {
+      t.setContextClassLoader(loader);
+      Configuration conf = MpCacheConfiguration.create("mpcache-test-default.xml");
+      conf.set("mpcache.test.c", "3");
+
+      assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.a"), "defaults file only");
+      assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.b"), "site file over it");
+      assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.c"), "set in code");
+      assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.none"), "no value");
+    } finally {
+      t.setContextClassLoader(before);
+    }
   }
 }

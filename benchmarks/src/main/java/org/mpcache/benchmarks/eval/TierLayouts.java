@@ -59,23 +59,10 @@ public final class TierLayouts {
           + nodeCores);
     }
     for (Map.Entry<String, Long> e : NODE_LIMITS.entrySet()) {
-      if (!setByUser(conf, e.getKey())) {
+      if (!MpCacheConfiguration.setByUser(conf, e.getKey())) {
         conf.setLong(e.getKey(), Math.max(1, Math.round(e.getValue() / (double) nodeCores)));
       }
     }
-  }
-
-  private static boolean setByUser(Configuration conf, String key) {
-    String[] sources = conf.getPropertySources(key);
-    if (sources == null) {
-      return false;
-    }
-    for (String source : sources) {
-      if (!source.equals(TierConfigKeys.DEFAULT_RESOURCE)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
