@@ -19,12 +19,13 @@ class MpCacheConfigurationTest {
    * The launcher puts the conf directory on the classpath; a Configuration finds its resources
    * through the thread's context class loader, so a loader over a temporary directory stands in.
    */
-  private static Configuration createWithConfDir(Path dir) throws Exception {
+  private static Configuration createWithConfDir(Path dir, String... toolDefaults)
+      throws Exception {
     Thread t = Thread.currentThread();
     ClassLoader before = t.getContextClassLoader();
     try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, before)) {
       t.setContextClassLoader(loader);
-      Configuration conf = MpCacheConfiguration.create();
+      Configuration conf = MpCacheConfiguration.create(toolDefaults);
       // Resources load lazily, through the loader the configuration was made with.
       conf.size();
       return conf;
@@ -64,19 +65,12 @@ class MpCacheConfigurationTest {
         + "<property><name>mpcache.test.b</name><value>1</value></property></configuration>\n");
     Files.writeString(dir.resolve("mpcache-site.xml"), "<?xml version=\"1.0\"?>\n<configuration>"
         + "<property><name>mpcache.test.b</name><value>2</value></property></configuration>\n");
-    Thread t = Thread.currentThread();
-    ClassLoader before = t.getContextClassLoader();
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, before)) {
-      t.setContextClassLoader(loader);
-      Configuration conf = MpCacheConfiguration.create("mpcache-test-default.xml");
-      conf.set("mpcache.test.c", "3");
+    Configuration conf = createWithConfDir(dir, "mpcache-test-default.xml");
+    conf.set("mpcache.test.c", "3");
 
-      assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.a"), "defaults file only");
-      assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.b"), "site file over it");
-      assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.c"), "set in code");
-      assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.none"), "no value");
-    } finally {
-      t.setContextClassLoader(before);
-    }
+    assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.a"), "defaults file only");
+    assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.b"), "site file over it");
+    assertTrue(MpCacheConfiguration.setByUser(conf, "mpcache.test.c"), "set in code");
+    assertFalse(MpCacheConfiguration.setByUser(conf, "mpcache.test.none"), "no value");
   }
 }
