@@ -8,6 +8,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.service.Service;
@@ -43,6 +44,8 @@ import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
 import org.mpcache.slave.prefetch.FillHoldOff;
+import org.mpcache.slave.prefetch.FillSourceGate;
+import org.mpcache.slave.prefetch.FillSources;
 import org.mpcache.slave.prefetch.FillYield;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
@@ -105,6 +108,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private LocalizedCacheService localizedService;
   private MasterLink masterLink;
   private PrefetchService prefetcher;
+  private FillSourceGate fillSources;
   private StartupVerifier startupVerifier;
   private SlaveMetrics metrics;
   private String hostname;
@@ -204,9 +208,18 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           rpcTimeout);
     }
     DescriptorServer descriptors = descriptorServer;
+    fillSources = new FillSourceGate(FillSources.of(conf), Time::monotonicNow);
+    if (fillSources.sources().authorities().isEmpty()) {
+      LOG.warn("{} = {} is not HDFS and no HDFS nameservice is configured: the slave fills no"
+          + " block itself (readers' misses, prefetches)", FileSystem.FS_DEFAULT_NAME_KEY,
+          FileSystem.getDefaultUri(conf));
+    } else {
+      LOG.info("The slave fills blocks from its cluster's HDFS only: {}",
+          fillSources.sources().authorities());
+    }
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
-        fill -> prefetcher.fillForReader(fill), fillTimeout, readMax,
+        fill -> prefetcher.fillForReader(fill), fillSources, fillTimeout, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
@@ -217,7 +230,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         // A read's response carries up to readMax bytes of data and the message around them.
         .expectResponsesUpTo(readMax + 64 * 1024)
         .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
-    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
+    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters, fillSources,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
@@ -416,6 +429,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   public PrefetchService getPrefetcher() {
     return prefetcher;
+  }
+
+  /** What the slave fills from: its cluster's own HDFS; the refusals of any other. */
+  public FillSourceGate getFillSources() {
+    return fillSources;
   }
 
   /** The background verification of the blocks found on the SSD at start. */

@@ -101,6 +101,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("FillsBySlaveFailed",
             "Fills for readers' misses that failed or found the queue full"),
             c.getFillsBySlaveFailed())
+        .addCounter(Interns.info("FillsRefusedForeignSource",
+            "Fills refused, unqueued: their path named a file system other than the cluster's"
+            + " own HDFS"), slave.getFillSources().refused())
         .addCounter(Interns.info("DescriptorsGranted",
             "Block file descriptors handed to local readers over the domain socket"),
             c.getDescriptorsGranted())
