@@ -61,6 +61,8 @@ import org.slf4j.LoggerFactory;
  * the arbitrator orders, and stores the bytes clients write through. A block that turns out short
  * or corrupt is dropped and reported; the client has already fallen back to HDFS. Any other I/O
  * error fails the read, is counted, and keeps the block.
+ * A client's report that a block is corrupt has the slave re-read and check it, at most once per
+ * block and a few times per caller a minute ({@link CorruptReportLimiter}).
  *
  * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
  * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
@@ -117,6 +119,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   /** The descriptor socket a hit names, or empty (see {@link DescriptorServer#advertisedPath}). */
   private final Supplier<String> domainSocketPath;
   private final FillTable fills = new FillTable();
+  /** Which reports of corrupt blocks have the block re-read: each costs a block's reads. */
+  private final CorruptReportLimiter corruptReports = new CorruptReportLimiter();
   /** Commits under way: their fills have left the table but are not yet committed or aborted. */
   private final AtomicInteger committing = new AtomicInteger();
   private ScheduledExecutorService reaper;
@@ -614,7 +618,15 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     authorize(key, req.getBlockToken());
     try {
-      if (store.cachedLength(key) >= 0 && !store.verify(key)) {
+      if (store.cachedLength(key) < 0) {
+        return ReportCorruptResponseProto.getDefaultInstance();
+      }
+      if (!corruptReports.allow(key, caller(), Time.monotonicNow())) {
+        LOG.debug("Not verifying {} for {}: verified within the last {} ms, or the caller had its"
+            + " share", key, caller(), CorruptReportLimiter.INTERVAL_MS);
+        return ReportCorruptResponseProto.getDefaultInstance();
+      }
+      if (!store.verify(key)) {
         drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
       }
     } catch (BlockNotCachedException gone) {

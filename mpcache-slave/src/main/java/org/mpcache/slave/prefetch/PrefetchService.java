@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,8 +106,10 @@ public class PrefetchService extends AbstractService {
   private final int readerQueueLimit;
   private final FillHoldOff holdOff;
   /**
-   * When a miss on each file last asked for a fill, for {@link #holdOff}; a record older than
-   * the quiet time decides nothing and is pruned once the map outgrows the fill queue.
+   * When a miss on each file last asked for a fill, for {@link #holdOff}; at most about as many
+   * files as the fill queue holds (clients name the files). A record older than the quiet time
+   * decides nothing and is pruned first once the map outgrows the queue; then any other, which
+   * only lets that file's fill start sooner.
    */
   private final Map<String, Long> lastMiss = new ConcurrentHashMap<>();
   private final AtomicLong heldOffMs = new AtomicLong();
@@ -253,6 +256,12 @@ public class PrefetchService extends AbstractService {
       lastMiss.put(c.getPath(), askedAt);
       if (lastMiss.size() > readerQueueLimit) {
         lastMiss.values().removeIf(t -> holdOff.delayMs(t, t, askedAt) == 0);
+        Iterator<String> files = lastMiss.keySet().iterator();
+        while (lastMiss.size() > readerQueueLimit && files.hasNext()) {
+          if (!files.next().equals(c.getPath())) {
+            files.remove();
+          }
+        }
       }
     }
     if (!readerFills.add(key)) {
@@ -341,6 +350,11 @@ public class PrefetchService extends AbstractService {
    */
   public long yieldedMs() {
     return yieldedMs.get();
+  }
+
+  /** Files whose last miss the hold-off remembers, for tests. */
+  public int missRecords() {
+    return lastMiss.size();
   }
 
   /** Readers' fills queued or under way, for tests. */
