@@ -39,6 +39,8 @@ import org.mpcache.slave.localized.LocalizedConfigKeys;
 final class SlaveFixture implements AutoCloseable {
   static final int UNIT = 256 * 1024;
   static final int RPC_TIMEOUT_MS = 1_000;
+  /** How long {@link #waitFor} waits at most. */
+  static final long WAIT_MS = 60_000;
   /**
    * The fixture's {@code fs.defaultFS}: a NameNode address on loopback that nothing listens on
    * (port 1 needs root to bind), with one connection attempt, so that a fill the slave carries
@@ -150,9 +152,13 @@ final class SlaveFixture implements AutoCloseable {
     master.close();
   }
 
-  /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
+  /**
+   * Waits up to {@link #WAIT_MS} for {@code condition}, else fails naming {@code what}. Longer
+   * than {@link Waits}'s own: a slave's first fill starts an HDFS client (of
+   * {@link #UNREACHABLE_HDFS}), which takes a machine busy with other builds many seconds.
+   */
   static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    Waits.waitFor(condition, what);
+    Waits.waitFor(condition, WAIT_MS, what);
   }
 
   void awaitRegistration() throws InterruptedException {
