@@ -32,6 +32,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.ConnectionLimits;
 import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
@@ -190,7 +191,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       // The Cache Master, made below, drops the blocks found corrupt and counts hits.
       descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
           foreground, (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
-          rpcTimeout);
+          new ConnectionLimits(ConfigChecks.intAtLeast(conf,
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_KEY,
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_DEFAULT, 1),
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_KEY, rpcTimeout, 0));
     }
     String stream = conf.getTrimmed(SlaveConfigKeys.STREAM_ADDRESS_KEY,
         SlaveConfigKeys.STREAM_ADDRESS_DEFAULT);
@@ -205,7 +209,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       streamServer = new BlockStreamServer(ConfigChecks.address(conf,
           SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), store,
           access, counters, foreground, (key, why) -> cacheMaster.drop(key, why), readMax,
-          rpcTimeout);
+          new ConnectionLimits(ConfigChecks.intAtLeast(conf,
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY,
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_DEFAULT, 1),
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY, rpcTimeout,
+              ConfigChecks.longAtLeast(conf, SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_KEY,
+                  SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_DEFAULT, 1)));
     }
     DescriptorServer descriptors = descriptorServer;
     fillSources = new FillSourceGate(FillSources.of(conf), Time::monotonicNow);
@@ -439,6 +448,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   /** The background verification of the blocks found on the SSD at start. */
   public StartupVerifier getStartupVerifier() {
     return startupVerifier;
+  }
+
+  /** The descriptor server; null when the slave does not pass descriptors. */
+  public DescriptorServer getDescriptorServer() {
+    return descriptorServer;
   }
 
   /** The block stream server; null when the slave does not stream. */
