@@ -19,6 +19,7 @@ import org.mpcache.common.proto.ClientMasterProtos.BlockHostsProto;
 import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * keeps {@code getLocations()}; the cached hosts reach only {@code getLocationInfo()}, which
  * engines such as Spark read): a cached block's hosts are its slaves' hosts, its names and
  * topology paths still HDFS's replicas. One request to the master per file (per block location
- * array), answered from its placement index; answers are kept for
+ * array; a file of more than {@link RequestChecks#MAX_CACHED_HOSTS_BLOCKS} blocks in as many
+ * requests of at most that many as it takes), answered from its placement index; answers are
+ * kept for
  * {@code mpcache.client.cached.hosts.expiry.ms} so that a split computation over many files, or
  * repeated ones, do not ask again for the same blocks.
  *
@@ -124,7 +127,8 @@ final class CachedHosts implements Closeable {
   /** The hosts of each key, kept ones and, for the rest, the master's answer; never throws. */
   private Map<BlockKey, List<String>> lookUp(List<BlockKey> keys) {
     Map<BlockKey, List<String>> out = new LinkedHashMap<>();
-    List<BlockKey> ask = new ArrayList<>();
+    // A set: a file's keys are distinct but many, and this runs under the monitor.
+    Set<BlockKey> ask = new LinkedHashSet<>();
     ClientMasterProtocolPB m;
     synchronized (this) {
       long now = clock.getAsLong();
@@ -135,7 +139,7 @@ final class CachedHosts implements Closeable {
         Kept e = kept.get(k);
         if (e != null && e.until > now) {
           out.put(k, e.hosts);
-        } else if (!ask.contains(k)) {
+        } else {
           ask.add(k);
         }
       }
@@ -149,30 +153,48 @@ final class CachedHosts implements Closeable {
         return out;
       }
     }
+    List<BlockKey> all = new ArrayList<>(ask);
+    for (int from = 0; from < all.size(); from += RequestChecks.MAX_CACHED_HOSTS_BLOCKS) {
+      List<BlockKey> batch = all.subList(from,
+          Math.min(all.size(), from + RequestChecks.MAX_CACHED_HOSTS_BLOCKS));
+      if (!ask(m, batch, out)) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Asks the master for the hosts of {@code batch} (at most as many blocks as it accepts in one
+   * request), keeps the answer and adds it to {@code out}; false when the call failed (counted,
+   * and the master left alone for the retry interval).
+   */
+  private boolean ask(ClientMasterProtocolPB m, List<BlockKey> batch,
+      Map<BlockKey, List<String>> out) {
     List<BlockHostsProto> answer;
     ClientCounters.get().cachedHostsLookup();
     try {
       answer = RpcSupport.call(() -> m.cachedHosts(null, CachedHostsRequestProto.newBuilder()
-          .addAllBlocks(ProtoConverters.toProtos(ask)).build())).getBlocksList();
-      if (answer.size() != ask.size()) {
+          .addAllBlocks(ProtoConverters.toProtos(batch)).build())).getBlocksList();
+      if (answer.size() != batch.size()) {
         throw new IOException("the master answered for " + answer.size() + " blocks, asked for "
-            + ask.size());
+            + batch.size());
       }
     } catch (IOException e) {
       synchronized (this) {
         failed(e);
       }
-      return out;
+      return false;
     }
     synchronized (this) {
       long until = clock.getAsLong() + expiryMs;
-      for (int i = 0; i < ask.size(); i++) {
+      for (int i = 0; i < batch.size(); i++) {
         List<String> hosts = List.copyOf(answer.get(i).getHostsList());
-        kept.put(ask.get(i), new Kept(hosts, until));
-        out.put(ask.get(i), hosts);
+        kept.put(batch.get(i), new Kept(hosts, until));
+        out.put(batch.get(i), hosts);
       }
     }
-    return out;
+    return true;
   }
 
   @GuardedBy("this")

@@ -29,6 +29,7 @@ import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.protocolPB.ClientMasterProtocolPB;
+import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
@@ -42,6 +43,8 @@ class CachedHostsTest {
 
   private final AtomicLong clock = new AtomicLong(1_000_000);
   private final AtomicInteger calls = new AtomicInteger();
+  /** The most blocks one request named. */
+  private final AtomicInteger largest = new AtomicInteger();
   private volatile boolean fail;
   private RPC.Server server;
   private CachedHosts hosts;
@@ -61,6 +64,7 @@ class CachedHostsTest {
       public CachedHostsResponseProto cachedHosts(RpcController c, CachedHostsRequestProto r)
           throws ServiceException {
         calls.incrementAndGet();
+        largest.accumulateAndGet(r.getBlocksCount(), Math::max);
         if (fail) {
           throw new ServiceException(new IOException("scripted failure"));
         }
@@ -154,6 +158,22 @@ class CachedHostsTest {
     BlockLocation[] later = addTo(location(1));
     assertEquals(2, calls.get());
     assertArrayEquals(new String[] {"node-1"}, later[0].getCachedHosts());
+  }
+
+  @Test
+  void addTo_fileOfMoreBlocksThanOneRequestMayName_asksInBatchesTheMasterAccepts() {
+    int n = RequestChecks.MAX_CACHED_HOSTS_BLOCKS * 2 + 1;
+    BlockLocation[] file = new BlockLocation[n];
+    for (int i = 0; i < n; i++) {
+      file[i] = location(i + 1);
+    }
+    addTo(file);
+    assertEquals(RequestChecks.MAX_CACHED_HOSTS_BLOCKS, largest.get(),
+        "the most blocks one request named");
+    assertEquals(3, calls.get());
+    for (int i = 0; i < n; i++) {
+      assertArrayEquals(new String[] {"node-" + (i + 1)}, file[i].getCachedHosts());
+    }
   }
 
   @Test

@@ -79,9 +79,15 @@ class StreamReadTest {
     long byDescriptor = ClientCounters.get().hitsByDescriptor();
     long fallbacks = ClientCounters.get().totalFallbacks();
 
+    long byRpc = ClientCounters.get().hitsByRpc();
+    long misses = ClientCounters.get().misses();
     assertArrayEquals(content, readAll(cluster, p));
-    assertEquals(streams + keys.size(), ClientCounters.get().hitsByStream(),
-        "every block through its slave's stream");
+    ClientCounters c = ClientCounters.get();
+    assertEquals(streams + keys.size(), c.hitsByStream(),
+        "every block through its slave's stream; meanwhile by RPC " + (c.hitsByRpc() - byRpc)
+        + ", missed " + (c.misses() - misses) + ", by descriptor "
+        + (c.hitsByDescriptor() - byDescriptor) + ", fell back "
+        + (c.totalFallbacks() - fallbacks));
     try (FileSystem fs = cluster.fileSystem(); FSDataInputStream in = fs.open(p)) {
       byte[] buf = new byte[70_000];
       for (long at : new long[] {2L * BLOCK + 5, BLOCK - 35_000, 12_345, 3L * BLOCK}) {

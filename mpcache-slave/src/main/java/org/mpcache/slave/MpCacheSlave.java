@@ -8,6 +8,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
 import org.apache.hadoop.service.Service;
@@ -31,6 +32,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.ConnectionLimits;
 import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
@@ -43,6 +45,8 @@ import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
 import org.mpcache.slave.prefetch.FillHoldOff;
+import org.mpcache.slave.prefetch.FillSourceGate;
+import org.mpcache.slave.prefetch.FillSources;
 import org.mpcache.slave.prefetch.FillYield;
 import org.mpcache.slave.prefetch.PrefetchService;
 import org.mpcache.slave.security.BlockAccessChecker;
@@ -105,6 +109,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private LocalizedCacheService localizedService;
   private MasterLink masterLink;
   private PrefetchService prefetcher;
+  private FillSourceGate fillSources;
   private StartupVerifier startupVerifier;
   private SlaveMetrics metrics;
   private String hostname;
@@ -186,7 +191,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       // The Cache Master, made below, drops the blocks found corrupt and counts hits.
       descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
           foreground, (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
-          rpcTimeout);
+          new ConnectionLimits(ConfigChecks.intAtLeast(conf,
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_KEY,
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_DEFAULT, 1),
+              SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_KEY, rpcTimeout, 0));
     }
     String stream = conf.getTrimmed(SlaveConfigKeys.STREAM_ADDRESS_KEY,
         SlaveConfigKeys.STREAM_ADDRESS_DEFAULT);
@@ -201,12 +209,26 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       streamServer = new BlockStreamServer(ConfigChecks.address(conf,
           SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), store,
           access, counters, foreground, (key, why) -> cacheMaster.drop(key, why), readMax,
-          rpcTimeout);
+          new ConnectionLimits(ConfigChecks.intAtLeast(conf,
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY,
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_DEFAULT, 1),
+              SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY, rpcTimeout,
+              ConfigChecks.longAtLeast(conf, SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_KEY,
+                  SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_DEFAULT, 1)));
     }
     DescriptorServer descriptors = descriptorServer;
+    fillSources = new FillSourceGate(FillSources.of(conf), Time::monotonicNow);
+    if (fillSources.sources().authorities().isEmpty()) {
+      LOG.warn("{} = {} is not HDFS and no HDFS nameservice is configured: the slave fills no"
+          + " block itself (readers' misses, prefetches)", FileSystem.FS_DEFAULT_NAME_KEY,
+          FileSystem.getDefaultUri(conf));
+    } else {
+      LOG.info("The slave fills blocks from its cluster's HDFS only: {}",
+          fillSources.sources().authorities());
+    }
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
-        fill -> prefetcher.fillForReader(fill), fillTimeout, readMax,
+        fill -> prefetcher.fillForReader(fill), fillSources, fillTimeout, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
@@ -217,7 +239,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         // A read's response carries up to readMax bytes of data and the message around them.
         .expectResponsesUpTo(readMax + 64 * 1024)
         .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
-    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters,
+    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters, fillSources,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
@@ -418,9 +440,19 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     return prefetcher;
   }
 
+  /** What the slave fills from: its cluster's own HDFS; the refusals of any other. */
+  public FillSourceGate getFillSources() {
+    return fillSources;
+  }
+
   /** The background verification of the blocks found on the SSD at start. */
   public StartupVerifier getStartupVerifier() {
     return startupVerifier;
+  }
+
+  /** The descriptor server; null when the slave does not pass descriptors. */
+  public DescriptorServer getDescriptorServer() {
+    return descriptorServer;
   }
 
   /** The block stream server; null when the slave does not stream. */

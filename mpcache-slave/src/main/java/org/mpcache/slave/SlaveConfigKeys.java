@@ -75,6 +75,15 @@ public final class SlaveConfigKeys {
   public static final String DOMAIN_SOCKET_PATH_DEFAULT = "";
 
   /**
+   * The most connections the slave's descriptor server ({@link #DOMAIN_SOCKET_PATH_KEY}) keeps
+   * open at once; a reader holding a descriptor holds one. One more is answered with an error
+   * naming this key and closed, and its reader reads the block through RPC.
+   */
+  public static final String DOMAIN_SOCKET_MAX_CONNECTIONS_KEY =
+      "mpcache.slave.domain.socket.max-connections";
+  public static final int DOMAIN_SOCKET_MAX_CONNECTIONS_DEFAULT = 4_096;
+
+  /**
    * The address the slave's block stream server binds to (remote hits and the RPC fallback read
    * cached blocks through it, sent with {@code transferTo}); port 0 picks a free port, which the
    * slave registers with the master as it does its RPC port. Empty: off, and every non-local hit
@@ -83,6 +92,23 @@ public final class SlaveConfigKeys {
    */
   public static final String STREAM_ADDRESS_KEY = "mpcache.slave.stream.address";
   public static final String STREAM_ADDRESS_DEFAULT = "0.0.0.0:0";
+
+  /**
+   * The most connections the slave's block stream server ({@link #STREAM_ADDRESS_KEY}) keeps open
+   * at once, as {@code dfs.datanode.max.transfer.threads} caps a DataNode's: each holds a socket
+   * and, once granted, a block file. One more is answered with an error naming this key and
+   * closed, and its reader reads the block through RPC.
+   */
+  public static final String STREAM_MAX_CONNECTIONS_KEY = "mpcache.slave.stream.max-connections";
+  public static final int STREAM_MAX_CONNECTIONS_DEFAULT = 4_096;
+
+  /**
+   * How long, in milliseconds, a granted block stream may stay silent (no request from its
+   * reader, no byte of an answer consumed) before the slave closes it; an evicted block's space,
+   * which the stream holds, is then released. A reader whose host vanished releases it so.
+   */
+  public static final String STREAM_IDLE_TIMEOUT_MS_KEY = "mpcache.slave.stream.idle-timeout.ms";
+  public static final long STREAM_IDLE_TIMEOUT_MS_DEFAULT = 60_000;
 
   /** How many prefetch commands from the master a slave queues; more are dropped. */
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";

@@ -25,13 +25,13 @@ import org.mpcache.slave.prefetch.PrefetchService;
 /**
  * The slave's fills give way to its Localized Cache's writers: while tasks keep being granted SSD
  * room (as their spills and map outputs are), a reader's fill and a prefetch wait without asking
- * for admission, and they go on once the tasks stop. On a slave without HDFS, so a fill that goes
- * on asks the fake master for admission and then fails to read its file: its end is counted as a
- * failure.
+ * for admission, and they go on once the tasks stop. On a slave whose HDFS is unreachable, so a
+ * fill that goes on asks the fake master for admission and then fails to read its file: its end
+ * is counted as a failure.
  */
 class FillYieldServiceTest {
-  /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
-  private static final String NOT_HDFS = "file:///tmp/no-such-file";
+  /** On the fixture's unreachable HDFS: the slave's fill of it fails at once. */
+  private static final String UNREACHABLE = SlaveFixture.UNREACHABLE_HDFS + "/no-such-file";
   /** What each task asks for: within the Localized Cache, and given back before the next. */
   private static final long GRANT = 128 * 1024;
 
@@ -113,7 +113,7 @@ class FillYieldServiceTest {
   void readerFill_whileTasksAreGrantedRoom_waitsAndGoesOnOnceTheyStop() throws Exception {
     startWriter();
     RpcSupport.call(() -> fx.client().lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(1)).setPath(NOT_HDFS).setBlockOffset(0).build()));
+        .setAccess(access(1)).setPath(UNREACHABLE).setBlockOffset(0).build()));
     assertYieldsUntilTheWriterStops("the reader's fill");
     SlaveFixture.waitFor(() -> fx.slave().getCounters().snapshot().getFillsBySlaveFailed() == 1,
         "the reader's fill to go on (and fail to read its file)");
@@ -125,7 +125,7 @@ class FillYieldServiceTest {
   void prefetch_whileTasksAreGrantedRoom_waitsAndGoesOnOnceTheyStop() throws Exception {
     startWriter();
     fx.slave().prefetch(List.of(PrefetchCommandProto.newBuilder().setAccess(access(2))
-        .setPath(NOT_HDFS).setOffset(0).build()));
+        .setPath(UNREACHABLE).setOffset(0).build()));
     assertYieldsUntilTheWriterStops("the prefetch");
     SlaveFixture.waitFor(() -> prefetcher().failed() == 1,
         "the prefetch to go on (and fail to read its file)");

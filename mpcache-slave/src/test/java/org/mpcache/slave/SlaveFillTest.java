@@ -22,15 +22,15 @@ import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
- * A missed block's one lookup, on a slave without HDFS: naming the block's file has the slave
- * fill it itself (answered at once, the fill in the background), an abandoned write-through is
- * handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
+ * A missed block's one lookup, on a slave whose HDFS is unreachable: naming the block's file has
+ * the slave fill it itself (answered at once, the fill in the background), an abandoned
+ * write-through is handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
  * of the reader that misses is neither counted nor filled, and a bad path is refused; blocks a
  * lookup names after its own are each looked up as its own block is, a bad one refused alone.
  */
 class SlaveFillTest {
-  /** Not on HDFS: the slave's fill of it fails at once, as a fill whose HDFS read fails. */
-  private static final String NOT_HDFS = "file:///tmp/no-such-file";
+  /** On the fixture's unreachable HDFS: the slave's fill of it fails at once. */
+  private static final String UNREACHABLE = SlaveFixture.UNREACHABLE_HDFS + "/no-such-file";
 
   @TempDir
   Path dir;
@@ -62,7 +62,7 @@ class SlaveFillTest {
   @Test
   void lookup_namingTheFileWithoutAnOffer_queuesASlaveFillAndAnswersAtOnce() throws Exception {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(1))
-        .setPath(NOT_HDFS).setBlockOffset(0));
+        .setPath(UNREACHABLE).setBlockOffset(0));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertTrue(r.getSlaveFills(), r.getMissReason());
     assertFalse(r.hasFillId(), "no write-through without an offer");
@@ -84,7 +84,7 @@ class SlaveFillTest {
   @Test
   void lookup_aheadOfTheReaderMisses_isNeitherCountedNorFilled() throws Exception {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(5))
-        .setAhead(true).setPath(NOT_HDFS).setBlockOffset(0));
+        .setAhead(true).setPath(UNREACHABLE).setBlockOffset(0));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertFalse(r.getSlaveFills());
     assertFalse(r.hasFillId());
@@ -96,7 +96,7 @@ class SlaveFillTest {
   @Test
   void abort_ofAWriteThroughNamingItsFile_handsTheBlockToASlaveFill() throws Exception {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(3))
-        .setOfferFill(true).setPath(NOT_HDFS).setBlockOffset(0));
+        .setOfferFill(true).setPath(UNREACHABLE).setBlockOffset(0));
     assertTrue(r.hasFillId(), r.getMissReason());
     assertFalse(r.getSlaveFills());
     Thread.sleep(200);
@@ -121,7 +121,7 @@ class SlaveFillTest {
   @Test
   void lookup_namingBlocksAhead_looksEachUpInOrderAndFillsIt() throws Exception {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(10))
-        .setPath(NOT_HDFS).setBlockOffset(0).addFollowing(following(access(11), 1000))
+        .setPath(UNREACHABLE).setBlockOffset(0).addFollowing(following(access(11), 1000))
         .addFollowing(following(access(12), 2000)));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertTrue(r.getSlaveFills(), r.getMissReason());
@@ -140,7 +140,7 @@ class SlaveFillTest {
   void lookup_namingABadBlockAhead_answersItMissAndDoesNothingForIt() throws Exception {
     BlockAccessProto bad = access(14).toBuilder().setBlockBytes(0).build();
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(13))
-        .setPath(NOT_HDFS).setBlockOffset(0).addFollowing(following(bad, 1000))
+        .setPath(UNREACHABLE).setBlockOffset(0).addFollowing(following(bad, 1000))
         .addFollowing(following(access(15), 2000)));
     assertEquals(2, r.getFollowingCount());
     LookupResponseProto refused = r.getFollowing(0);
@@ -158,7 +158,7 @@ class SlaveFillTest {
   @Test
   void lookup_namingMoreBlocksAheadThanAllowed_isRefusedNamingTheFieldAndCountsNothing() {
     LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(access(16))
-        .setPath(NOT_HDFS).setBlockOffset(0);
+        .setPath(UNREACHABLE).setBlockOffset(0);
     for (int i = 0; i < RequestChecks.MAX_LOOKUP_BLOCKS; i++) {
       req.addFollowing(following(access(17 + i), 1000L * (i + 1)));
     }

@@ -9,6 +9,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
@@ -30,13 +32,21 @@ import org.mpcache.slave.localized.LocalizedConfigKeys;
  * For tests that drive a real {@link MpCacheSlave} against a {@link FakeMaster} on loopback: starts
  * both with one small SSD dir (1 MiB of 256 KiB units: Input Cache 256 KiB, pool 2 units,
  * Localized 256 KiB), fill verification off (there is no HDFS to vouch for fills), an RPC timeout
- * of {@link #RPC_TIMEOUT_MS}, and opens a client-slave proxy to the slave; {@link #close} stops it
+ * of {@link #RPC_TIMEOUT_MS}, {@link #UNREACHABLE_HDFS} as the cluster's HDFS, and opens a client-slave proxy to the slave; {@link #close} stops it
  * all. A test adjusts the configuration before the slave starts with a {@code Consumer} and may
  * supply its own slave (a subclass overriding a factory method).
  */
 final class SlaveFixture implements AutoCloseable {
   static final int UNIT = 256 * 1024;
   static final int RPC_TIMEOUT_MS = 1_000;
+  /** How long {@link #waitFor} waits at most. */
+  static final long WAIT_MS = 60_000;
+  /**
+   * The fixture's {@code fs.defaultFS}: a NameNode address on loopback that nothing listens on
+   * (port 1 needs root to bind), with one connection attempt, so that a fill the slave carries
+   * out itself fails at once, as a fill whose HDFS read fails.
+   */
+  static final String UNREACHABLE_HDFS = "hdfs://127.0.0.1:1";
 
   private final Configuration conf = new Configuration();
   private final Supplier<MpCacheSlave> newSlave;
@@ -64,6 +74,8 @@ final class SlaveFixture implements AutoCloseable {
     conf.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     conf.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     conf.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false);
+    conf.set(FileSystem.FS_DEFAULT_NAME_KEY, UNREACHABLE_HDFS);
+    conf.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
     conf.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, dir.resolve("ssd").toString());
     conf.setLong(SlaveConfigKeys.CACHE_CAPACITY_KEY, 4L * UNIT);
     conf.setLong(LocalizedConfigKeys.SPACE_UNIT_KEY, UNIT);
@@ -140,9 +152,13 @@ final class SlaveFixture implements AutoCloseable {
     master.close();
   }
 
-  /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
+  /**
+   * Waits up to {@link #WAIT_MS} for {@code condition}, else fails naming {@code what}. Longer
+   * than {@link Waits}'s own: a slave's first fill starts an HDFS client (of
+   * {@link #UNREACHABLE_HDFS}), which takes a machine busy with other builds many seconds.
+   */
   static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    Waits.waitFor(condition, what);
+    Waits.waitFor(condition, WAIT_MS, what);
   }
 
   void awaitRegistration() throws InterruptedException {

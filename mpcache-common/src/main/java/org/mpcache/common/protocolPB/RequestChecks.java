@@ -61,10 +61,12 @@ public final class RequestChecks {
   public static final int MAX_JOBS_PER_HEARTBEAT = 1024;
 
   /**
-   * The most blocks one cached-hosts request may name: one file's blocks, far above a real file's
-   * (a 10 TiB file of 128 MiB blocks has 81,920), low enough to bound the master's answer.
+   * The most blocks one cached-hosts request may name: the master looks them all up under the
+   * Replace Arbitrator's lock, which every lookup's admission also takes, so one call must stay
+   * short (4,096 blocks: half a TiB of 128 MiB blocks). Clients ask for a larger file's blocks in
+   * several calls of at most this many.
    */
-  public static final int MAX_CACHED_HOSTS_BLOCKS = 1 << 20;
+  public static final int MAX_CACHED_HOSTS_BLOCKS = 4_096;
 
   /**
    * The most datasets one heartbeat may carry figures for: the ceiling of

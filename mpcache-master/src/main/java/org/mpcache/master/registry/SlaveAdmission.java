@@ -177,6 +177,15 @@ public final class SlaveAdmission {
   }
 
   /**
+   * Is {@code caller} the slave service identity for a slave on {@code host} (the host it claims,
+   * as text: nothing is resolved)? The first part of {@link #admit}, which a registration can be
+   * refused on before the hosts it claims are resolved.
+   */
+  public Verdict mayRegister(Caller caller, String host) {
+    return serviceIdentity(caller, host);
+  }
+
+  /**
    * May {@code caller} make a call under a slave id (a heartbeat, a report, a request)?
    *
    * @param holder the identity that registered the id; empty when the id is not registered (the

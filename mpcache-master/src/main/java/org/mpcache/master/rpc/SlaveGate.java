@@ -26,7 +26,9 @@ import org.mpcache.master.registry.SlaveRegistry;
 /**
  * The mechanism around {@link SlaveAdmission} on the slave-master protocol: it takes the caller's
  * authenticated user and address from the RPC call ({@link Server#getRemoteUser()},
- * {@link Server#getRemoteIp()}), resolves the hosts a registering slave claims, asks the policy,
+ * {@link Server#getRemoteIp()}), refuses a registration from anyone but the slave service identity
+ * before anything else (so that no caller can make the master resolve names of its choosing),
+ * resolves the hosts a registering slave claims, asks the policy,
  * registers the slave bound to its identity, and refuses, counts and logs ({@link SlaveRefusals})
  * everything else.
  *
@@ -66,6 +68,11 @@ public final class SlaveGate {
   void register(SlaveInfoProto info, SpaceReportProto space)
       throws RequestRefusedException {
     Caller caller = callers.get();
+    Verdict who = admission.mayRegister(caller, info.getHost());
+    if (!who.accepted()) {
+      throw new RequestRefusedException(
+          refusals.refused("registerSlave", info.getSlaveId(), caller, who));
+    }
     Claim claim = claim(info);
     while (true) {
       Optional<SlaveIdentity> holder = registry.holder(info.getSlaveId());

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,6 +68,8 @@ class SlaveMasterHandlerTest {
   private SlaveRefusals refusals;
   /** Who calls the handler next. */
   private Caller caller = THE_SLAVE;
+  /** The host names the gate resolved, in order. */
+  private final List<String> resolved = new CopyOnWriteArrayList<>();
 
   private static InetAddress address(String literal) {
     try {
@@ -86,7 +89,10 @@ class SlaveMasterHandlerTest {
     refusals = new SlaveRefusals();
     SlaveGate gate = new SlaveGate(registry,
         new SlaveAdmission(null, List.of("mpcache"), true, a -> false), refusals, () -> caller,
-        host -> host.equals("host1") ? List.of(HOST1) : List.of());
+        host -> {
+          resolved.add(host);
+          return host.equals("host1") ? List.of(HOST1) : List.of();
+        });
     handler = new SlaveMasterHandler(registry, gate, arbitrator,
         new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
         new AdoptionChecker(GenerationStamps.NONE, (slaveId, stale) -> { }, 1, 0, () -> 0L),
@@ -128,6 +134,18 @@ class SlaveMasterHandlerTest {
     assertTrue(m.contains(SLAVE) && m.contains("NOT_SLAVE_IDENTITY"), m);
     assertEquals(1, refusals.count(SlaveAdmission.Outcome.NOT_SLAVE_IDENTITY));
     assertEquals(Optional.of(new SlaveIdentity("mpcache", HOST1)), registry.holder(SLAVE));
+  }
+
+  @Test
+  void registerSlave_byACallerWhoIsNotTheSlave_refusedBeforeAnyNameIsResolved() {
+    resolved.clear();
+    caller = new Caller("mallory", "mallory", false, false, HOST1);
+    String m = refusal(() -> handler.registerSlave(null, RegisterSlaveRequestProto.newBuilder()
+        .setSlave(SlaveInfoProto.newBuilder().setSlaveId("slow.attacker.example:1")
+            .setHost("slow.attacker.example").setClientPort(1)
+            .setDatanodeAddress("dn.attacker.example:9866")).setSpace(SPACE).build()));
+    assertTrue(m.contains("NOT_SLAVE_IDENTITY"), m);
+    assertEquals(List.of(), resolved, "names resolved for a caller who may not register");
   }
 
   @Test

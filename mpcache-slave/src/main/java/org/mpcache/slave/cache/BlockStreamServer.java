@@ -13,6 +13,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
@@ -52,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * oversized request, or one for another block than the connection's first, gets an answer with
  * no bytes and the connection is closed. The first granted request leases the block
  * ({@link BlockLender}): an evicted block's file stays readable on this connection to its end,
- * and its space is freed when the connection closes.
+ * and its space is freed when the connection closes. A granted connection silent for longer
+ * than its idle timeout (no request, no byte of an answer taken) is closed, so a reader whose
+ * host vanished frees it too; and at most {@code mpcache.slave.stream.max-connections} are open
+ * at once ({@link ConnectionCap}): one more is answered with an error naming the key and closed.
  *
  * <p>The stream neither authenticates its caller by SASL nor signs or encrypts: the slave does
  * not serve it under Kerberos or when {@code hadoop.rpc.protection} asks for integrity or privacy
@@ -77,7 +82,8 @@ public final class BlockStreamServer extends AbstractService {
   private final ForegroundActivity foreground;
   private final BlockLender lender;
   private final int readMaxBytes;
-  private final long requestTimeoutMs;
+  private final ConnectionLimits limits;
+  private final ConnectionCap cap;
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
   private Channel server;
@@ -87,12 +93,12 @@ public final class BlockStreamServer extends AbstractService {
   /**
    * @param drop drops a block found corrupt (its checksum file gone or short)
    * @param readMaxBytes the most bytes one request is answered with
-   * @param requestTimeoutMs how long a connection may take to send its first request; a granted
-   *     connection then stays open as long as its reader holds the block
+   * @param limits how many connections may be open, how long a connection may take to send its
+   *     first request, and how long a granted one may then stay silent
    */
   public BlockStreamServer(InetSocketAddress bind, FileBlockStore store,
       BlockAccessChecker access, SlaveCounters counters, ForegroundActivity foreground,
-      BiConsumer<BlockKey, String> drop, int readMaxBytes, long requestTimeoutMs) {
+      BiConsumer<BlockKey, String> drop, int readMaxBytes, ConnectionLimits limits) {
     super(BlockStreamServer.class.getSimpleName());
     this.bind = bind;
     this.store = store;
@@ -100,7 +106,8 @@ public final class BlockStreamServer extends AbstractService {
     this.foreground = foreground;
     this.lender = new BlockLender(store, access, counters, drop);
     this.readMaxBytes = readMaxBytes;
-    this.requestTimeoutMs = requestTimeoutMs;
+    this.limits = limits;
+    this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());
   }
 
   @Override
@@ -114,8 +121,9 @@ public final class BlockStreamServer extends AbstractService {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-              ch.pipeline()
-                  .addLast(new ReadTimeoutHandler(requestTimeoutMs, TimeUnit.MILLISECONDS))
+              ch.pipeline().addLast(cap)
+                  .addLast(new ReadTimeoutHandler(limits.requestTimeoutMs(),
+                      TimeUnit.MILLISECONDS))
                   .addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_REQUEST_BYTES))
                   .addLast(workers, new Connection());
             }
@@ -138,6 +146,16 @@ public final class BlockStreamServer extends AbstractService {
   /** The port the server listens on; 0 before it started. */
   public int port() {
     return port;
+  }
+
+  /** Connections open now, those being refused for the cap included. */
+  public int connections() {
+    return cap.open();
+  }
+
+  /** Connections refused since start because {@link ConnectionLimits#maxConnections} were open. */
+  public long connectionsRefused() {
+    return cap.refused();
   }
 
   /**
@@ -167,6 +185,11 @@ public final class BlockStreamServer extends AbstractService {
         ctx.close();
         return;
       }
+      if (ConnectionCap.over(ctx)) {
+        ReferenceCountUtil.release(msg);
+        refuse(ctx, Status.ERROR, cap.busy());
+        return;
+      }
       StreamRequestProto req;
       try {
         req = DescriptorFrames.decode((ByteBuf) msg, StreamRequestProto.parser(),
@@ -183,8 +206,10 @@ public final class BlockStreamServer extends AbstractService {
         }
         loan = l;
         file = l.file().getChannel();
-        // A granted reader may pause between requests for as long as it holds the block.
-        ctx.pipeline().remove(ReadTimeoutHandler.class);
+        // A granted reader may pause between requests, but not for ever: it holds the block's
+        // space. An answer the reader is still taking counts as activity.
+        ctx.pipeline().replace(ReadTimeoutHandler.class, null, new IdleStateHandler(true, 0, 0,
+            limits.idleTimeoutMs(), TimeUnit.MILLISECONDS));
       } else {
         Optional<String> refused = lender.refusal(req.getBlock(), req.getBlockToken());
         if (refused.isEmpty()
@@ -257,6 +282,18 @@ public final class BlockStreamServer extends AbstractService {
         loan = null;
       }
       super.channelInactive(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+      if (evt instanceof IdleStateEvent) {
+        LOG.debug("Closing the block stream of {} to {}: silent for {} ms ({})",
+            loan == null ? "no block" : loan.lease().key(), peer(ctx), limits.idleTimeoutMs(),
+            SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_KEY);
+        ctx.close();
+        return;
+      }
+      super.userEventTriggered(ctx, evt);
     }
 
     @Override

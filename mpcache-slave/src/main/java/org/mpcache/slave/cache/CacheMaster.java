@@ -43,6 +43,7 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.master.MasterLink;
+import org.mpcache.slave.prefetch.FillSourceGate;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockFill;
@@ -60,6 +61,8 @@ import org.slf4j.LoggerFactory;
  * the arbitrator orders, and stores the bytes clients write through. A block that turns out short
  * or corrupt is dropped and reported; the client has already fallen back to HDFS. Any other I/O
  * error fails the read, is counted, and keeps the block.
+ * A client's report that a block is corrupt has the slave re-read and check it, at most once per
+ * block and a few times per caller a minute ({@link CorruptReportLimiter}).
  *
  * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
  * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
@@ -77,7 +80,11 @@ import org.slf4j.LoggerFactory;
  * it anywhere else, or by positional reads, names the block's file and offset, and the slave
  * reads the block from HDFS itself in the background ({@link SlaveFills}; admission is asked
  * there, off the reader's path). A write-through its reader abandons is completed the same way,
- * so any read of a missed, admitted block caches the whole block once.
+ * so any read of a missed, admitted block caches the whole block once. The file a lookup names
+ * must lie on the cluster's own HDFS ({@link FillSourceGate}): a lookup naming any other file
+ * system is answered a miss for each of its blocks, refused, and nothing else happens (no hit,
+ * no miss counted, no fill offered or queued, no admission asked), so no caller can have the slave
+ * connect to a NameNode of its choosing or cache what such a NameNode serves.
  *
  * <p>A fill becomes readable only with bytes HDFS vouches for: at commit, the {@link FillVerifier}
  * asks a DataNode holding the block for its checksum and compares it with the bytes written; a
@@ -106,18 +113,21 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final MasterLink masterLink;
   private final FillVerifier verifier;
   private final SlaveFills slaveFills;
+  private final FillSourceGate sources;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
   /** The descriptor socket a hit names, or empty (see {@link DescriptorServer#advertisedPath}). */
   private final Supplier<String> domainSocketPath;
   private final FillTable fills = new FillTable();
+  /** Which reports of corrupt blocks have the block re-read: each costs a block's reads. */
+  private final CorruptReportLimiter corruptReports = new CorruptReportLimiter();
   /** Commits under way: their fills have left the table but are not yet committed or aborted. */
   private final AtomicInteger committing = new AtomicInteger();
   private ScheduledExecutorService reaper;
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
       ForegroundActivity foreground, MasterLink masterLink, FillVerifier verifier,
-      SlaveFills slaveFills, long fillTimeoutMs, int readMaxBytes,
+      SlaveFills slaveFills, FillSourceGate sources, long fillTimeoutMs, int readMaxBytes,
       Supplier<String> domainSocketPath) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
@@ -127,6 +137,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     this.masterLink = masterLink;
     this.verifier = verifier;
     this.slaveFills = slaveFills;
+    this.sources = sources;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
     this.domainSocketPath = domainSocketPath;
@@ -189,6 +200,13 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
     }
+    if (path != null) {
+      String qualified = sources.admit(path, "lookup");
+      if (qualified == null) {
+        return refusedSource(path, req.getFollowingCount());
+      }
+      path = qualified;
+    }
     LookupResponseProto own = lookup(req.getAccess(), req.getBlockToken(), path,
         req.getBlockOffset(), req.getOfferFill(), req.getAhead(), req.getPreviousReadList());
     if (req.getFollowingCount() == 0) {
@@ -204,6 +222,20 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         answer.addFollowing(miss("refused: "
             + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())));
       }
+    }
+    return answer.build();
+  }
+
+  /**
+   * The answer to a lookup whose path is not on the cluster's own HDFS: a miss for its block and
+   * each following one, with nothing counted or filled.
+   */
+  private static LookupResponseProto refusedSource(String path, int following) {
+    LookupResponseProto refused = miss("refused: " + path + " is not on this cluster's HDFS,"
+        + " the only one the slave fills from");
+    LookupResponseProto.Builder answer = refused.toBuilder();
+    for (int i = 0; i < following; i++) {
+      answer.addFollowing(refused);
     }
     return answer.build();
   }
@@ -586,7 +618,15 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     authorize(key, req.getBlockToken());
     try {
-      if (store.cachedLength(key) >= 0 && !store.verify(key)) {
+      if (store.cachedLength(key) < 0) {
+        return ReportCorruptResponseProto.getDefaultInstance();
+      }
+      if (!corruptReports.allow(key, caller(), Time.monotonicNow())) {
+        LOG.debug("Not verifying {} for {}: verified within the last {} ms, or the caller had its"
+            + " share", key, caller(), CorruptReportLimiter.INTERVAL_MS);
+        return ReportCorruptResponseProto.getDefaultInstance();
+      }
+      if (!store.verify(key)) {
         drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
       }
     } catch (BlockNotCachedException gone) {

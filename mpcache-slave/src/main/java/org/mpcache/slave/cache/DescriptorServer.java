@@ -61,7 +61,9 @@ import org.slf4j.LoggerFactory;
  * being filled or removed is "not cached". The connection stays open while the reader holds the
  * descriptor: it is the reader's {@link BlockLease}, so an evicted block's files are unlinked at
  * once (no new descriptor can be had) while its space stays reserved until the last reader
- * closes, as the kernel keeps the unlinked bytes until then.
+ * closes, as the kernel keeps the unlinked bytes until then. At most
+ * {@code mpcache.slave.domain.socket.max-connections} connections are open at once
+ * ({@link ConnectionCap}): one more is answered with an error naming the key and closed.
  *
  * <p>The socket's directory must not be writable by anyone but its owner (the slave's user or
  * root), or another local user could put a socket of their own in the slave's place; the
@@ -110,7 +112,8 @@ public final class DescriptorServer extends AbstractService {
   private final BlockLender lender;
   /** Counts the hit of a grant whose request stands for the block's lookup. */
   private final Consumer<BlockAccessProto> hits;
-  private final long requestTimeoutMs;
+  private final ConnectionLimits limits;
+  private final ConnectionCap cap;
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
   private Channel server;
@@ -120,12 +123,14 @@ public final class DescriptorServer extends AbstractService {
    * @param drop drops a block found corrupt (its checksum file gone or short)
    * @param hits counts the hit of a grant whose request carries the reader's access (it stands
    *     for the block's lookup)
-   * @param requestTimeoutMs how long a connection may take to send its request and its ready
-   *     frame; a granted connection then stays open as long as its reader holds the block
+   * @param limits how many connections may be open, and how long one may take to send its request
+   *     and its ready frame; a granted connection then stays open as long as its reader holds the
+   *     block (the idle timeout is not used: the kernel closes a local reader's connection when
+   *     its process ends)
    */
   public DescriptorServer(Path socketPath, FileBlockStore store, BlockAccessChecker access,
       SlaveCounters counters, ForegroundActivity foreground, BiConsumer<BlockKey, String> drop,
-      Consumer<BlockAccessProto> hits, long requestTimeoutMs) {
+      Consumer<BlockAccessProto> hits, ConnectionLimits limits) {
     super(DescriptorServer.class.getSimpleName());
     this.socketPath = socketPath;
     this.store = store;
@@ -133,7 +138,8 @@ public final class DescriptorServer extends AbstractService {
     this.foreground = foreground;
     this.lender = new BlockLender(store, access, counters, drop);
     this.hits = hits;
-    this.requestTimeoutMs = requestTimeoutMs;
+    this.limits = limits;
+    this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());
   }
 
   @Override
@@ -161,8 +167,9 @@ public final class DescriptorServer extends AbstractService {
         .childHandler(new ChannelInitializer<EpollDomainSocketChannel>() {
           @Override
           protected void initChannel(EpollDomainSocketChannel ch) {
-            ch.pipeline()
-                .addLast(new ReadTimeoutHandler(requestTimeoutMs, TimeUnit.MILLISECONDS))
+            ch.pipeline().addLast(cap)
+                .addLast(new ReadTimeoutHandler(limits.requestTimeoutMs(),
+                    TimeUnit.MILLISECONDS))
                 .addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_REQUEST_BYTES))
                 .addLast(workers, new Connection());
           }
@@ -180,6 +187,16 @@ public final class DescriptorServer extends AbstractService {
       Files.deleteIfExists(socketPath);
     }
     super.serviceStop();
+  }
+
+  /** Connections open now, those being refused for the cap included. */
+  public int connections() {
+    return cap.open();
+  }
+
+  /** Connections refused since start because {@link ConnectionLimits#maxConnections} were open. */
+  public long connectionsRefused() {
+    return cap.refused();
   }
 
   /** The socket clients should ask, or empty when the slave does not pass descriptors. */
@@ -234,7 +251,12 @@ public final class DescriptorServer extends AbstractService {
         return;
       }
       ByteBuf frame = (ByteBuf) msg;
-      if (!answered) {
+      if (!answered && ConnectionCap.over(ctx)) {
+        answered = true;
+        frame.release();
+        ctx.writeAndFlush(DescriptorFrames.encode(reply(Status.ERROR, cap.busy())))
+            .addListener(ChannelFutureListener.CLOSE);
+      } else if (!answered) {
         answered = true;
         answer(ctx, frame);
       } else if (!sent && file != null) {

@@ -15,8 +15,9 @@ public interface SlaveFills {
   /**
    * Queues a fill of {@code fill}'s block.
    *
-   * @return true when it is queued or one is queued already; false when the queue is full (the
-   *     refusal is counted and logged by the implementation)
+   * @return true when it is queued or one is queued already; false when the queue is full or the
+   *     path is not on the cluster's own HDFS (the refusal is counted and logged by the
+   *     implementation)
    */
   boolean request(PrefetchCommandProto fill);
 }

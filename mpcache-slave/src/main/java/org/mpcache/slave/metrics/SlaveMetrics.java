@@ -9,6 +9,8 @@ import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.cache.BlockStreamServer;
+import org.mpcache.slave.cache.DescriptorServer;
 
 /**
  * A slave's metrics2 source, {@code MpCacheSlave-<client port>} in JMX: the SSD space per region
@@ -101,6 +103,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("FillsBySlaveFailed",
             "Fills for readers' misses that failed or found the queue full"),
             c.getFillsBySlaveFailed())
+        .addCounter(Interns.info("FillsRefusedForeignSource",
+            "Fills refused, unqueued: their path named a file system other than the cluster's"
+            + " own HDFS"), slave.getFillSources().refused())
         .addCounter(Interns.info("DescriptorsGranted",
             "Block file descriptors handed to local readers over the domain socket"),
             c.getDescriptorsGranted())
@@ -151,6 +156,20 @@ public final class SlaveMetrics implements MetricsSource {
             slave.getPrefetcher().skipped())
         .addCounter(Interns.info("PrefetchFailed", "Prefetch commands that failed"),
             slave.getPrefetcher().failed());
+    BlockStreamServer stream = slave.getStreamServer();
+    rb.addGauge(Interns.info("StreamConnections",
+        "Block stream connections open (mpcache.slave.stream.max-connections at most)"),
+        stream == null ? 0 : stream.connections())
+        .addCounter(Interns.info("StreamConnectionsRefused",
+            "Block stream connections refused: mpcache.slave.stream.max-connections were open"),
+            stream == null ? 0 : stream.connectionsRefused());
+    DescriptorServer descriptors = slave.getDescriptorServer();
+    rb.addGauge(Interns.info("DescriptorConnections", "Descriptor server connections open"
+        + " (mpcache.slave.domain.socket.max-connections at most)"),
+        descriptors == null ? 0 : descriptors.connections())
+        .addCounter(Interns.info("DescriptorConnectionsRefused", "Descriptor server connections"
+            + " refused: mpcache.slave.domain.socket.max-connections were open"),
+            descriptors == null ? 0 : descriptors.connectionsRefused());
     for (Map.Entry<String, Long> e : slave.getCounters().fallbacksByCause().entrySet()) {
       rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey()),
           "Fallbacks clients reported with cause " + e.getKey()), e.getValue());

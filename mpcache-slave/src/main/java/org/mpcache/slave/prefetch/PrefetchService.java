@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +70,12 @@ import org.slf4j.LoggerFactory;
  * Localized Cache's writes keep the SSD busy ({@link ForegroundActivity}), with no lock held; the
  * time fills yielded so is counted too.
  *
+ * <p>Blocks are read from the cluster's own HDFS only ({@link FillSources}): a command naming any
+ * other file system is refused by the {@link FillSourceGate} before it is queued or asks for
+ * admission, and the last check before a file system client is opened refuses it again, so the
+ * slave never connects to a NameNode a caller chose. The DataNode beside the slave serves that
+ * HDFS's block pools, whose checksums vouch for the bytes read.
+ *
  * <p>HDFS is read as the slave's login user, never as a caller: a reader's fill was asked for in a
  * lookup that the block's access token authorized, and only that very block (pool, id, generation
  * stamp, checked on the read's own handle) is cached, so the caller gets nothing it could not read
@@ -94,12 +101,15 @@ public class PrefetchService extends AbstractService {
   private final CacheMaster cacheMaster;
   private final MasterLink masterLink;
   private final SlaveCounters counters;
+  private final FillSourceGate sources;
   private final int queueLimit;
   private final int readerQueueLimit;
   private final FillHoldOff holdOff;
   /**
-   * When a miss on each file last asked for a fill, for {@link #holdOff}; a record older than
-   * the quiet time decides nothing and is pruned once the map outgrows the fill queue.
+   * When a miss on each file last asked for a fill, for {@link #holdOff}; at most about as many
+   * files as the fill queue holds (clients name the files). A record older than the quiet time
+   * decides nothing and is pruned first once the map outgrows the queue; then any other, which
+   * only lets that file's fill start sooner.
    */
   private final Map<String, Long> lastMiss = new ConcurrentHashMap<>();
   private final AtomicLong heldOffMs = new AtomicLong();
@@ -122,6 +132,7 @@ public class PrefetchService extends AbstractService {
   private final AtomicLong bytesRead = new AtomicLong();
   private final AtomicLong bytesReadLocally = new AtomicLong();
   private final String clientContext = FILL_CLIENT_CONTEXT + SLAVES.incrementAndGet();
+  /** One client per file system of the cluster's own ({@link FillSources}): a bounded few. */
   @GuardedBy("this")
   private final Map<String, FileSystem> fileSystems = new HashMap<>();
   private ThreadPoolExecutor executor;
@@ -132,6 +143,7 @@ public class PrefetchService extends AbstractService {
   private UserGroupInformation loginUser;
 
   /**
+   * @param sources lets through fills from the cluster's own HDFS only
    * @param queueLimit how many prefetch commands wait at most
    * @param readerQueueLimit how many readers' fills wait at most
    * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
@@ -141,13 +153,15 @@ public class PrefetchService extends AbstractService {
    * @param foreground the SSD's foreground work, which {@code yield} weighs
    */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, int queueLimit, int readerQueueLimit, long bytesPerSec,
+      SlaveCounters counters, FillSourceGate sources, int queueLimit, int readerQueueLimit,
+      long bytesPerSec,
       FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
     this.masterLink = masterLink;
     this.counters = counters;
+    this.sources = sources;
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
     this.holdOff = holdOff;
@@ -193,10 +207,19 @@ public class PrefetchService extends AbstractService {
     super.serviceStop();
   }
 
-  /** Queues commands from a heartbeat; returns at once. */
+  /**
+   * Queues commands from a heartbeat; returns at once. A command naming a path off the cluster's
+   * own HDFS is refused and counted as skipped.
+   */
   public void submit(List<PrefetchCommandProto> commands) {
     long askedAt = Time.monotonicNow();
-    for (PrefetchCommandProto c : commands) {
+    for (PrefetchCommandProto command : commands) {
+      String own = sources.admit(command.getPath(), "prefetch");
+      if (own == null) {
+        skipped.incrementAndGet();
+        continue;
+      }
+      PrefetchCommandProto c = command.toBuilder().setPath(own).build();
       try {
         executor.execute(() -> {
           try {
@@ -216,9 +239,16 @@ public class PrefetchService extends AbstractService {
 
   /**
    * Queues a fill a reader's miss asked for ({@link SlaveFills#request}); returns at once, on the
-   * caller's RPC handler thread.
+   * caller's RPC handler thread. False, and nothing queued, for a path off the cluster's own HDFS
+   * (the Cache Master refuses those at the lookup already).
    */
-  public boolean fillForReader(PrefetchCommandProto c) {
+  public boolean fillForReader(PrefetchCommandProto request) {
+    String own = sources.admit(request.getPath(), "reader's fill");
+    if (own == null) {
+      return false;
+    }
+    PrefetchCommandProto c = request.getPath().equals(own) ? request
+        : request.toBuilder().setPath(own).build();
     BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
     long askedAt = Time.monotonicNow();
     if (holdOff.holdsOff()) {
@@ -226,6 +256,12 @@ public class PrefetchService extends AbstractService {
       lastMiss.put(c.getPath(), askedAt);
       if (lastMiss.size() > readerQueueLimit) {
         lastMiss.values().removeIf(t -> holdOff.delayMs(t, t, askedAt) == 0);
+        Iterator<String> files = lastMiss.keySet().iterator();
+        while (lastMiss.size() > readerQueueLimit && files.hasNext()) {
+          if (!files.next().equals(c.getPath())) {
+            files.remove();
+          }
+        }
       }
     }
     if (!readerFills.add(key)) {
@@ -316,6 +352,11 @@ public class PrefetchService extends AbstractService {
     return yieldedMs.get();
   }
 
+  /** Files whose last miss the hold-off remembers, for tests. */
+  public int missRecords() {
+    return lastMiss.size();
+  }
+
   /** Readers' fills queued or under way, for tests. */
   public int readerFillsPending() {
     return readerFills.size();
@@ -351,7 +392,10 @@ public class PrefetchService extends AbstractService {
     return filled.get();
   }
 
-  /** Prefetch commands not carried out: already cached, not admitted, changed file, full queue. */
+  /**
+   * Prefetch commands not carried out: already cached, not admitted, changed file, full queue,
+   * or a path off the cluster's own HDFS.
+   */
   public long skipped() {
     return skipped.get();
   }
@@ -576,6 +620,11 @@ public class PrefetchService extends AbstractService {
   }
 
   private synchronized DistributedFileSystem fileSystem(URI uri) throws IOException {
+    if (!sources.isOwn(uri)) {
+      // Every path was qualified by the gate before it was queued: this is the last stop.
+      throw new IOException("the slave fills only from its cluster's own HDFS "
+          + sources.sources().authorities() + ", not from " + uri);
+    }
     String authority = uri.getScheme() + "://" + uri.getAuthority();
     FileSystem fs = fileSystems.get(authority);
     if (fs == null) {

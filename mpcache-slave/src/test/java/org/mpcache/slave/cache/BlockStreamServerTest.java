@@ -76,9 +76,14 @@ class BlockStreamServerTest {
     }
     // Answers of at most 4096 bytes, as mpcache.slave.read.max.bytes would cap them.
     server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0), store, ACCESS,
-        counters, foreground, (key, why) -> { }, 4096, 10_000);
+        counters, foreground, (key, why) -> { }, 4096, limits(60_000));
     server.init(new Configuration(false));
     server.start();
+  }
+
+  /** At most 16 connections, 10 s to send a request, {@code idleMs} of silence once granted. */
+  private static ConnectionLimits limits(long idleMs) {
+    return new ConnectionLimits(16, "max-connections", 10_000, idleMs);
   }
 
   @AfterEach
@@ -86,6 +91,18 @@ class BlockStreamServerTest {
     if (server != null) {
       server.stop();
     }
+  }
+
+  /** The idle timeout of a stream in the tests that wait for it. */
+  private static final long IDLE_MS = 200;
+
+  /** Replaces the server with one whose granted streams close after {@code idleMs} of silence. */
+  private void restart(long idleMs) {
+    server.stop();
+    server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0), store, ACCESS,
+        counters, foreground, (key, why) -> { }, 4096, limits(idleMs));
+    server.init(new Configuration(false));
+    server.start();
   }
 
   private BlockStreamConnection connect(BlockKey key, String token) throws IOException {
@@ -200,6 +217,25 @@ class BlockStreamServerTest {
       BlockStreamConnection.RefusedException e =
           assertThrows(BlockStreamConnection.RefusedException.class, c::receive);
       assertEquals(Status.NOT_CACHED, e.status());
+    }
+  }
+
+  @Test
+  void serve_silentGrantedStreamOfAnEvictedBlock_releasesItsSpaceWithinTheIdleTimeout()
+      throws Exception {
+    restart(IDLE_MS);
+    long used = store.space().usedBytes();
+    // A reader whose host vanished: it never sends again, and never closes.
+    BlockStreamConnection silent = connect(KEY, GOOD_TOKEN);
+    try {
+      silent.request(0, 1024);
+      silent.receive();
+      assertTrue(store.remove(KEY));
+      assertEquals(used, store.space().usedBytes(), "the stream holds the evicted block");
+      Waits.waitFor(() -> store.leasesHeld() == 0, "the silent stream to be closed");
+      assertEquals(used - data.length, store.space().usedBytes(), "the block's space freed");
+    } finally {
+      silent.close();
     }
   }
 

@@ -75,7 +75,8 @@ class DescriptorServerTest {
     f.commit();
     socket = dir.resolve("s.socket");
     server = new DescriptorServer(socket, store, ACCESS, counters,
-        foreground, (key, why) -> { }, hits::add, 10_000);
+        foreground, (key, why) -> { }, hits::add,
+        new ConnectionLimits(16, "max-connections", 10_000, 0));
     server.init(new Configuration(false));
     server.start();
   }
@@ -203,7 +204,8 @@ class DescriptorServerTest {
     Path open = Files.createDirectory(dir.resolve("open"));
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
     DescriptorServer s = new DescriptorServer(open.resolve("s.socket"), store, ACCESS, counters,
-        foreground, (key, why) -> { }, hits::add, 10_000);
+        foreground, (key, why) -> { }, hits::add,
+        new ConnectionLimits(16, "max-connections", 10_000, 0));
     s.init(new Configuration(false));
     Exception e = assertThrows(Exception.class, s::start);
     assertTrue(String.valueOf(e.getMessage()).contains(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY),

@@ -1,0 +1,82 @@
+package org.mpcache.slave.cache;
+
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.AttributeKey;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The most connections one of the slave's Netty servers (the block stream server, the descriptor
+ * server) keeps open, as a DataNode caps its transfer threads
+ * ({@code dfs.datanode.max.transfer.threads}): each connection a reader holds keeps a socket, and
+ * for a granted one a block file, open. A connection over the cap is marked when it opens; the
+ * server answers its request with an error naming the key ({@link #busy}) and closes it, and it
+ * gets only {@link #BUSY_WAIT_MS} to send that request, so that connections past the cap cost
+ * little. Readers refused so read the block through RPC or from HDFS.
+ *
+ * <p>The first handler of every connection's pipeline, shared by them all. Thread-safe: the
+ * count is atomic; the mark is a channel attribute.
+ */
+@Sharable
+final class ConnectionCap extends ChannelInboundHandlerAdapter {
+  /** How long, in milliseconds, a connection over the cap may take to send its request. */
+  static final long BUSY_WAIT_MS = 1_000;
+  private static final AttributeKey<Boolean> OVER = AttributeKey.valueOf("mpcache.over-cap");
+
+  private final int max;
+  private final String key;
+  private final AtomicInteger open = new AtomicInteger();
+  private final AtomicLong refused = new AtomicLong();
+
+  /**
+   * @param max the most connections served at once
+   * @param key the configuration key that sets {@code max}, for the refusal's message
+   */
+  ConnectionCap(int max, String key) {
+    this.max = max;
+    this.key = key;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    if (open.incrementAndGet() > max) {
+      ctx.channel().attr(OVER).set(Boolean.TRUE);
+      refused.incrementAndGet();
+      if (ctx.pipeline().get(ReadTimeoutHandler.class) != null) {
+        ctx.pipeline().replace(ReadTimeoutHandler.class, null,
+            new ReadTimeoutHandler(BUSY_WAIT_MS, TimeUnit.MILLISECONDS));
+      }
+    }
+    super.channelActive(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    open.decrementAndGet();
+    super.channelInactive(ctx);
+  }
+
+  /** Whether the connection of {@code ctx} opened over the cap: it is to be refused. */
+  static boolean over(ChannelHandlerContext ctx) {
+    return Boolean.TRUE.equals(ctx.channel().attr(OVER).get());
+  }
+
+  /** The refusal's message. */
+  String busy() {
+    return "busy: the slave serves at most " + max + " connections here (" + key + ")";
+  }
+
+  /** Connections open now, those over the cap included. */
+  int open() {
+    return open.get();
+  }
+
+  /** Connections refused for the cap since start. */
+  long refused() {
+    return refused.get();
+  }
+}
