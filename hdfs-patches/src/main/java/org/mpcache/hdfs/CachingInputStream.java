@@ -90,58 +90,6 @@ import org.mpcache.common.stream.BlockStreamConnection;
 final class CachingInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
 
-  /**
-   * What a stream needs from its file system: settings, the slave directory, the fill senders,
-   * the dataset.
-   */
-  static final class Context {
-    final SlaveDirectory directory;
-    final BackgroundCalls senders;
-    /** Where the lookups and descriptor requests of the blocks ahead of sequential readers run. */
-    final BackgroundCalls lookAhead;
-    final Dataset dataset;
-    final String jobId;
-    final boolean fillEnabled;
-    /** Whether a reader entering a missed block at its start writes it through. */
-    final boolean writeThrough;
-    final int fillWriteBytes;
-    final long fillQueueBytes;
-    final int readBytes;
-    final long deadlineNanos;
-    final FileSystem.Statistics statistics;
-    /** Whether local hits read the block file through a descriptor the slave passes. */
-    final boolean descriptors;
-    /**
-     * Bytes a sequential reader of a slave's block stream asks for ahead; negative when hits
-     * that have no descriptor read through the slave's RPC instead of its stream.
-     */
-    final int streamReadahead;
-    /** The least time between two lookups of a sequential reader of missed blocks. */
-    final long missLookupIntervalNanos;
-
-    Context(SlaveDirectory directory, BackgroundCalls senders, BackgroundCalls lookAhead,
-        Dataset dataset, String jobId, boolean fillEnabled, boolean writeThrough,
-        int fillWriteBytes, long fillQueueBytes, int readBytes, int deadlineMs,
-        FileSystem.Statistics statistics, boolean descriptors, int streamReadahead,
-        long missLookupIntervalMs) {
-      this.directory = directory;
-      this.senders = senders;
-      this.lookAhead = lookAhead;
-      this.dataset = dataset;
-      this.jobId = jobId;
-      this.fillEnabled = fillEnabled;
-      this.writeThrough = writeThrough;
-      this.fillWriteBytes = fillWriteBytes;
-      this.fillQueueBytes = fillQueueBytes;
-      this.readBytes = readBytes;
-      this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
-      this.statistics = statistics;
-      this.descriptors = descriptors;
-      this.streamReadahead = streamReadahead;
-      this.missLookupIntervalNanos = TimeUnit.MILLISECONDS.toNanos(missLookupIntervalMs);
-    }
-  }
-
   /** A block's key, its access as calls to slaves name it, and its encoded block token. */
   private record BlockRef(BlockKey key, BlockAccessProto access, String token) {
   }
@@ -152,8 +100,8 @@ final class CachingInputStream extends FSInputStream
       LocatedBlock b = blocks.get(index);
       BlockKey key = MpCacheFileSystem.keyOf(b);
       r = new BlockRef(key, BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-          .setBlockBytes(b.getBlockSize()).setDatasetId(ctx.dataset.id)
-          .setDatasetBlocks(ctx.dataset.blocks).setJobId(ctx.jobId).build(), encodedToken(b));
+          .setBlockBytes(b.getBlockSize()).setDatasetId(dataset.id)
+          .setDatasetBlocks(dataset.blocks).setJobId(ctx.conf().jobId).build(), encodedToken(b));
       refs[index] = r;
     }
     return r;
@@ -228,7 +176,8 @@ final class CachingInputStream extends FSInputStream
   private final BlockRef[] refs;
   private final int cacheableBlocks;
   private final long fileLength;
-  private final Context ctx;
+  private final ClientContext ctx;
+  private final Dataset dataset;
   private final ClientCounters counters = ClientCounters.get();
   /** Bytes positional reads took from HDFS, by block index; reported at close. */
   private final Map<Integer, Long> preadHdfsBytes = new ConcurrentHashMap<>();
@@ -304,7 +253,7 @@ final class CachingInputStream extends FSInputStream
    *     last for a file still being written
    */
   CachingInputStream(DFSInputStream hdfs, String path, List<LocatedBlock> blocks,
-      int cacheableBlocks, Context ctx) {
+      int cacheableBlocks, ClientContext ctx, Dataset dataset) {
     this.hdfs = hdfs;
     this.path = path;
     this.blocks = blocks;
@@ -312,6 +261,7 @@ final class CachingInputStream extends FSInputStream
     this.cacheableBlocks = cacheableBlocks;
     this.fileLength = hdfs.getFileLength();
     this.ctx = ctx;
+    this.dataset = dataset;
     this.cleanable = CLEANER.register(this, held);
   }
 
@@ -340,10 +290,10 @@ final class CachingInputStream extends FSInputStream
       return call.call();
     } finally {
       c.cacheNanos += System.nanoTime() - start;
-      if (c.cacheNanos > ctx.deadlineNanos) {
+      if (c.cacheNanos > ctx.conf().deadlineNanos) {
         throw new DeadlineExceededException("calls to slave " + c.slave.id + " for " + c.key
             + " took " + TimeUnit.NANOSECONDS.toMillis(c.cacheNanos) + " ms, over the cache"
-            + " deadline of " + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos) + " ms");
+            + " deadline of " + TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos) + " ms");
       }
     }
   }
@@ -465,7 +415,7 @@ final class CachingInputStream extends FSInputStream
       a.discard();
       a = null;
     }
-    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(c.located);
+    Optional<SlaveDirectory.Slave> slave = ctx.directory().choose(c.located);
     if (slave.isEmpty() || a != null && !a.slaveId.equals(slave.get().id)) {
       if (a != null) {
         a.discard();
@@ -478,7 +428,7 @@ final class CachingInputStream extends FSInputStream
     c.slave = slave.get();
     if (a != null) {
       long start = System.nanoTime();
-      LookAhead.Found f = a.take(ctx.deadlineNanos);
+      LookAhead.Found f = a.take(ctx.conf().deadlineNanos);
       c.cacheNanos += System.nanoTime() - start;
       if (f != null) {
         return enterHit(c, f.local);
@@ -491,7 +441,7 @@ final class CachingInputStream extends FSInputStream
     }
     // A reader entering at the block's start writes it through, when write-through is on;
     // otherwise the slave fills it.
-    boolean offer = ctx.fillEnabled && ctx.writeThrough && p == c.start;
+    boolean offer = ctx.conf().fillEnabled && ctx.conf().writeThrough && p == c.start;
     if (lastMissed && !offer) {
       // Most likely a miss too: the reader reads HDFS at once. The lookup that counts the miss
       // and has the slave fill the block waits while the reader enters blocks faster than the
@@ -566,7 +516,7 @@ final class CachingInputStream extends FSInputStream
     if (!f.isDone()) {
       counters.miss();
       // The callback holds no reference to the stream.
-      SlaveDirectory directory = ctx.directory;
+      SlaveDirectory directory = ctx.directory();
       String slave = c.slave.id;
       f.whenComplete((r, e) -> {
         if (e != null) {
@@ -594,15 +544,15 @@ final class CachingInputStream extends FSInputStream
 
   /**
    * Whether missed block {@code c}'s lookup waits for a later one: the reader entered it within
-   * {@link Context#missLookupIntervalNanos} of its last lookup, or while that is unanswered; no
+   * {@link ClientConf#missLookupIntervalNanos} of its last lookup, or while that is unanswered; no
    * more blocks than one lookup names, all of one slave.
    */
   @GuardedBy("this")
   private boolean defers(Cursor c) {
-    return ctx.missLookupIntervalNanos > 0
+    return ctx.conf().missLookupIntervalNanos > 0
         && (deferred.isEmpty() || deferredSlave.id.equals(c.slave.id))
         && deferred.size() < RequestChecks.MAX_LOOKUP_BLOCKS - 1
-        && (System.nanoTime() - lastLookupNanos < ctx.missLookupIntervalNanos
+        && (System.nanoTime() - lastLookupNanos < ctx.conf().missLookupIntervalNanos
             || lastLookup != null && !lastLookup.isDone());
   }
 
@@ -645,9 +595,9 @@ final class CachingInputStream extends FSInputStream
    * Sends {@code req} to {@code slave} on a background thread; null when the client's background
    * threads are closed. Static: the task holds no reference to the stream.
    */
-  private static CompletableFuture<LookupResponseProto> submitLookup(Context ctx,
+  private static CompletableFuture<LookupResponseProto> submitLookup(ClientContext ctx,
       SlaveDirectory.Slave slave, LookupRequestProto req) {
-    return ctx.lookAhead.submit(() -> call(slave, req));
+    return ctx.background().submit(() -> call(slave, req));
   }
 
   /** The answer to the {@code k}th block lookup {@code r} named after its own. */
@@ -674,7 +624,7 @@ final class CachingInputStream extends FSInputStream
     deferred.clear();
     deferredSlave = null;
     // The callback holds no reference to the stream.
-    SlaveDirectory directory = ctx.directory;
+    SlaveDirectory directory = ctx.directory();
     String id = slave.id;
     lookupLater(slave, named).whenComplete((r, e) -> {
       if (e != null) {
@@ -704,7 +654,7 @@ final class CachingInputStream extends FSInputStream
     BlockRef r = ref(index);
     LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(r.access())
         .setBlockToken(r.token());
-    if (ctx.fillEnabled) {
+    if (ctx.conf().fillEnabled) {
       req.setPath(path).setBlockOffset(blocks.get(index).getStartOffset())
           .setOfferFill(offerWriteThrough);
     }
@@ -745,7 +695,7 @@ final class CachingInputStream extends FSInputStream
     long start = System.nanoTime();
     try {
       LocalBlockReader r = openLocal(ctx, c.slave, c.key, c.token, c.length, hit,
-          ctx.deadlineNanos - c.cacheNanos);
+          ctx.conf().deadlineNanos - c.cacheNanos);
       countHit(r);
       return r;
     } finally {
@@ -754,10 +704,10 @@ final class CachingInputStream extends FSInputStream
   }
 
   /** As {@link #openLocal(Cursor, LookupResponseProto)}, within {@code budgetNanos}. */
-  private static LocalBlockReader openLocal(Context ctx, SlaveDirectory.Slave slave,
+  private static LocalBlockReader openLocal(ClientContext ctx, SlaveDirectory.Slave slave,
       BlockKey key, String token, long length, LookupResponseProto hit, long budgetNanos) {
     slave.descriptorSocket(hit.hasDomainSocketPath() ? hit.getDomainSocketPath() : null);
-    if (!ctx.descriptors || !slave.local || !hit.hasDomainSocketPath()) {
+    if (!ctx.conf().descriptors || !slave.local || !hit.hasDomainSocketPath()) {
       return null;
     }
     ClientCounters counters = ClientCounters.get();
@@ -781,17 +731,17 @@ final class CachingInputStream extends FSInputStream
     long start = System.nanoTime();
     try {
       return openDirect(ctx, c.slave, c.key, c.token, c.access, c.length,
-          ctx.deadlineNanos - c.cacheNanos);
+          ctx.conf().deadlineNanos - c.cacheNanos);
     } finally {
       c.cacheNanos += System.nanoTime() - start;
     }
   }
 
   /** As {@link #openDirect(Cursor)}, within {@code budgetNanos}. */
-  private static LocalBlockReader openDirect(Context ctx, SlaveDirectory.Slave slave,
+  private static LocalBlockReader openDirect(ClientContext ctx, SlaveDirectory.Slave slave,
       BlockKey key, String token, BlockAccessProto access, long length, long budgetNanos) {
     String socket = slave.descriptorSocket();
-    if (socket == null || !ctx.descriptors || !slave.local || !DescriptorClient.isAvailable()) {
+    if (socket == null || !ctx.conf().descriptors || !slave.local || !DescriptorClient.isAvailable()) {
       return null;
     }
     return askSocket(ctx, slave, socket, key, token, access, length, budgetNanos);
@@ -802,13 +752,13 @@ final class CachingInputStream extends FSInputStream
    * {@code budgetNanos}; null when not granted, or when the socket faulted: that is said once
    * per JVM and the socket forgotten, so that the next hit's lookup says where it is now.
    */
-  private static LocalBlockReader askSocket(Context ctx, SlaveDirectory.Slave slave,
+  private static LocalBlockReader askSocket(ClientContext ctx, SlaveDirectory.Slave slave,
       String socket, BlockKey key, String token, BlockAccessProto access, long length,
       long budgetNanos) {
     try {
       return LocalBlockReader.open(socket, key, token, access, length,
           Math.max(1, TimeUnit.NANOSECONDS.toMillis(budgetNanos)),
-          TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+          TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos));
     } catch (IOException e) {
       slave.descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave " + slave.id
@@ -841,7 +791,7 @@ final class CachingInputStream extends FSInputStream
       return;
     }
     Cursor n = new Cursor(next);
-    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(n.located);
+    Optional<SlaveDirectory.Slave> slave = ctx.directory().choose(n.located);
     if (slave.isEmpty()) {
       return;
     }
@@ -850,24 +800,24 @@ final class CachingInputStream extends FSInputStream
       return;
     }
     // The task holds no reference to the stream, whose cleaner must be able to run.
-    Context context = ctx;
+    ClientContext context = ctx;
     SlaveDirectory.Slave to = slave.get();
     LookupRequestProto req = LookupRequestProto.newBuilder().setAccess(n.access)
         .setBlockToken(n.token).setAhead(true).build();
     BlockKey key = n.key;
     String token = n.token;
     long length = n.length;
-    if (!ctx.lookAhead.execute(() -> a.run(() -> findAhead(context, to, req, key, token,
+    if (!ctx.background().execute(() -> a.run(() -> findAhead(context, to, req, key, token,
         length)))) {
       held.dropAhead();
     }
   }
 
   /** The background lookup of a block ahead of the reader; null unless it is a hit. */
-  private static LookAhead.Found findAhead(Context ctx, SlaveDirectory.Slave slave,
+  private static LookAhead.Found findAhead(ClientContext ctx, SlaveDirectory.Slave slave,
       LookupRequestProto req, BlockKey key, String token, long length) throws IOException {
     LocalBlockReader direct = openDirect(ctx, slave, key, token, req.getAccess(), length,
-        ctx.deadlineNanos);
+        ctx.conf().deadlineNanos);
     if (direct != null) {
       return new LookAhead.Found(direct);
     }
@@ -875,7 +825,7 @@ final class CachingInputStream extends FSInputStream
     if (r.getStatus() != LookupResponseProto.Status.HIT || r.getLength() != length) {
       return null;
     }
-    return new LookAhead.Found(openLocal(ctx, slave, key, token, length, r, ctx.deadlineNanos));
+    return new LookAhead.Found(openLocal(ctx, slave, key, token, length, r, ctx.conf().deadlineNanos));
   }
 
   /**
@@ -909,8 +859,8 @@ final class CachingInputStream extends FSInputStream
       c.local.served(n);
     }
     counters.readFromCache(n);
-    if (ctx.statistics != null) {
-      ctx.statistics.incrementBytesRead(n);
+    if (ctx.statistics() != null) {
+      ctx.statistics().incrementBytesRead(n);
     }
     return n;
   }
@@ -949,7 +899,7 @@ final class CachingInputStream extends FSInputStream
       int chunk = c.local.chunkSize();
       long start = blockOff - blockOff % chunk;
       // One buffer per stream, reused: a local hit allocates nothing per read or block.
-      int size = Math.max(chunk, ctx.readBytes - ctx.readBytes % chunk);
+      int size = Math.max(chunk, ctx.conf().readBytes - ctx.conf().readBytes % chunk);
       if (localBuf == null || localBuf.length != size) {
         localBuf = new byte[size];
       }
@@ -980,7 +930,7 @@ final class CachingInputStream extends FSInputStream
         closeStream(c);
       }
     }
-    int want = (int) Math.min(ctx.readBytes, c.length - blockOff);
+    int want = (int) Math.min(ctx.conf().readBytes, c.length - blockOff);
     ReadResponseProto r = timed(c, () -> readFromSlave(c, blockOff, want));
     c.buf = verified(c, r, blockOff);
     c.bufLen = c.buf.length;
@@ -992,11 +942,11 @@ final class CachingInputStream extends FSInputStream
    * read, reading ahead for a sequential reader; on the block's time budget.
    */
   private BlockStreamConnection.Answer streamRead(Cursor c, long blockOff) throws IOException {
-    int budgetMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos
+    int budgetMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos
         - c.cacheNanos));
     if (c.stream == null) {
-      c.stream = StreamBlockReader.open(c.slave, c.key, c.token, c.length, ctx.readBytes,
-          ctx.streamReadahead, budgetMs);
+      c.stream = StreamBlockReader.open(c.slave, c.key, c.token, c.length, ctx.conf().readBytes,
+          ctx.conf().streamReadahead, budgetMs);
       BlockStreamConnection.Answer a = c.stream.read(blockOff, budgetMs);
       counters.hitByStream();
       return a;
@@ -1006,7 +956,7 @@ final class CachingInputStream extends FSInputStream
 
   /** Whether hits on {@code slave} without a descriptor may read its block stream. */
   private boolean streamable(SlaveDirectory.Slave slave) {
-    return ctx.streamReadahead >= 0 && slave.streamPort > 0;
+    return ctx.conf().streamReadahead >= 0 && slave.streamPort > 0;
   }
 
   /** Stops reading block {@code c} from its stream; the rest goes through RPC. */
@@ -1126,7 +1076,7 @@ final class CachingInputStream extends FSInputStream
     c.fallbackCause = cause;
     if (unresponsive(cause)) {
       c.slaveGivenUp = true;
-      ctx.directory.markFaulty(c.slave.id);
+      ctx.directory().markFaulty(c.slave.id);
     }
     if (c.fill != null) {
       // After markFaulty, the fill sends nothing more to the slave.
@@ -1155,7 +1105,7 @@ final class CachingInputStream extends FSInputStream
     }
     closeLocal(c);
     closeStream(c);
-    if (c.slaveGivenUp || ctx.directory.isFaulty(c.slave.id)) {
+    if (c.slaveGivenUp || ctx.directory().isFaulty(c.slave.id)) {
       if (c.fill != null) {
         c.fill.abandon();
       }
@@ -1215,7 +1165,7 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private void sendLater(Runnable report) {
     reports.removeIf(CompletableFuture::isDone);
-    CompletableFuture<Void> sent = ctx.lookAhead.submit(() -> {
+    CompletableFuture<Void> sent = ctx.background().submit(() -> {
       report.run();
       return null;
     });
@@ -1297,14 +1247,14 @@ final class CachingInputStream extends FSInputStream
    */
   private int preadCached(int index, long position, byte[] b, int off, int len) {
     Cursor c = new Cursor(index);
-    Optional<SlaveDirectory.Slave> slave = ctx.directory.choose(c.located);
+    Optional<SlaveDirectory.Slave> slave = ctx.directory().choose(c.located);
     if (slave.isEmpty()) {
       preadMisses.add(index);
       return 0;
     }
     c.slave = slave.get();
     long blockOff = position - c.start;
-    int want = (int) Math.min(Math.min(len, ctx.readBytes), c.length - blockOff);
+    int want = (int) Math.min(Math.min(len, ctx.conf().readBytes), c.length - blockOff);
     try {
       if (!preadHits.contains(index)) {
         LocalBlockReader local = openDirect(c);
@@ -1345,8 +1295,8 @@ final class CachingInputStream extends FSInputStream
       int n = Math.min(want, data.length - from);
       System.arraycopy(data, from, b, off, n);
       counters.readFromCache(n);
-      if (ctx.statistics != null) {
-        ctx.statistics.incrementBytesRead(n);
+      if (ctx.statistics() != null) {
+        ctx.statistics().incrementBytesRead(n);
       }
       return n;
     } catch (IOException e) {
@@ -1356,7 +1306,7 @@ final class CachingInputStream extends FSInputStream
       closePreadStream(index);
       String cause = causeOf(c, e);
       if (unresponsive(cause)) {
-        ctx.directory.markFaulty(c.slave.id);
+        ctx.directory().markFaulty(c.slave.id);
       }
       if (!(e instanceof RemoteException)) {
         counters.fallback(cause, "positional read of " + c.key + " from slave " + c.slave.id
@@ -1391,8 +1341,8 @@ final class CachingInputStream extends FSInputStream
       }
       local.served(n);
       counters.readFromCache(n);
-      if (ctx.statistics != null) {
-        ctx.statistics.incrementBytesRead(n);
+      if (ctx.statistics() != null) {
+        ctx.statistics().incrementBytesRead(n);
       }
       return n;
     } catch (ChecksumException e) {
@@ -1413,12 +1363,12 @@ final class CachingInputStream extends FSInputStream
    */
   private int preadStream(Cursor c, long blockOff, int want, byte[] b, int off)
       throws ChecksumException {
-    int timeoutMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos));
+    int timeoutMs = (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos));
     try {
       StreamBlockReader s = preadStreams.get(c.index);
       if (s == null) {
         StreamBlockReader opened = StreamBlockReader.open(c.slave, c.key, c.token, c.length,
-            ctx.readBytes, 0, timeoutMs);
+            ctx.conf().readBytes, 0, timeoutMs);
         s = preadStreams.putIfAbsent(c.index, opened);
         if (s == null) {
           s = opened;
@@ -1435,8 +1385,8 @@ final class CachingInputStream extends FSInputStream
         System.arraycopy(a.data(), from, b, off, n);
       }
       counters.readFromCache(n);
-      if (ctx.statistics != null) {
-        ctx.statistics.incrementBytesRead(n);
+      if (ctx.statistics() != null) {
+        ctx.statistics().incrementBytesRead(n);
       }
       return n;
     } catch (ChecksumException e) {
@@ -1579,7 +1529,7 @@ final class CachingInputStream extends FSInputStream
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
     closePreadLocals();
-    long waitMs = TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos);
+    long waitMs = TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos);
     for (Future<?> f : releases) {
       f.awaitUninterruptibly(waitMs);
     }
@@ -1597,7 +1547,7 @@ final class CachingInputStream extends FSInputStream
     reports.clear();
     for (Map.Entry<Integer, Long> e : preadHdfsBytes.entrySet()) {
       Cursor c = new Cursor(e.getKey());
-      ctx.directory.choose(c.located).ifPresent(s ->
+      ctx.directory().choose(c.located).ifPresent(s ->
           reportHdfsRead(s, readReport(c, e.getValue(), null)));
     }
     preadHdfsBytes.clear();

@@ -47,7 +47,7 @@ final class WriteThrough {
   /** The sender's next call. */
   private enum Step { WRITE, COMMIT, ABORT, REPORT, TOO_SLOW, IDLE }
 
-  private final CachingInputStream.Context ctx;
+  private final ClientContext ctx;
   private final SlaveDirectory.Slave slave;
   private final BlockKey key;
   private final String blockToken;
@@ -97,7 +97,7 @@ final class WriteThrough {
    *     that the slave can ask one of them to vouch for the bytes
    * @param fillId the fill the slave granted in the block's lookup
    */
-  WriteThrough(CachingInputStream.Context ctx, SlaveDirectory.Slave slave, BlockKey key,
+  WriteThrough(ClientContext ctx, SlaveDirectory.Slave slave, BlockKey key,
       String blockToken, List<String> replicas, long blockLength, long fillId) {
     this.ctx = ctx;
     this.slave = slave;
@@ -122,10 +122,10 @@ final class WriteThrough {
       long now = System.nanoTime();
       if (blockOffset != expected) {
         off(true);
-      } else if (callStart != 0 && now - callStart > ctx.deadlineNanos) {
+      } else if (callStart != 0 && now - callStart > ctx.conf().deadlineNanos) {
         cause = "deadline-exceeded";
         off(false);
-      } else if (queued + len > ctx.fillQueueBytes) {
+      } else if (queued + len > ctx.conf().fillQueueBytes) {
         cause = "fill-queue-full";
         off(true);
       } else {
@@ -148,7 +148,7 @@ final class WriteThrough {
   private void append(byte[] b, int off, int len) {
     while (len > 0) {
       if (piece == null) {
-        piece = new byte[(int) Math.min(ctx.fillWriteBytes, blockLength - expected)];
+        piece = new byte[(int) Math.min(ctx.conf().fillWriteBytes, blockLength - expected)];
         pieceBytes = 0;
       }
       int n = Math.min(len, piece.length - pieceBytes);
@@ -222,7 +222,7 @@ final class WriteThrough {
   }
 
   private void startSender() {
-    if (!ctx.senders.execute(this::send)) {
+    if (!ctx.fills().execute(this::send)) {
       synchronized (this) {
         sending = false;
         off(false);
@@ -246,7 +246,7 @@ final class WriteThrough {
       return Step.ABORT;
     }
     if (state == State.ACTIVE && lastByteRead != 0
-        && System.nanoTime() - lastByteRead > ctx.deadlineNanos) {
+        && System.nanoTime() - lastByteRead > ctx.conf().deadlineNanos) {
       return Step.TOO_SLOW;
     }
     if (state == State.ACTIVE && !ready.isEmpty()) {
@@ -268,7 +268,7 @@ final class WriteThrough {
       byte[] data = null;
       long at;
       Runnable toReport = null;
-      boolean faulty = ctx.directory.isFaulty(slave.id);
+      boolean faulty = ctx.directory().isFaulty(slave.id);
       synchronized (this) {
         step = nextStep(faulty);
         if (step == Step.IDLE) {
@@ -362,7 +362,7 @@ final class WriteThrough {
     }
     boolean answered = e instanceof RemoteException;
     String cause = answered ? "fill-failed"
-        : tookNanos > ctx.deadlineNanos ? "deadline-exceeded" : "slave-unreachable";
+        : tookNanos > ctx.conf().deadlineNanos ? "deadline-exceeded" : "slave-unreachable";
     boolean wasOn;
     synchronized (this) {
       wasOn = state != State.OFF && state != State.DONE;
@@ -371,7 +371,7 @@ final class WriteThrough {
     if (wasOn && step != Step.ABORT && step != Step.REPORT) {
       count(cause, e);
     } else if (!answered) {
-      ctx.directory.markFaulty(slave.id);
+      ctx.directory().markFaulty(slave.id);
     }
   }
 
@@ -383,11 +383,11 @@ final class WriteThrough {
     boolean unresponsive = cause.equals("deadline-exceeded")
         || cause.equals("slave-unreachable");
     if (unresponsive) {
-      ctx.directory.markFaulty(slave.id);
+      ctx.directory().markFaulty(slave.id);
     }
     counters.fallback(cause, "the fill of " + key + " on slave " + slave.id + " is abandoned"
         + (e == null ? "" : ": " + e.getMessage()) + " (cache deadline "
-        + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos) + " ms, write-behind queue "
-        + ctx.fillQueueBytes + " bytes)", unresponsive ? e : null);
+        + TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos) + " ms, write-behind queue "
+        + ctx.conf().fillQueueBytes + " bytes)", unresponsive ? e : null);
   }
 }

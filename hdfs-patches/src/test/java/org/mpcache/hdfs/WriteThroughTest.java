@@ -74,9 +74,17 @@ class WriteThroughTest {
   }
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
-    CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        senders, new Dataset("/d", 1), "", true, true, PIECE, queueBytes, BLOCK, deadlineMs, null,
-        false, -1, 0);
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
+    conf.setInt(ClientConfigKeys.FILL_WRITE_BYTES_KEY, PIECE);
+    conf.setLong(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, queueBytes);
+    conf.setInt(ClientConfigKeys.READ_BYTES_KEY, BLOCK);
+    conf.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, deadlineMs);
+    conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+    conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
+    conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 0);
+    ClientContext ctx = new ClientContext(new ClientConf(conf), directory, senders, senders,
+        null);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 
