@@ -122,7 +122,7 @@ final class CachingInputStream extends FSInputStream
     WriteThrough fill;
     boolean fillAbandoned;
     long bytesFromHdfs;
-    String fallbackCause;
+    FallbackCause fallbackCause;
     /** The block's file, when the slave passed its descriptor; null reads through RPC. */
     LocalBlockReader local;
     /** The slave's stream of the block, once opened; read when there is no descriptor. */
@@ -270,15 +270,6 @@ final class CachingInputStream extends FSInputStream
     T call() throws IOException;
   }
 
-  /** The calls to a block's slave took longer together than the cache deadline. */
-  private static final class DeadlineExceededException extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    DeadlineExceededException(String message) {
-      super(message);
-    }
-  }
-
   /**
    * Makes a call to block {@code c}'s slave on the block's time budget: the call's time is added
    * to the block's, and once the block's calls took longer than the cache deadline together the
@@ -352,7 +343,7 @@ final class CachingInputStream extends FSInputStream
     if (c != null) {
       c.bytesFromHdfs += n;
       if (c.fill != null && !c.fillAbandoned && !readsBlockOf(c)) {
-        counters.fallback("block-changed", "HDFS now reads another block than " + c.key
+        counters.fallback(FallbackCause.BLOCK_CHANGED, "HDFS now reads another block than " + c.key
             + " at offset " + pos + "; its fill is abandoned", null);
         c.fill.abandon();
         c.fillAbandoned = true;
@@ -473,7 +464,7 @@ final class CachingInputStream extends FSInputStream
       LookupResponseProto r = timed(c, () -> call(c.slave, req));
       looked(c, r, offer);
     } catch (IOException e) {
-      lookupFault(c, e);
+      fallback(c, e);
     }
     return c;
   }
@@ -497,12 +488,6 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  @GuardedBy("this")
-  private void lookupFault(Cursor c, IOException e) {
-    slaveFault(c, e instanceof DeadlineExceededException ? "deadline-exceeded"
-        : "slave-unreachable", e);
-  }
-
   /**
    * Takes the answer of block {@code c}'s lookup made off the reader's thread: when
    * {@code readingOn}, a hit moves the rest of the block to the cache. A lookup still under way
@@ -519,7 +504,7 @@ final class CachingInputStream extends FSInputStream
       SlaveDirectory directory = ctx.directory();
       String slave = c.slave.id;
       f.whenComplete((r, e) -> {
-        if (e != null) {
+        if (e != null && FallbackCause.of(e).slaveFault()) {
           directory.markFaulty(slave);
         }
       });
@@ -530,7 +515,7 @@ final class CachingInputStream extends FSInputStream
       r = f.join();
     } catch (CompletionException | CancellationException e) {
       Throwable cause = e.getCause();
-      lookupFault(c, cause instanceof IOException ? (IOException) cause
+      fallback(c, cause instanceof IOException ? (IOException) cause
           : new IOException(String.valueOf(cause), cause));
       return;
     }
@@ -627,7 +612,7 @@ final class CachingInputStream extends FSInputStream
     SlaveDirectory directory = ctx.directory();
     String id = slave.id;
     lookupLater(slave, named).whenComplete((r, e) -> {
-      if (e != null) {
+      if (e != null && FallbackCause.of(e).slaveFault()) {
         directory.markFaulty(id);
       }
     });
@@ -1035,7 +1020,7 @@ final class CachingInputStream extends FSInputStream
    * unreadable) says nothing about the slave's health; anything else means the slave cannot be
    * reached.
    */
-  private static String causeOf(Cursor c, IOException e) {
+  private static FallbackCause causeOf(Cursor c, IOException e) {
     if (e instanceof ChecksumException) {
       try {
         RpcSupport.call(() -> c.slave.proxy.reportCorrupt(null, ReportCorruptRequestProto
@@ -1044,23 +1029,8 @@ final class CachingInputStream extends FSInputStream
       } catch (IOException ignored) {
         // The slave verifies the block again when a client next reports it.
       }
-      return "checksum-mismatch";
     }
-    if (e instanceof ShortReadException) {
-      return "short-read";
-    }
-    if (e instanceof RemoteException) {
-      return "slave-error";
-    }
-    if (e instanceof DeadlineExceededException) {
-      return "deadline-exceeded";
-    }
-    return "slave-unreachable";
-  }
-
-  /** Whether a fault of this cause means the slave is not answering (in time). */
-  private static boolean unresponsive(String cause) {
-    return cause.equals("slave-unreachable") || cause.equals("deadline-exceeded");
+    return FallbackCause.of(e);
   }
 
   /**
@@ -1068,13 +1038,13 @@ final class CachingInputStream extends FSInputStream
    * alone by the whole client for the retry interval and gets no further call from this stream
    * for the block: its fill is dropped without an abort, and no read report follows.
    */
-  private void slaveFault(Cursor c, String cause, IOException e) {
+  private void slaveFault(Cursor c, FallbackCause cause, IOException e) {
     closeLocal(c);
     closeStream(c);
     c.fromCache = false;
     c.buf = null;
     c.fallbackCause = cause;
-    if (unresponsive(cause)) {
+    if (cause.slaveFault()) {
       c.slaveGivenUp = true;
       ctx.directory().markFaulty(c.slave.id);
     }
@@ -1177,12 +1147,13 @@ final class CachingInputStream extends FSInputStream
   }
 
   /** The report of {@code bytes} of block {@code c} read from HDFS, and why when a fault. */
-  private static ReportReadRequestProto readReport(Cursor c, long bytes, String cause) {
+  private static ReportReadRequestProto readReport(Cursor c, long bytes,
+      FallbackCause cause) {
     ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
         .setBlock(c.access.getBlock()).setBytesFromHdfs(bytes).setBlockToken(c.token)
         .setDatasetId(c.access.getDatasetId());
     if (cause != null) {
-      b.setFallbackCause(cause);
+      b.setFallbackCause(cause.wireName());
     }
     return b.build();
   }
@@ -1304,8 +1275,8 @@ final class CachingInputStream extends FSInputStream
       preadHits.remove(index);
       closePreadLocal(index);
       closePreadStream(index);
-      String cause = causeOf(c, e);
-      if (unresponsive(cause)) {
+      FallbackCause cause = causeOf(c, e);
+      if (cause.slaveFault()) {
         ctx.directory().markFaulty(c.slave.id);
       }
       if (!(e instanceof RemoteException)) {
@@ -1481,7 +1452,7 @@ final class CachingInputStream extends FSInputStream
   public synchronized boolean seekToNewSource(long target) throws IOException {
     checkOpen();
     if (cur != null && cur.fromCache) {
-      slaveFault(cur, "new-source-requested", new IOException("reader asked for a new source"));
+      slaveFault(cur, FallbackCause.NEW_SOURCE_REQUESTED, new IOException("reader asked for a new source"));
     }
     pos = target;
     hdfs.seek(target);

@@ -113,7 +113,7 @@ final class WriteThrough {
    * for the slave; a fault only ends the fill.
    */
   void offer(long blockOffset, byte[] b, int off, int len) {
-    String cause = null;
+    FallbackCause cause = null;
     boolean start;
     synchronized (this) {
       if (state == State.OFF || state == State.DONE) {
@@ -123,10 +123,10 @@ final class WriteThrough {
       if (blockOffset != expected) {
         off(true);
       } else if (callStart != 0 && now - callStart > ctx.conf().deadlineNanos) {
-        cause = "deadline-exceeded";
+        cause = FallbackCause.DEADLINE_EXCEEDED;
         off(false);
       } else if (queued + len > ctx.conf().fillQueueBytes) {
-        cause = "fill-queue-full";
+        cause = FallbackCause.FILL_QUEUE_FULL;
         off(true);
       } else {
         append(b, off, len);
@@ -311,7 +311,7 @@ final class WriteThrough {
             synchronized (this) {
               off(true);
             }
-            count("fill-too-slow", null);
+            count(FallbackCause.FILL_TOO_SLOW, null);
             break;
           default:
             throw new IllegalStateException(step.name());
@@ -361,8 +361,9 @@ final class WriteThrough {
       return;
     }
     boolean answered = e instanceof RemoteException;
-    String cause = answered ? "fill-failed"
-        : tookNanos > ctx.conf().deadlineNanos ? "deadline-exceeded" : "slave-unreachable";
+    FallbackCause cause = answered ? FallbackCause.FILL_FAILED
+        : tookNanos > ctx.conf().deadlineNanos ? FallbackCause.DEADLINE_EXCEEDED
+        : FallbackCause.SLAVE_UNREACHABLE;
     boolean wasOn;
     synchronized (this) {
       wasOn = state != State.OFF && state != State.DONE;
@@ -379,9 +380,8 @@ final class WriteThrough {
    * Counts the fill's end for {@code cause}; a slave that did not answer (in time) is marked
    * faulty, so that it gets no abort and no further call from this client for a while.
    */
-  private void count(String cause, Exception e) {
-    boolean unresponsive = cause.equals("deadline-exceeded")
-        || cause.equals("slave-unreachable");
+  private void count(FallbackCause cause, Exception e) {
+    boolean unresponsive = cause.slaveFault();
     if (unresponsive) {
       ctx.directory().markFaulty(slave.id);
     }
