@@ -85,7 +85,7 @@ class LookupFaultTest {
       located.add(b);
     }
     return new CachingInputStream(hdfs, "hdfs://nn/f", located, blocks, ctx,
-        new Dataset("hdfs://nn/f", blocks));
+        new Dataset("hdfs://nn/f", blocks), System::nanoTime);
   }
 
   /** Reads the file's {@code blocks} blocks, then waits for the calls made off the reader. */
