@@ -200,27 +200,12 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private final List<CompletableFuture<?>> reports = new ArrayList<>();
   /**
-   * The reports of the blocks the sequential reader left, all of blocks it read from HDFS beside
-   * one slave ({@link #heldReportsSlave}), held for that slave's next lookup to carry; sent on
-   * their own otherwise ({@link #sendHeldReports}).
+   * The missed blocks whose lookups wait for the sequential reader's next one, and the read
+   * reports it carries ({@link ClientConfigKeys#MISS_LOOKUP_INTERVAL_MS_KEY}). A stream dropped
+   * unclosed never looks the deferred blocks up: their misses are not counted, nor filled then.
    */
   @GuardedBy("this")
-  private final List<ReportReadRequestProto> heldReports = new ArrayList<>();
-  @GuardedBy("this")
-  private SlaveDirectory.Slave heldReportsSlave;
-  /**
-   * The blocks, in order, the sequential reader of missed blocks entered too soon after its last
-   * lookup ({@link ClientConfigKeys#MISS_LOOKUP_INTERVAL_MS_KEY}), all of
-   * {@link #deferredSlave}'s; its next lookup names them, or {@link #flushDeferred} does. A
-   * stream dropped unclosed never looks them up: their misses are not counted, nor filled then.
-   */
-  @GuardedBy("this")
-  private final List<Integer> deferred = new ArrayList<>();
-  @GuardedBy("this")
-  private SlaveDirectory.Slave deferredSlave;
-  /** When the sequential reader's last lookup went out, on its thread or off it. */
-  @GuardedBy("this")
-  private long lastLookupNanos;
+  private final MissLookups misses;
   /**
    * The last block the sequential reader entered was not cached. Datasets are cached whole or
    * not at all, so the next block is most likely not cached either: it is looked up at once,
@@ -255,6 +240,8 @@ final class CachingInputStream extends FSInputStream
     this.dataset = dataset;
     this.ticker = ticker;
     this.factory = new BlockReaderFactory(ctx, ticker);
+    this.misses = new MissLookups(ctx.conf().missLookupIntervalNanos,
+        RequestChecks.MAX_LOOKUP_BLOCKS, ticker);
     this.cleanable = CLEANER.register(this, held);
   }
 
@@ -362,9 +349,8 @@ final class CachingInputStream extends FSInputStream
       }
       // Not carried by the new block's lookup (another slave, a hit found ahead, no block),
       // unless that was deferred: the slave's next lookup carries them then.
-      if (heldReportsSlave != null && (cur == null || !cur.deferred
-          || !cur.slave.id.equals(heldReportsSlave.id))) {
-        sendHeldReports();
+      if (!misses.reportsWaitIn(cur == null ? null : cur.slave, cur != null && cur.deferred)) {
+        sendReports(misses.takeReports());
       }
     }
   }
@@ -416,21 +402,15 @@ final class CachingInputStream extends FSInputStream
       // Most likely a miss too: the reader reads HDFS at once. The lookup that counts the miss
       // and has the slave fill the block waits while the reader enters blocks faster than the
       // interval; it goes out on a background thread, naming the blocks deferred before it.
-      if (defers(c)) {
+      boolean unanswered = lastLookup != null && !lastLookup.isDone();
+      if (misses.defers(c.slave, unanswered)) {
         counters.miss();
         c.deferred = true;
-        deferred.add(c.index);
-        deferredSlave = c.slave;
+        misses.defer(c.index, c.slave);
         return c;
       }
-      if (lastLookup == null || lastLookup.isDone()) {
-        List<Integer> named = new ArrayList<>();
-        if (!deferred.isEmpty() && deferredSlave.id.equals(c.slave.id)) {
-          named.addAll(deferred);
-          deferred.clear();
-          deferredSlave = null;
-        }
-        named.add(c.index);
+      if (!unanswered) {
+        List<Integer> named = misses.named(c.index, c.slave);
         CompletableFuture<LookupResponseProto> sent = lookupLater(c.slave, named);
         int k = named.size() - 2;
         c.lookup = k < 0 ? sent : sent.thenApply(r -> following(r, k));
@@ -438,7 +418,7 @@ final class CachingInputStream extends FSInputStream
       }
     }
     LookupRequestProto req = carryReport(c.slave, lookupRequest(c.index, offer));
-    lastLookupNanos = ticker.getAsLong();
+    misses.lookedUp();
     try {
       looked(c, c.deadline.call(() -> call(c.slave, req)), offer);
     } catch (IOException e) {
@@ -549,20 +529,6 @@ final class CachingInputStream extends FSInputStream
   }
 
   /**
-   * Whether missed block {@code c}'s lookup waits for a later one: the reader entered it within
-   * {@link ClientConf#missLookupIntervalNanos} of its last lookup, or while that is unanswered; no
-   * more blocks than one lookup names, all of one slave.
-   */
-  @GuardedBy("this")
-  private boolean defers(Cursor c) {
-    return ctx.conf().missLookupIntervalNanos > 0
-        && (deferred.isEmpty() || deferredSlave.id.equals(c.slave.id))
-        && deferred.size() < RequestChecks.MAX_LOOKUP_BLOCKS - 1
-        && (ticker.getAsLong() - lastLookupNanos < ctx.conf().missLookupIntervalNanos
-            || lastLookup != null && !lastLookup.isDone());
-  }
-
-  /**
    * Sends the lookup of blocks {@code named} (in order, the first its own, the rest following
    * it) to {@code slave} on a background thread, carrying the held read reports of that slave's
    * blocks; on the reader's thread when the client's background threads are closed. Closing
@@ -579,7 +545,7 @@ final class CachingInputStream extends FSInputStream
           .setBlockToken(r.token()).setBlockOffset(blocks.get(i).getStartOffset()));
     }
     LookupRequestProto req = b.build();
-    lastLookupNanos = ticker.getAsLong();
+    misses.lookedUp();
     CompletableFuture<LookupResponseProto> sent = submitLookup(ctx, slave, req);
     if (sent == null) {
       sent = new CompletableFuture<>();
@@ -622,17 +588,14 @@ final class CachingInputStream extends FSInputStream
    */
   @GuardedBy("this")
   private void flushDeferred() {
-    if (deferred.isEmpty()) {
+    MissLookups.Batch<Integer> named = misses.takeDeferred();
+    if (named == null) {
       return;
     }
-    SlaveDirectory.Slave slave = deferredSlave;
-    List<Integer> named = new ArrayList<>(deferred);
-    deferred.clear();
-    deferredSlave = null;
     // The callback holds no reference to the stream.
     SlaveDirectory directory = ctx.directory();
-    String id = slave.id;
-    lookupLater(slave, named).whenComplete((r, e) -> {
+    String id = named.slave().id;
+    lookupLater(named.slave(), named.items()).whenComplete((r, e) -> {
       if (e != null && FallbackCause.of(e).slaveFault()) {
         directory.markFaulty(id);
       }
@@ -761,12 +724,7 @@ final class CachingInputStream extends FSInputStream
     if (c.fill != null) {
       c.fill.leave(() -> reportHdfsRead(slave, report));
     } else {
-      if (heldReportsSlave != null && !heldReportsSlave.id.equals(slave.id)
-          || heldReports.size() >= RequestChecks.MAX_LOOKUP_BLOCKS) {
-        sendHeldReports();
-      }
-      heldReportsSlave = slave;
-      heldReports.add(report);
+      sendReports(misses.hold(slave, report));
     }
   }
 
@@ -776,24 +734,18 @@ final class CachingInputStream extends FSInputStream
    */
   @GuardedBy("this")
   private LookupRequestProto carryReport(SlaveDirectory.Slave slave, LookupRequestProto req) {
-    if (heldReports.isEmpty() || !heldReportsSlave.id.equals(slave.id)) {
-      return req;
-    }
-    LookupRequestProto carrying = req.toBuilder().addAllPreviousRead(heldReports).build();
-    heldReports.clear();
-    heldReportsSlave = null;
-    return carrying;
+    List<ReportReadRequestProto> carried = misses.carried(slave);
+    return carried.isEmpty() ? req : req.toBuilder().addAllPreviousRead(carried).build();
   }
 
-  /** Sends the held read reports, if any, each on its own (off the reader's thread). */
+  /** Sends read reports {@code held}, if any, each on its own (off the reader's thread). */
   @GuardedBy("this")
-  private void sendHeldReports() {
-    SlaveDirectory.Slave slave = heldReportsSlave;
-    for (ReportReadRequestProto r : heldReports) {
-      sendLater(() -> reportHdfsRead(slave, r));
+  private void sendReports(MissLookups.Batch<ReportReadRequestProto> held) {
+    if (held != null) {
+      for (ReportReadRequestProto r : held.items()) {
+        sendLater(() -> reportHdfsRead(held.slave(), r));
+      }
     }
-    heldReports.clear();
-    heldReportsSlave = null;
   }
 
   /**
@@ -1037,7 +989,7 @@ final class CachingInputStream extends FSInputStream
   public synchronized void unbuffer() {
     leaveBlock();
     flushDeferred();
-    sendHeldReports();
+    sendReports(misses.takeReports());
     held.dropAhead();
     releasePreads();
     hdfs.unbuffer();
@@ -1078,7 +1030,7 @@ final class CachingInputStream extends FSInputStream
     closed = true;
     leaveBlock();
     flushDeferred();
-    sendHeldReports();
+    sendReports(misses.takeReports());
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
     releasePreads();

@@ -8,10 +8,13 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.mpcache.common.Waits;
 
 /**
  * The stream against an in-memory slave ({@link FakeSlave}): hits come from the slave, misses
@@ -152,5 +155,44 @@ class CachingInputStreamTest {
       assertEquals(reads, slave.reads.get(), "no more cache reads of the block");
     }
     assertEquals(1, slave.corruptReports.get());
+  }
+
+  /**
+   * Reads 4 missed blocks, the ticker moving {@code stepMs} per block (each lookup answered
+   * before the next block when that is over the interval); returns the lookups made, the stream
+   * closed and its background calls done.
+   */
+  private static int lookupsOfMissedBlocks(long stepMs) throws Exception {
+    try (FakeSlave four = new FakeSlave(4, BLOCK)) {
+      Configuration conf = new Configuration(false);
+      conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 200);
+      byte[] got = new byte[four.content.length];
+      try (CachingInputStream in = four.open(conf)) {
+        for (int at = 0; at < got.length; at += BLOCK) {
+          assertEquals(BLOCK, in.read(got, at, BLOCK));
+          if (stepMs > 200) {
+            // Answered before the next block, so that only the interval decides.
+            int made = at / BLOCK + 1;
+            Waits.waitFor(() -> four.lookups.get() == made, "lookup " + made);
+          }
+          four.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(stepMs));
+        }
+      }
+      four.close();
+      assertArrayEquals(four.content, got);
+      return four.lookups.get();
+    }
+  }
+
+  @Test
+  void read_missedBlocksWithinTheLookupInterval_lookedUpTogether() throws Exception {
+    long misses = ClientCounters.get().misses();
+    assertEquals(2, lookupsOfMissedBlocks(10), "the first block, then the rest at close");
+    assertEquals(misses + 4, ClientCounters.get().misses());
+  }
+
+  @Test
+  void read_missedBlocksSlowerThanTheLookupInterval_eachLookedUp() throws Exception {
+    assertEquals(4, lookupsOfMissedBlocks(300));
   }
 }
