@@ -6,17 +6,14 @@ import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.fs.ByteBufferPositionedReadable;
@@ -26,17 +23,13 @@ import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
-import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
-import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
 
@@ -76,30 +69,6 @@ import org.mpcache.common.protocolPB.RpcSupport;
 final class CachingInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
 
-  /** A block's key, its access as calls to slaves name it, and its encoded block token. */
-  private record BlockRef(BlockKey key, BlockAccessProto access, String token) {
-  }
-
-  private BlockRef ref(int index) {
-    BlockRef r = refs[index];
-    if (r == null) {
-      LocatedBlock b = blocks.get(index);
-      BlockKey key = MpCacheFileSystem.keyOf(b);
-      r = new BlockRef(key, BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-          .setBlockBytes(b.getBlockSize()).setDatasetId(dataset.id)
-          .setDatasetBlocks(dataset.blocks).setJobId(ctx.conf().jobId).build(), encodedToken(b));
-      refs[index] = r;
-    }
-    return r;
-  }
-
-  /** Block {@code index} as calls to {@code slave} name it. */
-  private BlockTarget target(int index, SlaveDirectory.Slave slave) {
-    BlockRef r = ref(index);
-    return new BlockTarget(slave, r.key(), r.access(), r.token(),
-        blocks.get(index).getBlockSize());
-  }
-
   /**
    * The block the sequential reader is in, and where its bytes come from: its cache reader
    * while it reads the cache, else HDFS.
@@ -137,7 +106,7 @@ final class CachingInputStream extends FSInputStream
 
     void choose(SlaveDirectory.Slave s) {
       slave = s;
-      target = target(index, s);
+      target = blocks.target(index, s);
       deadline = factory.deadline(target, true);
     }
 
@@ -151,38 +120,17 @@ final class CachingInputStream extends FSInputStream
     }
   }
 
-  /** The positional reads' view of one block: its cache reader, or that it is read from HDFS. */
-  private static final class PreadBlock {
-    /** Null until looked up, and again after unbuffer. */
-    @GuardedBy("this")
-    BlockReader reader;
-    /** No slave has the block, or the cache faulted: its positional reads go to HDFS. */
-    volatile boolean miss;
-    final LongAdder bytesFromHdfs = new LongAdder();
-  }
-
   /** Releases the block files that streams dropped unclosed held. */
   private static final Cleaner CLEANER = Cleaner.create(new ThreadFactoryBuilder()
       .setDaemon(true).setNameFormat("mpcache-client-cleaner").build());
 
   private final DFSInputStream hdfs;
-  /** The file, a qualified URI, for the slave to fill missed blocks from. */
-  private final String path;
-  private final List<LocatedBlock> blocks;
-  /**
-   * Each block's names in calls to slaves, made once per stream rather than at every entry and
-   * look-ahead of the block (encoding the token took most of a cursor's making); filled lazily,
-   * by any reader thread: a racing write stores an equal immutable value.
-   */
-  private final BlockRef[] refs;
-  private final int cacheableBlocks;
+  private final FileBlocks blocks;
   private final long fileLength;
   private final ClientContext ctx;
-  private final Dataset dataset;
   private final BlockReaderFactory factory;
   private final ClientCounters counters = ClientCounters.get();
-  /** The positional reads' blocks, by index. */
-  private final Map<Integer, PreadBlock> preads = new ConcurrentHashMap<>();
+  private final PositionalReads preads;
   @GuardedBy("this")
   private long pos;
   @GuardedBy("this")
@@ -231,15 +179,12 @@ final class CachingInputStream extends FSInputStream
   CachingInputStream(DFSInputStream hdfs, String path, List<LocatedBlock> blocks,
       int cacheableBlocks, ClientContext ctx, Dataset dataset, LongSupplier ticker) {
     this.hdfs = hdfs;
-    this.path = path;
-    this.blocks = blocks;
-    this.refs = new BlockRef[blocks.size()];
-    this.cacheableBlocks = cacheableBlocks;
+    this.blocks = new FileBlocks(blocks, cacheableBlocks, path, dataset, ctx.conf());
     this.fileLength = hdfs.getFileLength();
     this.ctx = ctx;
-    this.dataset = dataset;
     this.ticker = ticker;
     this.factory = new BlockReaderFactory(ctx, ticker);
+    this.preads = new PositionalReads(this.blocks, ctx, factory, hdfs);
     this.misses = new MissLookups(ctx.conf().missLookupIntervalNanos,
         RequestChecks.MAX_LOOKUP_BLOCKS, ticker);
     this.cleanable = CLEANER.register(this, held);
@@ -281,20 +226,13 @@ final class CachingInputStream extends FSInputStream
       int n = c.reader.read(blockOff, b, off, want);
       if (n > 0) {
         lookAhead(c, blockOff);
-        readFromCache(n);
+        ctx.readFromCache(n);
         pos += n;
         return n;
       }
       leaveCache(c, c.reader.failure());
     }
     return readHdfs(c, b, off, want);
-  }
-
-  private void readFromCache(int n) {
-    counters.readFromCache(n);
-    if (ctx.statistics() != null) {
-      ctx.statistics().incrementBytesRead(n);
-    }
   }
 
   private int readHdfs(Cursor c, byte[] b, int off, int len) throws IOException {
@@ -359,8 +297,8 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private Cursor enterBlockAt(long p) throws IOException {
     leaveBlock();
-    int i = blockIndex(p);
-    if (i < 0 || i >= cacheableBlocks || blocks.get(i).getBlockSize() == 0) {
+    int i = blocks.indexOf(p);
+    if (!blocks.cacheable(i)) {
       return null;
     }
     Cursor c = new Cursor(i);
@@ -417,10 +355,10 @@ final class CachingInputStream extends FSInputStream
         return c;
       }
     }
-    LookupRequestProto req = carryReport(c.slave, lookupRequest(c.index, offer));
+    LookupRequestProto req = carryReport(c.slave, blocks.lookupRequest(c.index, offer));
     misses.lookedUp();
     try {
-      looked(c, c.deadline.call(() -> call(c.slave, req)), offer);
+      looked(c, c.deadline.call(() -> c.target.lookup(req)), offer);
     } catch (IOException e) {
       c.fallbackCause = FailOpenBlockReader.fallBack(ctx.directory(), c.target, e);
     }
@@ -430,41 +368,27 @@ final class CachingInputStream extends FSInputStream
   /** Takes block {@code c}'s lookup's answer: a hit reads the cache from here on. */
   @GuardedBy("this")
   private void looked(Cursor c, LookupResponseProto r, boolean offer) {
-    if (isHit(r, c.length)) {
+    if (c.target.hitBy(r)) {
       enterHit(c, factory.afterHit(c.target, r, c.deadline, true, false));
     } else {
       counters.miss();
       lastMissed = true;
       if (offer && r.hasFillId()) {
         c.fill = new WriteThrough(ctx, c.slave, c.target.key(), c.target.token(),
-            replicaAddresses(c.located), c.length, r.getFillId());
+            FileBlocks.replicaAddresses(c.located), c.length, r.getFillId());
       }
     }
-  }
-
-  private static boolean isHit(LookupResponseProto r, long length) {
-    return r.getStatus() == LookupResponseProto.Status.HIT && r.getLength() == length;
   }
 
   /** Enters cached block {@code c}, read by {@code raw}: the cache, from here on. */
   @GuardedBy("this")
   private Cursor enterHit(Cursor c, BlockReader raw) {
-    counters.hit();
-    countHit(raw);
+    counters.hit(raw.transport());
     lastMissed = false;
     c.reader = new FailOpenBlockReader(factory.failingOver(c.target, raw, c.deadline, true),
         c.target, ctx.directory());
     held.current(c.reader);
     return c;
-  }
-
-  /** Counts a hit as read through the block's file or through the slave. */
-  private void countHit(BlockReader raw) {
-    if (raw.transport() == BlockReader.Transport.DESCRIPTOR) {
-      counters.hitByDescriptor();
-    } else {
-      counters.hitByRpc();
-    }
   }
 
   /**
@@ -537,12 +461,10 @@ final class CachingInputStream extends FSInputStream
   @GuardedBy("this")
   private CompletableFuture<LookupResponseProto> lookupLater(SlaveDirectory.Slave slave,
       List<Integer> named) {
-    LookupRequestProto.Builder b = carryReport(slave, lookupRequest(named.get(0), false))
-        .toBuilder();
+    LookupRequestProto.Builder b = carryReport(slave,
+        blocks.lookupRequest(named.get(0), false)).toBuilder();
     for (int i : named.subList(1, named.size())) {
-      BlockRef r = ref(i);
-      b.addFollowing(FollowingBlockProto.newBuilder().setAccess(r.access())
-          .setBlockToken(r.token()).setBlockOffset(blocks.get(i).getStartOffset()));
+      b.addFollowing(blocks.following(i));
     }
     LookupRequestProto req = b.build();
     misses.lookedUp();
@@ -550,7 +472,7 @@ final class CachingInputStream extends FSInputStream
     if (sent == null) {
       sent = new CompletableFuture<>();
       try {
-        sent.complete(call(slave, req));
+        sent.complete(lookup(slave, req));
       } catch (IOException e) {
         sent.completeExceptionally(e);
       }
@@ -569,7 +491,7 @@ final class CachingInputStream extends FSInputStream
    */
   private static CompletableFuture<LookupResponseProto> submitLookup(ClientContext ctx,
       SlaveDirectory.Slave slave, LookupRequestProto req) {
-    return ctx.background().submit(() -> call(slave, req));
+    return ctx.background().submit(() -> lookup(slave, req));
   }
 
   /** The answer to the {@code k}th block lookup {@code r} named after its own. */
@@ -602,44 +524,11 @@ final class CachingInputStream extends FSInputStream
     });
   }
 
-  /**
-   * The block's one lookup: with fills on it names the block's file and offset, so that the
-   * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
-   * reader's bytes for it.
-   */
-  private LookupRequestProto lookupRequest(int index, boolean offerWriteThrough) {
-    BlockRef r = ref(index);
-    LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(r.access())
-        .setBlockToken(r.token());
-    if (ctx.conf().fillEnabled) {
-      req.setPath(path).setBlockOffset(blocks.get(index).getStartOffset())
-          .setOfferFill(offerWriteThrough);
-    }
-    return req.build();
-  }
-
-  /** Sends lookup {@code req} to {@code slave}. */
-  private static LookupResponseProto call(SlaveDirectory.Slave slave, LookupRequestProto req)
+  /** Sends lookup {@code req} to {@code slave}, which may name more blocks than its own. */
+  private static LookupResponseProto lookup(SlaveDirectory.Slave slave, LookupRequestProto req)
       throws IOException {
     ClientCounters.get().lookup();
     return RpcSupport.call(() -> slave.proxy.lookup(null, req));
-  }
-
-  private int blockIndex(long p) {
-    int lo = 0;
-    int hi = blocks.size() - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      LocatedBlock b = blocks.get(mid);
-      if (p < b.getStartOffset()) {
-        hi = mid - 1;
-      } else if (p >= b.getStartOffset() + b.getBlockSize()) {
-        lo = mid + 1;
-      } else {
-        return mid;
-      }
-    }
-    return -1;
   }
 
   /**
@@ -653,7 +542,7 @@ final class CachingInputStream extends FSInputStream
     }
     c.aheadAsked = true;
     int next = c.index + 1;
-    if (next >= cacheableBlocks || blocks.get(next).getBlockSize() == 0) {
+    if (!blocks.cacheable(next)) {
       return;
     }
     Optional<SlaveDirectory.Slave> slave = ctx.directory().choose(blocks.get(next));
@@ -666,7 +555,7 @@ final class CachingInputStream extends FSInputStream
     }
     // The task holds no reference to the stream, whose cleaner must be able to run.
     BlockReaderFactory readers = factory;
-    BlockTarget t = target(next, slave.get());
+    BlockTarget t = blocks.target(next, slave.get());
     if (!ctx.background().execute(() -> a.run(() -> findAhead(readers, t)))) {
       held.dropAhead();
     }
@@ -683,9 +572,9 @@ final class CachingInputStream extends FSInputStream
     if (direct != null) {
       return new LookAhead.Found(direct);
     }
-    LookupResponseProto r = call(t.slave(), LookupRequestProto.newBuilder()
+    LookupResponseProto r = t.lookup(LookupRequestProto.newBuilder()
         .setAccess(t.access()).setBlockToken(t.token()).setAhead(true).build());
-    return isHit(r, t.length()) ? new LookAhead.Found(readers.afterHit(t, r, d, true, true))
+    return t.hitBy(r) ? new LookAhead.Found(readers.afterHit(t, r, d, true, true))
         : null;
   }
 
@@ -720,9 +609,10 @@ final class CachingInputStream extends FSInputStream
       return;
     }
     SlaveDirectory.Slave slave = c.slave;
-    ReportReadRequestProto report = readReport(c.target, c.bytesFromHdfs, c.fallbackCause);
+    ReportReadRequestProto report = FileBlocks.readReport(c.target, c.bytesFromHdfs,
+        c.fallbackCause);
     if (c.fill != null) {
-      c.fill.leave(() -> reportHdfsRead(slave, report));
+      c.fill.leave(() -> FileBlocks.send(slave, report));
     } else {
       sendReports(misses.hold(slave, report));
     }
@@ -743,7 +633,7 @@ final class CachingInputStream extends FSInputStream
   private void sendReports(MissLookups.Batch<ReportReadRequestProto> held) {
     if (held != null) {
       for (ReportReadRequestProto r : held.items()) {
-        sendLater(() -> reportHdfsRead(held.slave(), r));
+        sendLater(() -> FileBlocks.send(held.slave(), r));
       }
     }
   }
@@ -764,44 +654,6 @@ final class CachingInputStream extends FSInputStream
       reports.add(sent);
     } else {
       report.run();
-    }
-  }
-
-  /** The report of {@code bytes} of block {@code t} read from HDFS, and why when a fault. */
-  private static ReportReadRequestProto readReport(BlockTarget t, long bytes,
-      FallbackCause cause) {
-    ReportReadRequestProto.Builder b = ReportReadRequestProto.newBuilder()
-        .setBlock(t.access().getBlock()).setBytesFromHdfs(bytes).setBlockToken(t.token())
-        .setDatasetId(t.access().getDatasetId());
-    if (cause != null) {
-      b.setFallbackCause(cause.wireName());
-    }
-    return b.build();
-  }
-
-  private static void reportHdfsRead(SlaveDirectory.Slave slave, ReportReadRequestProto report) {
-    try {
-      RpcSupport.call(() -> slave.proxy.reportRead(null, report));
-    } catch (IOException ignored) {
-      // Only a counter is lost.
-    }
-  }
-
-  /** Where the block's replicas are, for the slave to ask one to vouch for a fill. */
-  private static List<String> replicaAddresses(LocatedBlock b) {
-    List<String> out = new ArrayList<>();
-    for (DatanodeInfo dn : b.getLocations()) {
-      out.add(dn.getXferAddr());
-    }
-    return out;
-  }
-
-  /** The block's access token, URL-safe; empty when HDFS issued none. */
-  private static String encodedToken(LocatedBlock b) {
-    try {
-      return b.getBlockToken() == null ? "" : b.getBlockToken().encodeToUrlString();
-    } catch (IOException e) {
-      return "";
     }
   }
 
@@ -834,87 +686,7 @@ final class CachingInputStream extends FSInputStream
     if (position >= fileLength) {
       return -1;
     }
-    int index = blockIndex(position);
-    PreadBlock p = index >= 0 && index < cacheableBlocks && blocks.get(index).getBlockSize() > 0
-        ? preads.computeIfAbsent(index, i -> new PreadBlock()) : null;
-    if (p != null && !p.miss) {
-      long blockOff = position - blocks.get(index).getStartOffset();
-      int want = (int) Math.min(Math.min(len, ctx.conf().readBytes),
-          blocks.get(index).getBlockSize() - blockOff);
-      BlockReader r = preadReader(index, p);
-      int n = r == null ? -1 : r.read(blockOff, b, off, want);
-      if (n > 0) {
-        readFromCache(n);
-        return n;
-      }
-      p.miss = true;
-      if (r != null) {
-        r.release();
-      }
-    }
-    int n = hdfs.read(position, b, off, len);
-    if (n > 0 && p != null) {
-      p.bytesFromHdfs.add(n);
-      counters.readFromHdfs(n);
-    }
-    return n;
-  }
-
-  /**
-   * The cache reader of block {@code index} for positional reads, looked up by the first of them
-   * (which has a missed block filled by the slave); null when no slave has the block or the
-   * lookup failed.
-   */
-  private BlockReader preadReader(int index, PreadBlock p) {
-    synchronized (p) {
-      if (p.reader != null || p.miss) {
-        return p.reader;
-      }
-      Optional<SlaveDirectory.Slave> slave = ctx.directory().choose(blocks.get(index));
-      if (slave.isEmpty()) {
-        p.miss = true;
-        return null;
-      }
-      BlockTarget t = target(index, slave.get());
-      Deadline d = factory.deadline(t, false);
-      BlockReader raw = factory.direct(t, d, false);
-      if (raw == null) {
-        try {
-          LookupResponseProto found = d.call(() -> call(t.slave(), lookupRequest(index, false)));
-          if (!isHit(found, t.length())) {
-            counters.miss();
-            p.miss = true;
-            return null;
-          }
-          raw = factory.afterHit(t, found, d, false, false);
-        } catch (IOException e) {
-          FailOpenBlockReader.fallBack(ctx.directory(), t, e);
-          p.miss = true;
-          return null;
-        }
-      }
-      counters.hit();
-      countHit(raw);
-      p.reader = new FailOpenBlockReader(factory.failingOver(t, raw, d, false), t,
-          ctx.directory());
-      return p.reader;
-    }
-  }
-
-  /**
-   * Releases the readers positional reads hold; later ones look their blocks up again. Blocks
-   * they found missed stay with HDFS.
-   */
-  @GuardedBy("this")
-  private void releasePreads() {
-    for (PreadBlock p : preads.values()) {
-      synchronized (p) {
-        if (p.reader != null) {
-          releases.add(p.reader.release());
-          p.reader = null;
-        }
-      }
-    }
+    return preads.read(position, b, off, len);
   }
 
   @Override
@@ -991,7 +763,7 @@ final class CachingInputStream extends FSInputStream
     flushDeferred();
     sendReports(misses.takeReports());
     held.dropAhead();
-    releasePreads();
+    preads.release(releases);
     hdfs.unbuffer();
   }
 
@@ -1033,18 +805,11 @@ final class CachingInputStream extends FSInputStream
     sendReports(misses.takeReports());
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
-    releasePreads();
+    preads.release(releases);
     long waitMs = ctx.conf().deadlineMs;
     awaitAll(releases, waitMs);
     awaitAll(reports, waitMs);
-    preads.forEach((index, p) -> {
-      long bytes = p.bytesFromHdfs.sum();
-      if (bytes > 0) {
-        ctx.directory().choose(blocks.get(index)).ifPresent(s ->
-            reportHdfsRead(s, readReport(target(index, s), bytes, null)));
-      }
-    });
-    preads.clear();
+    preads.reportAndForget();
     hdfs.close();
   }
 }

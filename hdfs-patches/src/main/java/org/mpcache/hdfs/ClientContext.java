@@ -12,4 +12,12 @@ import org.apache.hadoop.fs.FileSystem;
  */
 record ClientContext(ClientConf conf, SlaveDirectory directory, BackgroundCalls fills,
     BackgroundCalls background, FileSystem.Statistics statistics) {
+
+  /** Counts {@code n} bytes a reader had from the cache, in the JVM's and the FileSystem's. */
+  void readFromCache(int n) {
+    ClientCounters.get().readFromCache(n);
+    if (statistics != null) {
+      statistics.incrementBytesRead(n);
+    }
+  }
 }

@@ -49,8 +49,14 @@ public final class ClientCounters {
     return INSTANCE;
   }
 
-  void hit() {
+  /** Counts a hit read first through {@code transport}. */
+  void hit(BlockReader.Transport transport) {
     hits.incrementAndGet();
+    if (transport == BlockReader.Transport.DESCRIPTOR) {
+      hitsByDescriptor.incrementAndGet();
+    } else {
+      hitsByRpc.incrementAndGet();
+    }
   }
 
   /** Counts a {@code lookup} call to a slave. */
@@ -64,19 +70,6 @@ public final class ClientCounters {
    */
   public long lookups() {
     return lookups.get();
-  }
-
-  /** Counts a hit read through the block file's descriptor ({@link LocalBlockReader}). */
-  void hitByDescriptor() {
-    hitsByDescriptor.incrementAndGet();
-  }
-
-  /**
-   * Counts a hit not read through a descriptor: through the slave's block stream or its
-   * {@code read} RPC.
-   */
-  void hitByRpc() {
-    hitsByRpc.incrementAndGet();
   }
 
   /** Counts a block whose slave's stream ({@link StreamBlockReader}) answered its first read. */
