@@ -37,6 +37,14 @@ interface BlockReader {
   Transport transport();
 
   /**
+   * Whether a read at {@code blockOff} is served from bytes the reader holds already, without
+   * waiting for the slave: such reads do not count against a {@link Deadline}.
+   */
+  default boolean holds(long blockOff) {
+    return false;
+  }
+
+  /**
    * Stops reading, without waiting for the slave; the future is done once the slave has settled
    * its hold on the block. Idempotent.
    */

@@ -21,6 +21,11 @@ abstract class ForwardingBlockReader implements BlockReader {
   }
 
   @Override
+  public boolean holds(long blockOff) {
+    return inner.holds(blockOff);
+  }
+
+  @Override
   public Future<?> release() {
     return inner.release();
   }

@@ -92,6 +92,12 @@ final class RpcBlockReader implements BlockReader {
   }
 
   @Override
+  public boolean holds(long blockOff) {
+    Piece p = last;
+    return p != null && p.covers(blockOff);
+  }
+
+  @Override
   public Transport transport() {
     return Transport.RPC;
   }

@@ -108,6 +108,11 @@ final class StreamBlockReader implements BlockReader {
   }
 
   @Override
+  public synchronized boolean holds(long blockOff) {
+    return last != null && last.covers(blockOff);
+  }
+
+  @Override
   public Transport transport() {
     return Transport.STREAM;
   }
