@@ -109,7 +109,8 @@ public final class ClientConfigKeys {
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;
 
   /**
-   * After a fault talking to a slave, how long the client leaves that slave alone; after a failed
+   * After a fault of a slave itself ({@link FallbackCause#slaveFault}), how long the client leaves
+   * that slave alone (an error the slave answers with moves only its block to HDFS); after a failed
    * cached-hosts call, how long it places tasks by HDFS's locations without asking the master.
    */
   public static final String SLAVE_RETRY_MS_KEY = "mpcache.client.slave.retry.ms";

@@ -1,8 +1,8 @@
 package org.mpcache.hdfs;
 
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,10 +35,13 @@ public final class ClientCounters {
   private final AtomicLong fills = new AtomicLong();
   private final AtomicLong cachedHostsLookups = new AtomicLong();
   private final AtomicLong cachedHostsFailures = new AtomicLong();
-  private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
-  private final Set<String> logged = ConcurrentHashMap.newKeySet();
+  private final Map<FallbackCause, LongAdder> fallbacks = new EnumMap<>(FallbackCause.class);
+  private final Set<FallbackCause> logged = ConcurrentHashMap.newKeySet();
 
   private ClientCounters() {
+    for (FallbackCause c : FallbackCause.values()) {
+      fallbacks.put(c, new LongAdder());
+    }
   }
 
   /** This JVM's counters. */
@@ -46,8 +49,14 @@ public final class ClientCounters {
     return INSTANCE;
   }
 
-  void hit() {
+  /** Counts a hit read first through {@code transport}. */
+  void hit(BlockReader.Transport transport) {
     hits.incrementAndGet();
+    if (transport == BlockReader.Transport.DESCRIPTOR) {
+      hitsByDescriptor.incrementAndGet();
+    } else {
+      hitsByRpc.incrementAndGet();
+    }
   }
 
   /** Counts a {@code lookup} call to a slave. */
@@ -61,19 +70,6 @@ public final class ClientCounters {
    */
   public long lookups() {
     return lookups.get();
-  }
-
-  /** Counts a hit read through the block file's descriptor ({@link LocalBlockReader}). */
-  void hitByDescriptor() {
-    hitsByDescriptor.incrementAndGet();
-  }
-
-  /**
-   * Counts a hit not read through a descriptor: through the slave's block stream or its
-   * {@code read} RPC.
-   */
-  void hitByRpc() {
-    hitsByRpc.incrementAndGet();
   }
 
   /** Counts a block whose slave's stream ({@link StreamBlockReader}) answered its first read. */
@@ -142,13 +138,13 @@ public final class ClientCounters {
   }
 
   /** Counts a fallback to HDFS and logs it once per cause. */
-  void fallback(String cause, String detail, Throwable error) {
-    fallbacks.computeIfAbsent(cause, c -> new LongAdder()).increment();
+  void fallback(FallbackCause cause, String detail, Throwable error) {
+    fallbacks.get(cause).increment();
     if (logged.add(cause)) {
       LOG.warn("mpCache fallback to HDFS ({}): {}. Further fallbacks of this kind are logged at "
-          + "DEBUG.", cause, detail, error);
+          + "DEBUG.", cause.wireName(), detail, error);
     } else {
-      LOG.debug("mpCache fallback to HDFS ({}): {}", cause, detail, error);
+      LOG.debug("mpCache fallback to HDFS ({}): {}", cause.wireName(), detail, error);
     }
   }
 
@@ -186,11 +182,20 @@ public final class ClientCounters {
     return fills.get();
   }
 
-  /** Fallbacks so far by cause. */
-  public Map<String, Long> fallbacks() {
-    Map<String, Long> out = new TreeMap<>();
-    fallbacks.forEach((k, v) -> out.put(k, v.sum()));
+  /** Fallbacks so far by cause, of the causes that happened. */
+  public Map<FallbackCause, Long> fallbacks() {
+    Map<FallbackCause, Long> out = new EnumMap<>(FallbackCause.class);
+    fallbacks.forEach((k, v) -> {
+      if (v.sum() > 0) {
+        out.put(k, v.sum());
+      }
+    });
     return out;
+  }
+
+  /** Fallbacks so far of {@code cause}. */
+  public long fallbacks(FallbackCause cause) {
+    return fallbacks.get(cause).sum();
   }
 
   /** All fallbacks so far. */

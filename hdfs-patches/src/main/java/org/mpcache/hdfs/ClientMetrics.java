@@ -63,9 +63,10 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("CachedHostsFailures",
             "Cached-host calls that failed (tasks placed by HDFS's locations)"),
             c.cachedHostsFailures());
-    for (Map.Entry<String, Long> e : c.fallbacks().entrySet()) {
-      rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey()),
-          "Fallbacks with cause " + e.getKey()), e.getValue());
+    for (Map.Entry<FallbackCause, Long> e : c.fallbacks().entrySet()) {
+      String cause = e.getKey().wireName();
+      rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(cause),
+          "Fallbacks with cause " + cause), e.getValue());
     }
   }
 }

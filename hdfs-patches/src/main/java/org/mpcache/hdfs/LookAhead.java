@@ -16,13 +16,8 @@ import javax.annotation.concurrent.GuardedBy;
  * <p>Thread-safe.
  */
 final class LookAhead {
-  /** A hit found ahead: the block's file, null to read it through the slave. */
-  static final class Found {
-    final LocalBlockReader local;
-
-    Found(LocalBlockReader local) {
-      this.local = local;
-    }
+  /** A hit found ahead: the reader of the block's file, null to read it through the slave. */
+  record Found(BlockReader descriptor) {
   }
 
   /** The lookup and file request, run by the background thread. */
@@ -86,14 +81,14 @@ final class LookAhead {
       return;
     }
     found.thenAccept(f -> {
-      if (f != null && f.local != null) {
-        f.local.closeLater();
+      if (f != null && f.descriptor() != null) {
+        f.descriptor().release();
       }
     });
   }
 
   /**
-   * The block files the sequential reader holds, the current block's and the one found ahead,
+   * The block readers the sequential reader holds, the current block's and the one found ahead,
    * kept apart from the stream so that the cleaner releasing them when the stream is dropped
    * unclosed does not keep the stream reachable. Thread-safe.
    */
@@ -101,7 +96,7 @@ final class LookAhead {
     @GuardedBy("this")
     private LookAhead ahead;
     @GuardedBy("this")
-    private LocalBlockReader current;
+    private BlockReader current;
 
     synchronized LookAhead takeAhead() {
       LookAhead a = ahead;
@@ -118,7 +113,7 @@ final class LookAhead {
       return true;
     }
 
-    synchronized void current(LocalBlockReader r) {
+    synchronized void current(BlockReader r) {
       current = r;
     }
 
@@ -134,13 +129,13 @@ final class LookAhead {
     @Override
     public void run() {
       dropAhead();
-      LocalBlockReader r;
+      BlockReader r;
       synchronized (this) {
         r = current;
         current = null;
       }
       if (r != null) {
-        r.closeLater();
+        r.release();
       }
     }
   }

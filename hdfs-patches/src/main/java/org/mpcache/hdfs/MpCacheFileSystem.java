@@ -1,7 +1,6 @@
 package org.mpcache.hdfs;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +23,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.ConfigChecks;
-import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.stream.BlockStreamConnection;
 
 /**
  * The drop-in {@code hdfs://} FileSystem that reads through mpCache: set
@@ -41,27 +37,15 @@ import org.mpcache.common.stream.BlockStreamConnection;
  */
 public class MpCacheFileSystem extends DistributedFileSystem {
   /**
-   * Threads making the lookups ahead of a client's sequential readers: one task per block,
-   * short; a reader whose lookup ahead has not started looks its block up itself.
+   * Threads making the calls off a client's readers' threads other than fills (lookups ahead of
+   * sequential readers, batched miss lookups, read reports): one short task each; a reader whose
+   * lookup ahead has not started looks its block up itself.
    */
-  private static final int LOOK_AHEAD_THREADS = 4;
+  private static final int BACKGROUND_THREADS = 4;
 
   private boolean enabled;
-  private boolean fillEnabled;
-  private int fillWriteBytes;
-  private long fillQueueBytes;
-  private int readBytes;
-  private boolean descriptors;
-  /** Bytes a block stream reads ahead; negative when hits do not use streams. */
-  private int streamReadahead;
-  /** The least time between two lookups of a sequential reader of missed blocks. */
-  private long missLookupIntervalMs;
-  private int deadlineMs;
-  private int fillThreads;
-  private SlaveDirectory directory;
-  private BackgroundCalls senders;
-  private BackgroundCalls lookAhead;
-  private boolean writeThrough;
+  /** The streams' shared parts; null when the cache is off. */
+  private ClientContext client;
   private DatasetResolver datasets;
   /** Null when cached hosts are off (or the cache is). */
   private CachedHosts cachedHosts;
@@ -69,44 +53,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   @Override
   public void initialize(URI uri, Configuration conf) throws IOException {
     enabled = conf.getBoolean(ClientConfigKeys.ENABLED_KEY, ClientConfigKeys.ENABLED_DEFAULT);
-    if (enabled) {
-      // Checked before HDFS is touched: a bad value fails here, not as a cast gone negative.
-      fillWriteBytes = (int) ConfigChecks.bytesBetween(conf,
-          ClientConfigKeys.FILL_WRITE_BYTES_KEY, ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096,
-          ClientConfigKeys.MAX_CALL_BYTES);
-      readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
-          ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
-      descriptors = conf.getBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY,
-          ClientConfigKeys.DOMAIN_SOCKET_ENABLED_DEFAULT);
-      streamReadahead = (int) ConfigChecks.bytesBetween(conf,
-          ClientConfigKeys.STREAM_READAHEAD_BYTES_KEY,
-          ClientConfigKeys.STREAM_READAHEAD_BYTES_DEFAULT, 0, ClientConfigKeys.MAX_CALL_BYTES);
-      if (!conf.getBoolean(ClientConfigKeys.STREAM_ENABLED_KEY,
-          ClientConfigKeys.STREAM_ENABLED_DEFAULT) || !BlockStreamConnection.allowed(conf)) {
-        // Under Kerberos or RPC protection the RPC protects block bytes; the stream would not.
-        streamReadahead = -1;
-      }
-      missLookupIntervalMs = ConfigChecks.longAtLeast(conf,
-          ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY,
-          ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT, 0);
-      fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
-          ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
-      if (fillQueueBytes < fillWriteBytes) {
-        throw new IllegalArgumentException("Invalid size " + fillQueueBytes + " for "
-            + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ": it must be at least "
-            + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + "), or no"
-            + " write-through could start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY
-            + ".");
-      }
-      fillThreads = ConfigChecks.intAtLeast(conf, ClientConfigKeys.FILL_THREADS_KEY,
-          ClientConfigKeys.FILL_THREADS_DEFAULT, 1);
-      if (fillThreads > ClientConfigKeys.MAX_FILL_THREADS) {
-        throw new IllegalArgumentException("Invalid value " + fillThreads + " for "
-            + ClientConfigKeys.FILL_THREADS_KEY + ": it must be at most "
-            + ClientConfigKeys.MAX_FILL_THREADS + ". Reconfigure "
-            + ClientConfigKeys.FILL_THREADS_KEY + ".");
-      }
-    }
+    // Checked before HDFS is touched: a bad value fails here, not as a cast gone negative.
+    ClientConf settings = enabled ? new ClientConf(conf) : null;
     if (enabled && conf.get(HdfsClientConfigKeys.Read.PREFETCH_SIZE_KEY) == null) {
       // Every block's location at the open, in the one NameNode call HDFS makes there.
       conf = new Configuration(conf);
@@ -116,31 +64,18 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     if (!enabled) {
       return;
     }
-    fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
-        ClientConfigKeys.FILL_ENABLED_DEFAULT);
-    writeThrough = conf.getBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY,
-        ClientConfigKeys.FILL_WRITE_THROUGH_DEFAULT);
-    deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
-        ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
-    InetSocketAddress masterAddress = ConfigChecks.address(conf,
-        MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
-    int rpcTimeoutMs = ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
-        MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1);
-    long retryMs = ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
-        ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0);
-    directory = new SlaveDirectory(conf, masterAddress, rpcTimeoutMs, deadlineMs,
-        ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY,
-            ClientConfigKeys.SLAVES_REFRESH_MS_DEFAULT, 0),
-        retryMs, Time::monotonicNow);
-    if (conf.getBoolean(ClientConfigKeys.CACHED_HOSTS_ENABLED_KEY,
-        ClientConfigKeys.CACHED_HOSTS_ENABLED_DEFAULT)) {
-      cachedHosts = new CachedHosts(conf, masterAddress,
-          Math.min(rpcTimeoutMs, deadlineMs),
-          ConfigChecks.longAtLeast(conf, ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY,
-              ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_DEFAULT, 0), retryMs, Time::monotonicNow);
+    SlaveDirectory directory = new SlaveDirectory(conf, settings.masterAddress,
+        settings.rpcTimeoutMs, settings.deadlineMs, settings.slavesRefreshMs, settings.retryMs,
+        Time::monotonicNow);
+    if (settings.cachedHosts) {
+      cachedHosts = new CachedHosts(conf, settings.masterAddress,
+          Math.min(settings.rpcTimeoutMs, settings.deadlineMs), settings.cachedHostsExpiryMs,
+          settings.retryMs, Time::monotonicNow);
     }
-    senders = new BackgroundCalls("mpcache-client-fill", fillThreads, deadlineMs);
-    lookAhead = new BackgroundCalls("mpcache-client-ahead", LOOK_AHEAD_THREADS, deadlineMs);
+    client = new ClientContext(settings, directory,
+        new BackgroundCalls("mpcache-client-fill", settings.fillThreads, settings.deadlineMs),
+        new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
+        statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -163,13 +98,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     boolean listsAll = last.getStartOffset() + last.getBlockSize() >= located.getFileLength();
     int cacheable = listsAll && located.isUnderConstruction() ? blocks.size() - 1
         : blocks.size();
-    CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        lookAhead, datasets.resolve(makeQualified(f), Math.max(1, blocks.size())),
-        getConf().get("mapreduce.job.id", ""), fillEnabled, writeThrough, fillWriteBytes,
-        fillQueueBytes, readBytes, deadlineMs, statistics, descriptors, streamReadahead,
-        missLookupIntervalMs);
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
-        blocks, cacheable, ctx));
+        blocks, cacheable, client, datasets.resolve(makeQualified(f), Math.max(1,
+        blocks.size())), System::nanoTime));
   }
 
   /**
@@ -234,14 +165,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   public void close() throws IOException {
     try {
       // Fills under way get up to the cache deadline to finish, while the slave proxies are open.
-      if (senders != null) {
-        senders.close();
-      }
-      if (lookAhead != null) {
-        lookAhead.close();
-      }
-      if (directory != null) {
-        directory.close();
+      if (client != null) {
+        client.fills().close();
+        client.background().close();
+        client.directory().close();
       }
       if (cachedHosts != null) {
         cachedHosts.close();

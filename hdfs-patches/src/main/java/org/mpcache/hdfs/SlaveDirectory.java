@@ -285,7 +285,7 @@ final class SlaveDirectory implements Closeable {
       fresh = RpcSupport.call(() -> m.getSlaves(null, GetSlavesRequestProto.getDefaultInstance()))
           .getSlavesList();
     } catch (IOException e) {
-      ClientCounters.get().fallback("master-unreachable",
+      ClientCounters.get().fallback(FallbackCause.MASTER_UNREACHABLE,
           "cannot reach the mpCache master at " + masterAddress + ": " + e.getMessage(), null);
     } finally {
       synchronized (this) {

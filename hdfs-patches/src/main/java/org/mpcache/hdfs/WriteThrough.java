@@ -47,7 +47,7 @@ final class WriteThrough {
   /** The sender's next call. */
   private enum Step { WRITE, COMMIT, ABORT, REPORT, TOO_SLOW, IDLE }
 
-  private final CachingInputStream.Context ctx;
+  private final ClientContext ctx;
   private final SlaveDirectory.Slave slave;
   private final BlockKey key;
   private final String blockToken;
@@ -97,7 +97,7 @@ final class WriteThrough {
    *     that the slave can ask one of them to vouch for the bytes
    * @param fillId the fill the slave granted in the block's lookup
    */
-  WriteThrough(CachingInputStream.Context ctx, SlaveDirectory.Slave slave, BlockKey key,
+  WriteThrough(ClientContext ctx, SlaveDirectory.Slave slave, BlockKey key,
       String blockToken, List<String> replicas, long blockLength, long fillId) {
     this.ctx = ctx;
     this.slave = slave;
@@ -113,7 +113,7 @@ final class WriteThrough {
    * for the slave; a fault only ends the fill.
    */
   void offer(long blockOffset, byte[] b, int off, int len) {
-    String cause = null;
+    FallbackCause cause = null;
     boolean start;
     synchronized (this) {
       if (state == State.OFF || state == State.DONE) {
@@ -122,11 +122,11 @@ final class WriteThrough {
       long now = System.nanoTime();
       if (blockOffset != expected) {
         off(true);
-      } else if (callStart != 0 && now - callStart > ctx.deadlineNanos) {
-        cause = "deadline-exceeded";
+      } else if (callStart != 0 && now - callStart > ctx.conf().deadlineNanos) {
+        cause = FallbackCause.DEADLINE_EXCEEDED;
         off(false);
-      } else if (queued + len > ctx.fillQueueBytes) {
-        cause = "fill-queue-full";
+      } else if (queued + len > ctx.conf().fillQueueBytes) {
+        cause = FallbackCause.FILL_QUEUE_FULL;
         off(true);
       } else {
         append(b, off, len);
@@ -148,7 +148,7 @@ final class WriteThrough {
   private void append(byte[] b, int off, int len) {
     while (len > 0) {
       if (piece == null) {
-        piece = new byte[(int) Math.min(ctx.fillWriteBytes, blockLength - expected)];
+        piece = new byte[(int) Math.min(ctx.conf().fillWriteBytes, blockLength - expected)];
         pieceBytes = 0;
       }
       int n = Math.min(len, piece.length - pieceBytes);
@@ -222,7 +222,7 @@ final class WriteThrough {
   }
 
   private void startSender() {
-    if (!ctx.senders.execute(this::send)) {
+    if (!ctx.fills().execute(this::send)) {
       synchronized (this) {
         sending = false;
         off(false);
@@ -246,7 +246,7 @@ final class WriteThrough {
       return Step.ABORT;
     }
     if (state == State.ACTIVE && lastByteRead != 0
-        && System.nanoTime() - lastByteRead > ctx.deadlineNanos) {
+        && System.nanoTime() - lastByteRead > ctx.conf().deadlineNanos) {
       return Step.TOO_SLOW;
     }
     if (state == State.ACTIVE && !ready.isEmpty()) {
@@ -268,7 +268,7 @@ final class WriteThrough {
       byte[] data = null;
       long at;
       Runnable toReport = null;
-      boolean faulty = ctx.directory.isFaulty(slave.id);
+      boolean faulty = ctx.directory().isFaulty(slave.id);
       synchronized (this) {
         step = nextStep(faulty);
         if (step == Step.IDLE) {
@@ -311,7 +311,7 @@ final class WriteThrough {
             synchronized (this) {
               off(true);
             }
-            count("fill-too-slow", null);
+            count(FallbackCause.FILL_TOO_SLOW, null);
             break;
           default:
             throw new IllegalStateException(step.name());
@@ -361,8 +361,9 @@ final class WriteThrough {
       return;
     }
     boolean answered = e instanceof RemoteException;
-    String cause = answered ? "fill-failed"
-        : tookNanos > ctx.deadlineNanos ? "deadline-exceeded" : "slave-unreachable";
+    FallbackCause cause = answered ? FallbackCause.FILL_FAILED
+        : tookNanos > ctx.conf().deadlineNanos ? FallbackCause.DEADLINE_EXCEEDED
+        : FallbackCause.SLAVE_UNREACHABLE;
     boolean wasOn;
     synchronized (this) {
       wasOn = state != State.OFF && state != State.DONE;
@@ -371,7 +372,7 @@ final class WriteThrough {
     if (wasOn && step != Step.ABORT && step != Step.REPORT) {
       count(cause, e);
     } else if (!answered) {
-      ctx.directory.markFaulty(slave.id);
+      ctx.directory().markFaulty(slave.id);
     }
   }
 
@@ -379,15 +380,14 @@ final class WriteThrough {
    * Counts the fill's end for {@code cause}; a slave that did not answer (in time) is marked
    * faulty, so that it gets no abort and no further call from this client for a while.
    */
-  private void count(String cause, Exception e) {
-    boolean unresponsive = cause.equals("deadline-exceeded")
-        || cause.equals("slave-unreachable");
+  private void count(FallbackCause cause, Exception e) {
+    boolean unresponsive = cause.slaveFault();
     if (unresponsive) {
-      ctx.directory.markFaulty(slave.id);
+      ctx.directory().markFaulty(slave.id);
     }
     counters.fallback(cause, "the fill of " + key + " on slave " + slave.id + " is abandoned"
         + (e == null ? "" : ": " + e.getMessage()) + " (cache deadline "
-        + TimeUnit.NANOSECONDS.toMillis(ctx.deadlineNanos) + " ms, write-behind queue "
-        + ctx.fillQueueBytes + " bytes)", unresponsive ? e : null);
+        + TimeUnit.NANOSECONDS.toMillis(ctx.conf().deadlineNanos) + " ms, write-behind queue "
+        + ctx.conf().fillQueueBytes + " bytes)", unresponsive ? e : null);
   }
 }

@@ -74,9 +74,17 @@ class WriteThroughTest {
   }
 
   private WriteThrough fill(long queueBytes, int deadlineMs) {
-    CachingInputStream.Context ctx = new CachingInputStream.Context(directory, senders,
-        senders, new Dataset("/d", 1), "", true, true, PIECE, queueBytes, BLOCK, deadlineMs, null,
-        false, -1, 0);
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
+    conf.setInt(ClientConfigKeys.FILL_WRITE_BYTES_KEY, PIECE);
+    conf.setLong(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, queueBytes);
+    conf.setInt(ClientConfigKeys.READ_BYTES_KEY, BLOCK);
+    conf.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, deadlineMs);
+    conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
+    conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
+    conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 0);
+    ClientContext ctx = new ClientContext(new ClientConf(conf), directory, senders, senders,
+        null);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 
@@ -97,8 +105,8 @@ class WriteThroughTest {
     });
   }
 
-  private static long fallbacks(String cause) {
-    return ClientCounters.get().fallbacks().getOrDefault(cause, 0L);
+  private static long fallbacks(FallbackCause cause) {
+    return ClientCounters.get().fallbacks(cause);
   }
 
   @Test
@@ -124,13 +132,13 @@ class WriteThroughTest {
   @Test
   void offer_slaveHoldsTheWrites_readerGoesOnAndTheFullQueueAbandonsTheFill() throws Exception {
     holdWrites();
-    long full = fallbacks("fill-queue-full");
+    long full = fallbacks(FallbackCause.FILL_QUEUE_FULL);
     WriteThrough f = fill(BLOCK / 2, 60_000);
     offer(f, 0, 300_000);
     verify(proxy, timeout(10_000).atLeastOnce()).write(any(), any());
     long ms = offer(f, 300_000, BLOCK);
     assertTrue(ms < 2_000, "the reader waited for the slave: " + ms + " ms");
-    assertEquals(full + 1, fallbacks("fill-queue-full"));
+    assertEquals(full + 1, fallbacks(FallbackCause.FILL_QUEUE_FULL));
     writesHeld.countDown();
     verify(proxy, timeout(10_000)).abort(any(), any());
     verify(proxy, after(300).never()).commit(any(), any());
@@ -140,13 +148,13 @@ class WriteThroughTest {
   void offer_callUnderWayPastTheDeadline_marksTheSlaveFaultyAndSendsItNothingMore()
       throws Exception {
     holdWrites();
-    long late = fallbacks("deadline-exceeded");
+    long late = fallbacks(FallbackCause.DEADLINE_EXCEEDED);
     WriteThrough f = fill(BLOCK, 200);
     offer(f, 0, 300_000);
     verify(proxy, timeout(10_000).atLeastOnce()).write(any(), any());
     Thread.sleep(400);
     offer(f, 300_000, 310_000);
-    assertEquals(late + 1, fallbacks("deadline-exceeded"));
+    assertEquals(late + 1, fallbacks(FallbackCause.DEADLINE_EXCEEDED));
     assertTrue(directory.isFaulty(slave.id), "the slave is left alone");
     AtomicBoolean reported = new AtomicBoolean();
     f.leave(() -> reported.set(true));

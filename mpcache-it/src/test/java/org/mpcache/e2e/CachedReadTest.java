@@ -34,6 +34,7 @@ import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.slave.MpCacheSlave;
 
 /**
@@ -201,7 +202,7 @@ class CachedReadTest {
     }
     long corruptBefore = slave.getCounters().snapshot().getBlocksCorrupt();
     long fallbacksBefore = ClientCounters.get().fallbacks()
-        .getOrDefault("checksum-mismatch", 0L);
+        .getOrDefault(FallbackCause.CHECKSUM_MISMATCH, 0L);
     long byDescriptor = ClientCounters.get().hitsByDescriptor();
     long byRpc = ClientCounters.get().hitsByRpc();
 
@@ -210,7 +211,7 @@ class CachedReadTest {
         "both blocks were read through their files' descriptors");
     assertEquals(byRpc, ClientCounters.get().hitsByRpc(), "none through RPC");
     assertEquals(fallbacksBefore + 1, (long) ClientCounters.get().fallbacks()
-        .get("checksum-mismatch"));
+        .get(FallbackCause.CHECKSUM_MISMATCH));
     assertEquals(corruptBefore + 1, slave.getCounters().snapshot().getBlocksCorrupt());
     assertEquals(-1, slave.getStore().cachedLength(key), "corrupt block dropped");
   }
@@ -414,11 +415,11 @@ class CachedReadTest {
     List<MpCacheSlave> slaves = cluster.slaves();
     int victim = slaves.indexOf(holder(cluster, keyOf(p, 0)));
     assertTrue(victim >= 0, "block 0 is cached somewhere");
-    long before = ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L);
+    long before = ClientCounters.get().fallbacks().getOrDefault(FallbackCause.SLAVE_UNREACHABLE, 0L);
     cluster.stopSlave(victim);
     try {
       assertArrayEquals(content, readAll(cluster, p));
-      assertTrue(ClientCounters.get().fallbacks().getOrDefault("slave-unreachable", 0L) > before,
+      assertTrue(ClientCounters.get().fallbacks().getOrDefault(FallbackCause.SLAVE_UNREACHABLE, 0L) > before,
           "the dead slave's blocks are counted as fallbacks: " + ClientCounters.get().fallbacks());
     } finally {
       cluster.restartSlave(victim);

@@ -40,6 +40,7 @@ import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -320,11 +321,11 @@ class SigkillRestartTest {
   }
 
   private static long checksumMismatches() {
-    return ClientCounters.get().fallbacks().getOrDefault("checksum-mismatch", 0L);
+    return ClientCounters.get().fallbacks().getOrDefault(FallbackCause.CHECKSUM_MISMATCH, 0L);
   }
 
   private static long masterUnreachable(ClientCounters c) {
-    return c.fallbacks().getOrDefault("master-unreachable", 0L);
+    return c.fallbacks().getOrDefault(FallbackCause.MASTER_UNREACHABLE, 0L);
   }
 
   private static byte[] read(FileSystem fs) throws IOException {

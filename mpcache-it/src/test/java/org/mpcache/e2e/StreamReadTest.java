@@ -29,6 +29,7 @@ import org.mpcache.common.Waits;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -125,13 +126,13 @@ class StreamReadTest {
     BlockKey key = blocks(cluster, p).get(1);
     MpCacheSlave slave = holder(cluster, key);
     changeMiddleByte(slave.getStore().blockFile(key).orElseThrow().toFile());
-    long mismatches = ClientCounters.get().fallbacks().getOrDefault("checksum-mismatch", 0L);
+    long mismatches = ClientCounters.get().fallbacks().getOrDefault(FallbackCause.CHECKSUM_MISMATCH, 0L);
     long streams = ClientCounters.get().hitsByStream();
 
     assertArrayEquals(content, readAll(cluster, p), "corruption must never reach the reader");
     assertEquals(streams + 2, ClientCounters.get().hitsByStream(), "both blocks streamed");
     assertEquals(mismatches + 1, (long) ClientCounters.get().fallbacks()
-        .get("checksum-mismatch"), "the changed chunk was detected");
+        .get(FallbackCause.CHECKSUM_MISMATCH), "the changed chunk was detected");
     Waits.waitFor(() -> slave.getStore().cachedLength(key) < 0, "the corrupt block dropped");
   }
 

@@ -33,6 +33,7 @@ import org.mpcache.common.Waits;
 import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
@@ -48,8 +49,9 @@ class SlowSlaveReadTest {
   private static final int DEADLINE_MS = 10_000;
   /** What a read may take beyond plain HDFS here (a loaded machine); waiting costs 10 s. */
   private static final long MARGIN_MS = 4_000;
-  private static final List<String> FILL_CAUSES = List.of("fill-queue-full",
-      "deadline-exceeded", "slave-unreachable", "fill-too-slow", "fill-failed");
+  private static final List<FallbackCause> FILL_CAUSES = List.of(FallbackCause.FILL_QUEUE_FULL,
+      FallbackCause.DEADLINE_EXCEEDED, FallbackCause.SLAVE_UNREACHABLE,
+      FallbackCause.FILL_TOO_SLOW, FallbackCause.FILL_FAILED);
   private static MiniMpCacheCluster cluster;
   /** Threads a test suspended: resumed by the test, and again after each test. */
   private final List<Thread> frozen = new ArrayList<>();
@@ -117,9 +119,9 @@ class SlowSlaveReadTest {
     return FileSystem.newInstance(cluster.dfs().getURI(), conf);
   }
 
-  private static long fillEnds(Map<String, Long> fallbacks) {
+  private static long fillEnds(Map<FallbackCause, Long> fallbacks) {
     long n = 0;
-    for (String cause : FILL_CAUSES) {
+    for (FallbackCause cause : FILL_CAUSES) {
       n += fallbacks.getOrDefault(cause, 0L);
     }
     return n;
@@ -146,7 +148,7 @@ class SlowSlaveReadTest {
     byte[] content = data(31, BLOCK);
     write(cluster, p, content);
     long plainMs = plainReadMs(p, BLOCK);
-    Map<String, Long> before = ClientCounters.get().fallbacks();
+    Map<FallbackCause, Long> before = ClientCounters.get().fallbacks();
     byte[] got = new byte[BLOCK];
     long readMs;
     long closeMs;
@@ -215,7 +217,7 @@ class SlowSlaveReadTest {
       }, "pread");
       reader.start();
       Waits.waitFor(() -> Arrays.stream(reader.getStackTrace())
-          .anyMatch(f -> f.getMethodName().equals("preadCached")), "the pread to ask the slave");
+          .anyMatch(f -> f.getClassName().endsWith(".PositionalReads")), "the pread to ask the slave");
       Thread.sleep(200);
       long t0 = Time.monotonicNow();
       IOUtils.readFully(in, seq, 0, seq.length);

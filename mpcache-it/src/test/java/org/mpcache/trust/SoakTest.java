@@ -54,6 +54,7 @@ import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
@@ -226,7 +227,7 @@ class SoakTest {
 
     SoakTally tally = new SoakTally();
     ClientCounters client = ClientCounters.get();
-    Map<String, Long> fallbacksBefore = client.fallbacks();
+    Map<FallbackCause, Long> fallbacksBefore = client.fallbacks();
     long hitsBefore = client.hits();
     long fromCacheBefore = client.bytesFromCache();
     long fromHdfsBefore = client.bytesFromHdfs();
@@ -273,7 +274,7 @@ class SoakTest {
     awaitQuiet("each tuner's input usage to equal its block files' bytes", () ->
         cluster.slaves().stream().allMatch(s -> inputUsed(s) == bytesOnDisk(s)));
 
-    Map<String, Long> fallbacks = new TreeMap<>();
+    Map<FallbackCause, Long> fallbacks = new TreeMap<>();
     client.fallbacks().forEach((k, v) -> {
       long d = v - fallbacksBefore.getOrDefault(k, 0L);
       if (d > 0) {

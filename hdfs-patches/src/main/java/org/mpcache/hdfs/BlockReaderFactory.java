@@ -1,0 +1,165 @@
+package org.mpcache.hdfs;
+
+import java.io.IOException;
+import java.util.function.LongSupplier;
+import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+
+/**
+ * The one place that decides how a cached block is read, for sequential and positional readers
+ * alike, as HDFS's {@code BlockReaderFactory.build()}: it tries the transports in their order
+ * ({@link BlockReader.Transport}), each answering null to fall through to the next.
+ *
+ * <ol>
+ *   <li>DESCRIPTOR: the block's file, when its slave is on this host, offers descriptors and
+ *       descriptors can be had here ({@link LocalBlockReader}). Before a lookup, from the socket
+ *       an earlier hit named, the request standing for the lookup ({@link #direct}); after a
+ *       hit, from the socket the hit names. A socket that fails is forgotten and said once.
+ *   <li>STREAM: the slave's block stream, when streams are on and the slave offers one.
+ *   <li>RPC: the slave's {@code read} call; always there.
+ * </ol>
+ *
+ * <p>Stream and RPC readers run on the block's {@link Deadline}; every reader built after a
+ * lookup or for {@link #direct} moves on to the next transport when its own faults
+ * ({@link FailoverBlockReader}). One per stream: it holds the sequential reader's window.
+ * Thread-safe: positional reads and the look-ahead thread build readers beside the sequential
+ * reader, whose window only that reader's thread touches.
+ */
+final class BlockReaderFactory {
+  private final ClientContext ctx;
+  private final LongSupplier ticker;
+  private final DescriptorBlockReader.Window window = new DescriptorBlockReader.Window();
+
+  /** @param ticker the time in nanoseconds, for deadlines */
+  BlockReaderFactory(ClientContext ctx, LongSupplier ticker) {
+    this.ctx = ctx;
+    this.ticker = ticker;
+  }
+
+  /** A new budget for block {@code t}: shared by its calls when sequential, else per call. */
+  Deadline deadline(BlockTarget t, boolean sequential) {
+    long limit = ctx.conf().deadlineNanos;
+    return sequential ? Deadline.perBlock(limit, ticker, t.describe())
+        : Deadline.perCall(limit, ticker, t.describe());
+  }
+
+  /**
+   * Block {@code t}'s file from the descriptor socket a hit of its slave named, the request
+   * standing for the block's lookup (the slave counts the hit when it grants it); null when
+   * there is no such socket or the slave answered anything but a grant: the block is then
+   * looked up.
+   */
+  BlockReader direct(BlockTarget t, Deadline d, boolean sequential) {
+    String socket = t.slave().descriptorSocket();
+    if (socket == null || !descriptorsUsable(t.slave()) || !DescriptorClient.isAvailable()) {
+      return null;
+    }
+    return descriptor(t, socket, true, d, sequential);
+  }
+
+  /**
+   * The reader of block {@code t} that {@code hit} found, from the first transport that
+   * answers; with {@code descriptorOnly}, null when that is not the block's file.
+   */
+  BlockReader afterHit(BlockTarget t, LookupResponseProto hit, Deadline d, boolean sequential,
+      boolean descriptorOnly) {
+    t.slave().descriptorSocket(hit.hasDomainSocketPath() ? hit.getDomainSocketPath() : null);
+    BlockReader.Transport last = descriptorOnly ? BlockReader.Transport.DESCRIPTOR
+        : BlockReader.Transport.RPC;
+    return build(t, hit, BlockReader.Transport.DESCRIPTOR, last, d, sequential);
+  }
+
+  /** The reader of a hit whose own reader faulted on {@code failed}: the next transport. */
+  BlockReader after(BlockReader.Transport failed, BlockTarget t, Deadline d, boolean sequential) {
+    BlockReader.Transport next = BlockReader.Transport.values()[failed.ordinal() + 1];
+    return build(t, null, next, BlockReader.Transport.RPC, d, sequential);
+  }
+
+  /** The hit's reader {@code first}, moving to the next transport when it faults. */
+  BlockReader failingOver(BlockTarget t, BlockReader first, Deadline d, boolean sequential) {
+    return new FailoverBlockReader(this, t, first, d, sequential);
+  }
+
+  /** Tries the transports from {@code first} to {@code last}, in order; null when none answers. */
+  private BlockReader build(BlockTarget t, LookupResponseProto hit, BlockReader.Transport first,
+      BlockReader.Transport last, Deadline d, boolean sequential) {
+    for (BlockReader.Transport tr : BlockReader.Transport.values()) {
+      if (tr.compareTo(first) < 0 || tr.compareTo(last) > 0) {
+        continue;
+      }
+      BlockReader r = switch (tr) {
+        case DESCRIPTOR -> descriptorOfHit(t, hit, d, sequential);
+        case STREAM -> stream(t, d, sequential);
+        case RPC -> new DeadlineBlockReader(new RpcBlockReader(t, ctx.conf().readBytes,
+            sequential), d);
+      };
+      if (r != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private boolean descriptorsUsable(SlaveDirectory.Slave slave) {
+    return ctx.conf().descriptors && slave.local;
+  }
+
+  /** The block file from the socket {@code hit} names; null when none can be had. */
+  private BlockReader descriptorOfHit(BlockTarget t, LookupResponseProto hit, Deadline d,
+      boolean sequential) {
+    if (hit == null || !descriptorsUsable(t.slave()) || !hit.hasDomainSocketPath()) {
+      return null;
+    }
+    if (!DescriptorClient.isAvailable()) {
+      ClientCounters.get().descriptorFault("descriptor passing unavailable (no native transport"
+          + " here: " + DescriptorClient.unavailabilityCause() + ")", null);
+      return null;
+    }
+    return descriptor(t, hit.getDomainSocketPath(), false, d, sequential);
+  }
+
+  /**
+   * Asks {@code socket} for block {@code t}'s file within what is left of {@code d}, charged to
+   * it; null when not granted, or when the socket faulted: that is said once per JVM and the
+   * socket forgotten, so that the next hit's lookup says where it is now.
+   *
+   * @param standsForLookup whether the request carries the reader's access, as a lookup would
+   */
+  private BlockReader descriptor(BlockTarget t, String socket, boolean standsForLookup,
+      Deadline d, boolean sequential) {
+    long start = d.now();
+    try {
+      LocalBlockReader file = LocalBlockReader.open(socket, t.key(), t.token(),
+          standsForLookup ? t.access() : null, t.length(), d.remainingMillis(),
+          d.limitMillis());
+      return file == null ? null : new DescriptorBlockReader(file, sequential ? window : null,
+          ctx.conf().readBytes);
+    } catch (IOException e) {
+      t.slave().descriptorSocket(null);
+      ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "
+          + t.slave().id + " at " + socket + ": " + e.getMessage() + ")", e);
+      return null;
+    } finally {
+      d.charge(start);
+    }
+  }
+
+  /** The slave's block stream of {@code t}; null when there is none or it cannot be opened. */
+  private BlockReader stream(BlockTarget t, Deadline d, boolean sequential) {
+    if (ctx.conf().streamReadahead < 0 || t.slave().streamPort <= 0) {
+      return null;
+    }
+    long start = d.now();
+    try {
+      BlockReader r = new DeadlineBlockReader(StreamBlockReader.open(t, ctx.conf().readBytes,
+          sequential ? ctx.conf().streamReadahead : 0, d), d);
+      ClientCounters.get().hitByStream();
+      return r;
+    } catch (IOException e) {
+      ClientCounters.get().streamFault(t.describe() + ": " + e.getMessage(), e);
+      return null;
+    } finally {
+      d.charge(start);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package org.mpcache.hdfs;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.mpcache.common.ConfigChecks;
+import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.stream.BlockStreamConnection;
+
+/**
+ * The client's settings ({@link ClientConfigKeys}), read and checked once when a
+ * {@link MpCacheFileSystem} is initialized, as HDFS's {@code DfsClientConf} is: the streams,
+ * fills and slave directory of that FileSystem read these fields instead of the configuration.
+ * A bad value fails here, naming its key, the bound and the fix.
+ *
+ * <p>Immutable, hence thread-safe.
+ */
+final class ClientConf {
+  final boolean fillEnabled;
+  /** Whether a reader entering a missed block at its start writes it through. */
+  final boolean writeThrough;
+  final int fillWriteBytes;
+  final long fillQueueBytes;
+  final int fillThreads;
+  /** Bytes asked of a slave per cached read call or block-stream request. */
+  final int readBytes;
+  /** Whether local hits read the block file through a descriptor the slave passes. */
+  final boolean descriptors;
+  /**
+   * Bytes a sequential reader of a slave's block stream asks for ahead; negative when hits that
+   * have no descriptor read through the slave's RPC instead of its stream (streams off, or
+   * Kerberos or RPC protection on, where the RPC protects block bytes and the stream would not).
+   */
+  final int streamReadahead;
+  /** The least time between two lookups of a sequential reader of missed blocks. */
+  final long missLookupIntervalNanos;
+  /** The most time the cache may add to one block before the rest is read from HDFS. */
+  final int deadlineMs;
+  final long deadlineNanos;
+  final InetSocketAddress masterAddress;
+  /** The time limit of a call to the master. */
+  final int rpcTimeoutMs;
+  /** How long a faulty slave, or a failed cached-hosts call, is left alone. */
+  final long retryMs;
+  final long slavesRefreshMs;
+  /** Whether block locations name the hosts whose slave holds each block. */
+  final boolean cachedHosts;
+  final long cachedHostsExpiryMs;
+  /** The job this client reads for, as lookups name it; empty outside a job. */
+  final String jobId;
+
+  /**
+   * Reads the client's keys from {@code conf}.
+   *
+   * @throws IllegalArgumentException naming the key, when a value is out of its bounds
+   */
+  ClientConf(Configuration conf) {
+    fillWriteBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_WRITE_BYTES_KEY,
+        ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
+    readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
+        ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
+    descriptors = conf.getBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY,
+        ClientConfigKeys.DOMAIN_SOCKET_ENABLED_DEFAULT);
+    boolean streams = conf.getBoolean(ClientConfigKeys.STREAM_ENABLED_KEY,
+        ClientConfigKeys.STREAM_ENABLED_DEFAULT) && BlockStreamConnection.allowed(conf);
+    int readahead = (int) ConfigChecks.bytesBetween(conf,
+        ClientConfigKeys.STREAM_READAHEAD_BYTES_KEY,
+        ClientConfigKeys.STREAM_READAHEAD_BYTES_DEFAULT, 0, ClientConfigKeys.MAX_CALL_BYTES);
+    streamReadahead = streams ? readahead : -1;
+    missLookupIntervalNanos = TimeUnit.MILLISECONDS.toNanos(ConfigChecks.longAtLeast(conf,
+        ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY,
+        ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT, 0));
+    fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
+        ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
+    if (fillQueueBytes < fillWriteBytes) {
+      throw new IllegalArgumentException("Invalid size " + fillQueueBytes + " for "
+          + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ": it must be at least "
+          + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + "), or no"
+          + " write-through could start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY
+          + ".");
+    }
+    fillThreads = ConfigChecks.intAtLeast(conf, ClientConfigKeys.FILL_THREADS_KEY,
+        ClientConfigKeys.FILL_THREADS_DEFAULT, 1);
+    if (fillThreads > ClientConfigKeys.MAX_FILL_THREADS) {
+      throw new IllegalArgumentException("Invalid value " + fillThreads + " for "
+          + ClientConfigKeys.FILL_THREADS_KEY + ": it must be at most "
+          + ClientConfigKeys.MAX_FILL_THREADS + ". Reconfigure "
+          + ClientConfigKeys.FILL_THREADS_KEY + ".");
+    }
+    fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
+        ClientConfigKeys.FILL_ENABLED_DEFAULT);
+    writeThrough = conf.getBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY,
+        ClientConfigKeys.FILL_WRITE_THROUGH_DEFAULT);
+    deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
+        ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
+    deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);
+    masterAddress = ConfigChecks.address(conf, MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        MpCacheConfigKeys.MASTER_RPC_ADDRESS_DEFAULT);
+    rpcTimeoutMs = ConfigChecks.intAtLeast(conf, MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY,
+        MpCacheConfigKeys.RPC_TIMEOUT_MS_DEFAULT, 1);
+    retryMs = ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVE_RETRY_MS_KEY,
+        ClientConfigKeys.SLAVE_RETRY_MS_DEFAULT, 0);
+    slavesRefreshMs = ConfigChecks.longAtLeast(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY,
+        ClientConfigKeys.SLAVES_REFRESH_MS_DEFAULT, 0);
+    cachedHosts = conf.getBoolean(ClientConfigKeys.CACHED_HOSTS_ENABLED_KEY,
+        ClientConfigKeys.CACHED_HOSTS_ENABLED_DEFAULT);
+    cachedHostsExpiryMs = ConfigChecks.longAtLeast(conf,
+        ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY,
+        ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_DEFAULT, 0);
+    jobId = conf.get("mapreduce.job.id", "");
+  }
+}

@@ -1,0 +1,84 @@
+package org.mpcache.hdfs;
+
+import java.util.concurrent.CompletionException;
+import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.ipc.RemoteException;
+
+/**
+ * Why the cache gave up a read or a fill and HDFS served it instead: what the client counts
+ * ({@link ClientCounters#fallbacks}, one metric each) and names in a block's read report. Each
+ * cause says whether it is a fault of the slave itself (not reachable, not answering in time),
+ * the only kind after which the whole client leaves that slave alone for
+ * {@code mpcache.client.slave.retry.ms}: an answer the slave gave, even a refusal (an expired
+ * token, an over-long dataset id), shows the slave is alive.
+ *
+ * <p>Immutable, hence thread-safe.
+ */
+public enum FallbackCause {
+  /** A chunk did not match the checksum the slave stored; the block is reported to the slave. */
+  CHECKSUM_MISMATCH("checksum-mismatch", false),
+  /** The slave's answer did not cover the bytes asked for. */
+  SHORT_READ("short-read", false),
+  /** The slave answered with an error: the block is gone, or the request was refused. */
+  SLAVE_ERROR("slave-error", false),
+  /** The block's calls to the slave took longer together than the cache deadline. */
+  DEADLINE_EXCEEDED("deadline-exceeded", true),
+  /** The slave could not be reached, or the connection failed without an answer. */
+  SLAVE_UNREACHABLE("slave-unreachable", true),
+  /** HDFS's stream moved to another block than the one being written through. */
+  BLOCK_CHANGED("block-changed", false),
+  /** The reader asked for another source of the bytes ({@code seekToNewSource}). */
+  NEW_SOURCE_REQUESTED("new-source-requested", false),
+  /** A write-through fell further behind the reader than its queue holds. */
+  FILL_QUEUE_FULL("fill-queue-full", false),
+  /** The slave refused a write-through's call. */
+  FILL_FAILED("fill-failed", false),
+  /** A write-through was not committed within the deadline after the reader's last byte. */
+  FILL_TOO_SLOW("fill-too-slow", false),
+  /** The master could not be asked for the slaves: reads go to HDFS until it answers. */
+  MASTER_UNREACHABLE("master-unreachable", false);
+
+  private final String wireName;
+  private final boolean slaveFault;
+
+  FallbackCause(String wireName, boolean slaveFault) {
+    this.wireName = wireName;
+    this.slaveFault = slaveFault;
+  }
+
+  /** The name read reports carry, and metrics and logs show. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** Whether the slave itself failed, so that the client leaves it alone for a while. */
+  public boolean slaveFault() {
+    return slaveFault;
+  }
+
+  /**
+   * The cause of a call to a slave that threw {@code e}: an answer of the slave (a
+   * {@link RemoteException} anywhere in the chain) is the slave's error, never its fault. A
+   * call made off the reader's thread comes wrapped in a {@link CompletionException}.
+   */
+  static FallbackCause of(Throwable e) {
+    if (e instanceof CompletionException && e.getCause() != null) {
+      return of(e.getCause());
+    }
+    if (e instanceof ChecksumException) {
+      return CHECKSUM_MISMATCH;
+    }
+    if (e instanceof ShortReadException) {
+      return SHORT_READ;
+    }
+    if (e instanceof DeadlineExceededException) {
+      return DEADLINE_EXCEEDED;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof RemoteException) {
+        return SLAVE_ERROR;
+      }
+    }
+    return SLAVE_UNREACHABLE;
+  }
+}

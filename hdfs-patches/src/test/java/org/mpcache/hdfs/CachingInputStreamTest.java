@@ -1,0 +1,193 @@
+package org.mpcache.hdfs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The stream against an in-memory slave ({@link FakeSlave}): hits come from the slave, misses
+ * from HDFS, and every fault of the cache falls back to HDFS with the right bytes, counted by
+ * its cause, the slave left alone only when it failed itself. Time is the fake's ticker: a
+ * deadline passes when a fault says so, not by waiting.
+ */
+class CachingInputStreamTest {
+  private static final int BLOCK = 16 * 1024;
+  /** A read size that takes several reads per block. */
+  private static final int READ = 3_000;
+
+  private final FakeSlave slave;
+
+  CachingInputStreamTest() throws Exception {
+    slave = new FakeSlave(2, BLOCK);
+  }
+
+  @AfterEach
+  void stop() {
+    slave.close();
+  }
+
+  /** Reads the whole file sequentially, {@link #READ} bytes at a time. */
+  private byte[] readSequentially(CachingInputStream in) throws Exception {
+    byte[] got = new byte[slave.content.length];
+    int at = 0;
+    while (at < got.length) {
+      int n = in.read(got, at, Math.min(READ, got.length - at));
+      assertTrue(n > 0, "read at " + at + " returned " + n);
+      at += n;
+    }
+    assertEquals(-1, in.read(new byte[1], 0, 1));
+    return got;
+  }
+
+  /** Reads the whole file by positional reads, {@link #READ} bytes at a time, back to front. */
+  private byte[] readPositionally(CachingInputStream in) throws Exception {
+    byte[] got = new byte[slave.content.length];
+    for (int at = (got.length - 1) / READ * READ; at >= 0; at -= READ) {
+      int want = Math.min(READ, got.length - at);
+      for (int done = 0; done < want; ) {
+        done += in.read(at + done, got, at + done, want - done);
+      }
+    }
+    return got;
+  }
+
+  private static long fallbacks(FallbackCause cause) {
+    return ClientCounters.get().fallbacks(cause);
+  }
+
+  @Test
+  void read_hit_readsEveryByteFromTheSlave() throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    long fromCache = ClientCounters.get().bytesFromCache();
+    try (CachingInputStream in = slave.open()) {
+      assertArrayEquals(slave.content, readSequentially(in));
+    }
+    assertEquals(0, slave.bytesFromHdfs.get());
+    assertEquals(slave.content.length, ClientCounters.get().bytesFromCache() - fromCache);
+    assertEquals(2, slave.lookups.get(), "one lookup per block");
+  }
+
+  @Test
+  void read_miss_readsHdfsAndReportsItsBytes() throws Exception {
+    long misses = ClientCounters.get().misses();
+    try (CachingInputStream in = slave.open()) {
+      assertArrayEquals(slave.content, readSequentially(in));
+    }
+    slave.close();
+    assertEquals(slave.content.length, slave.bytesFromHdfs.get());
+    assertEquals(0, slave.reads.get());
+    assertEquals(misses + 2, ClientCounters.get().misses());
+    long reported = slave.readReports.stream().mapToLong(r -> r.getBytesFromHdfs()).sum()
+        + slave.lookupsCarried();
+    assertEquals(slave.content.length, reported, "each block's HDFS bytes reach the slave");
+  }
+
+  /**
+   * Block 0 cached; a read after its first meets {@code fault}; the rest of block 0 comes from
+   * HDFS, the fallback counted as {@code cause}, the slave left alone only when {@code benched}.
+   * An evicted block is the slave's answer that it no longer has it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"CORRUPT, CHECKSUM_MISMATCH, false", "SHORT, SHORT_READ, false",
+      "REFUSED, SLAVE_ERROR, false", "EVICT, SLAVE_ERROR, false",
+      "UNREACHABLE, SLAVE_UNREACHABLE, true", "SLOW, DEADLINE_EXCEEDED, true"})
+  void read_faultOfTheCache_fallsBackToHdfsWithTheRightBytes(FakeSlave.Fault fault,
+      FallbackCause cause, boolean benched) throws Exception {
+    slave.cached.add(0);
+    long before = fallbacks(cause);
+    try (CachingInputStream in = slave.open()) {
+      byte[] got = new byte[slave.content.length];
+      assertEquals(READ, in.read(got, 0, READ));
+      slave.failNext("read", fault);
+      int at = READ;
+      while (at < got.length) {
+        at += in.read(got, at, got.length - at);
+      }
+      assertArrayEquals(slave.content, got, "the right bytes whatever the fault");
+    }
+    assertEquals(before + 1, fallbacks(cause));
+    assertTrue(slave.bytesFromHdfs.get() >= BLOCK, "the rest of block 0 and block 1 from HDFS");
+    assertEquals(cause == FallbackCause.CHECKSUM_MISMATCH ? 1 : 0, slave.corruptReports.get(),
+        "a mismatch is reported to the slave");
+    if (benched) {
+      verify(slave.directory).markFaulty("s1");
+    } else {
+      verify(slave.directory, never()).markFaulty(anyString());
+    }
+  }
+
+  @Test
+  void read_positionalAndSequentialOfTheSameBlocks_agreeAndHitOncePerBlockEach()
+      throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    try (CachingInputStream in = slave.open()) {
+      assertArrayEquals(slave.content, readPositionally(in));
+      assertEquals(2, slave.lookups.get(), "positional reads look a block up once");
+      assertArrayEquals(slave.content, readSequentially(in));
+      assertArrayEquals(slave.content, readPositionally(in));
+    }
+    assertEquals(4, slave.lookups.get(), "and the sequential reader once per block");
+    assertEquals(0, slave.bytesFromHdfs.get());
+  }
+
+  @Test
+  void read_positionalFault_blockGoesToHdfsForLaterPositionalReads() throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    try (CachingInputStream in = slave.open()) {
+      slave.failNext("read", FakeSlave.Fault.CORRUPT);
+      byte[] got = new byte[READ];
+      assertEquals(READ, in.read(0, got, 0, READ));
+      assertArrayEquals(Arrays.copyOf(slave.content, READ), got);
+      int reads = slave.reads.get();
+      assertEquals(READ, in.read(READ, got, 0, READ));
+      assertEquals(reads, slave.reads.get(), "no more cache reads of the block");
+    }
+    assertEquals(1, slave.corruptReports.get());
+  }
+
+  /**
+   * Reads 4 missed blocks, the ticker moving {@code stepMs} per block; returns the lookups made
+   * by the time the stream is closed.
+   */
+  private static int lookupsOfMissedBlocks(long stepMs) throws Exception {
+    try (FakeSlave four = new FakeSlave(4, BLOCK)) {
+      Configuration conf = new Configuration(false);
+      conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 200);
+      // With the background threads closed, lookups go out on the reader's thread, in order:
+      // only the interval decides which blocks one names.
+      four.close();
+      byte[] got = new byte[four.content.length];
+      try (CachingInputStream in = four.open(conf)) {
+        for (int at = 0; at < got.length; at += BLOCK) {
+          assertEquals(BLOCK, in.read(got, at, BLOCK));
+          four.nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(stepMs));
+        }
+      }
+      assertArrayEquals(four.content, got);
+      return four.lookups.get();
+    }
+  }
+
+  @Test
+  void read_missedBlocksWithinTheLookupInterval_lookedUpTogether() throws Exception {
+    long misses = ClientCounters.get().misses();
+    assertEquals(2, lookupsOfMissedBlocks(10), "the first block, then the rest at close");
+    assertEquals(misses + 4, ClientCounters.get().misses());
+  }
+
+  @Test
+  void read_missedBlocksSlowerThanTheLookupInterval_eachLookedUp() throws Exception {
+    assertEquals(4, lookupsOfMissedBlocks(300));
+  }
+}
