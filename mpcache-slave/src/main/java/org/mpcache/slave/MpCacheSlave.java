@@ -63,6 +63,7 @@ import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.DataNodeChecksumSource;
 import org.mpcache.slave.verify.FillVerifier;
 import org.mpcache.slave.verify.StartupVerifier;
+import org.mpcache.slave.volume.RunningClock;
 import org.mpcache.slave.volume.VolumeHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +99,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private DynamicSpaceTuner tuner;
   private StorageDirLocks dirLocks;
   private FileBlockStore store;
+  /** Times the SSD reads, leaving out stalls of the whole process; null before init. */
+  private RunningClock readClock;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
   private DescriptorServer descriptorServer;
@@ -151,9 +154,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     }
     // Before the store touches them: a second slave on these dirs would delete our fills.
     dirLocks = StorageDirLocks.lock(dirs);
+    readClock = RunningClock.start();
     store = FileBlockStore.open(createBlockStorage(conf), dirs,
         new TunedInputCacheSpace(tuner, spaceLock), chunk, volumeHealth(conf, layout),
-        Time::monotonicNow);
+        readClock);
     int heartbeatDatasets = ConfigChecks.intAtLeast(conf,
         SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY, SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_DEFAULT,
         1);
@@ -334,6 +338,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     try {
       super.serviceStop();
     } finally {
+      if (readClock != null) {
+        readClock.close();
+      }
       if (dirLocks != null) {
         dirLocks.close();
       }

@@ -190,6 +190,7 @@ public final class SlaveConfigKeys {
    * A read of an SSD directory that takes longer than this is a fault of the directory; 0 counts
    * no read as slow. The default is the client's default cache deadline
    * ({@code mpcache.client.cache.deadline.ms}): a slower read reaches its reader too late to use.
+   * Reads are timed only while the process runs ({@link org.mpcache.slave.volume.RunningClock}).
    */
   public static final String VOLUME_SLOW_READ_MS_KEY = "mpcache.slave.volume.slow-read.ms";
   public static final long VOLUME_SLOW_READ_MS_DEFAULT = 2_000;
