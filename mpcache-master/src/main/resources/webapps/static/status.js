@@ -46,6 +46,18 @@ function hitRatio(c) {
   return bytes > 0 ? c.bytesFromCache / bytes : null;
 }
 
+// A slave's SSD directories: how many are in service, and each one out of service with since
+// when and why (mpcache.slave.volume.*; back with mpcache admin refresh or a restart).
+function dirs(sp) {
+  const all = sp.dirs || [];
+  const out = all.filter(d => !d.inService);
+  if (out.length === 0) {
+    return all.length + ' in service';
+  }
+  return out.length + ' of ' + all.length + ' out of service: ' + out.map(d => d.dir
+      + ' since ' + new Date(d.outSinceMs).toISOString() + ' (' + d.cause + ')').join('; ');
+}
+
 function render(s) {
   const r = s.report;
   const slaves = r.slaves || [];
@@ -73,10 +85,12 @@ function render(s) {
       c.hits + ' / ' + c.misses,
       percent(hitRatio(c)),
       String(c.fallbacks),
-    ], {'class': x.live ? 'slave live' : 'slave dead', 'data-slave-id': id});
+      dirs(sp),
+    ], {'class': x.live ? 'slave live' : 'slave dead', 'data-slave-id': id,
+      'data-dirs-out': String((sp.dirs || []).filter(d => !d.inService).length)});
   }
   if (slaves.length === 0) {
-    note(tbody, 11, 'No slave has registered.');
+    note(tbody, 12, 'No slave has registered.');
   }
   const datasets = document.querySelector('#datasets tbody');
   datasets.replaceChildren();

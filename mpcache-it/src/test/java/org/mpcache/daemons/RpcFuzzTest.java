@@ -65,6 +65,7 @@ import org.mpcache.common.proto.MpCacheProtos.JobSpaceUsageProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.common.proto.SlaveMasterProtos.BlockReportRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 import org.mpcache.common.proto.SlaveMasterProtos.HeartbeatRequestProto;
@@ -504,8 +505,18 @@ class RpcFuzzTest {
     Map<String, Kind> m = new LinkedHashMap<>();
     m.put(prefix, required());
     for (FieldDescriptor f : SpaceReportProto.getDescriptor().getFields()) {
-      m.put(prefix + "." + f.getName(), UINT64);
+      if (!f.isRepeated()) {
+        m.put(prefix + "." + f.getName(), UINT64);
+      }
     }
+    SsdDirProto dir = FuzzSlave.space().getDirs(0);
+    m.put(prefix + ".dirs", repeated(dir, Expect.refused("dirs"),
+        dir.toBuilder().setDir("").build(), Expect.refused("dir")));
+    m.put(prefix + ".dirs.dir", text(true));
+    m.put(prefix + ".dirs.inService", bool());
+    m.put(prefix + ".dirs.cause", text(false));
+    m.put(prefix + ".dirs.outSinceMs", UINT64);
+    m.put(prefix + ".dirs.recentFaults", number(0, 0xFFFF_FFFFL, true));
     return m;
   }
 
@@ -930,7 +941,7 @@ class RpcFuzzTest {
       return SpaceReportProto.newBuilder().setCapacity(CAPACITY).setInputCacheCapacity(CAPACITY)
           .setInputCacheUsed(0).setDynamicPoolCapacity(0).setPoolLentToInput(0)
           .setPoolLentToLocalized(0).setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0)
-          .build();
+          .addDirs(SsdDirProto.newBuilder().setDir("/fuzz/ssd").setInService(true)).build();
     }
 
     static RegisterSlaveRequestProto.Builder registration() {

@@ -3,6 +3,7 @@ package org.mpcache.e2e;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,8 +30,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.admin.AdminCliRun;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.common.BlockKey;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.store.FaultInjectingBlockStorage;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Errno;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Injection;
+import org.mpcache.slave.store.FaultInjectingBlockStorage.Op;
 
 /**
  * The master's status page in a real browser (Debian's chromium, headless) against a running
@@ -39,7 +46,9 @@ import org.mpcache.slave.MpCacheSlave;
  * simple HTTP authentication): after the page's script ran, the DOM lists every live slave, the
  * admin sees the dataset's path and its figures (hits, misses, byte hit ratio, bytes saved) as
  * {@code mpcache admin datasets} shows them, an anonymous visitor only the figures, and a
- * screenshot is saved to {@code target/web-ui/status.png}. The admin signs in with
+ * screenshot is saved to {@code target/web-ui/status.png}; a slave's SSD directory taken out of
+ * service (its reads failed through the slaves' fault-injecting storage) is shown with its cause.
+ * The admin signs in with
  * {@code user.name} on the page's URL; the authentication cookie Hadoop's filter sets carries the
  * script's request for {@code /status.json}.
  *
@@ -54,6 +63,7 @@ class WebUiBrowserTest {
   private static String admin;
   /** The dataset as {@code mpcache admin datasets -json} showed it before the page was read. */
   private static JsonNode figures;
+  private static final List<FaultInjectingBlockStorage> storages = new ArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -73,7 +83,12 @@ class WebUiBrowserTest {
         .dataNodes(2).blockSize(1 << 20)
         .set(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, "true")
         .set(CommonConfigurationKeys.HADOOP_SECURITY_INSTRUMENTATION_REQUIRES_ADMIN, "true")
-        .build();
+        .set(SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_KEY, "0")
+        .slaveStorage((i, local) -> {
+          FaultInjectingBlockStorage s = new FaultInjectingBlockStorage(local);
+          storages.add(s);
+          return s;
+        }).build();
     // mpcache.admin.acl at its default: the user the master runs as, this JVM's.
     admin = UserGroupInformation.getLoginUser().getShortUserName();
     // One dataset read twice through the cache, so that the page has a dataset and hits to show.
@@ -216,6 +231,35 @@ class WebUiBrowserTest {
     assertTrue(dom.contains("(path hidden)"), "the dataset is listed without its path:\n" + dom);
     assertFalse(dom.contains(DATASET.toString()), dom);
     assertTrue(dom.contains("you are not signed in"), dom);
+  }
+
+  @Test
+  void statusPage_showsASlavesDirectoryOutOfService() throws Exception {
+    MpCacheSlave slave = cluster.slaves().get(0);
+    FaultInjectingBlockStorage storage = storages.get(0);
+    try {
+      // A fill's free-space query meets EIO; none tolerated: the directory goes out.
+      try (Injection eio = storage.fail(Op.USABLE, Errno.EIO)) {
+        assertThrows(java.io.IOException.class, () -> slave.getStore().beginFill(
+            new BlockKey("BP-web-ui", 1, 1), 1, "/web-ui-fault", 1));
+      }
+      assertFalse(slave.getStore().volumes().get(0).inService());
+      String id = slave.info().getSlaveId();
+      String dom = "";
+      long deadline = System.currentTimeMillis() + 30_000;
+      // The state reaches the master with the slave's next heartbeat.
+      while (!dom.contains("data-slave-id=\"" + id + "\" data-dirs-out=\"1\"")
+          && System.currentTimeMillis() < deadline) {
+        dom = chromium(adminPageUrl(), "--dump-dom");
+      }
+      Files.writeString(OUT.resolve("status-dom-dir-out.html"), dom);
+      assertTrue(dom.contains("data-slave-id=\"" + id + "\" data-dirs-out=\"1\""), dom);
+      assertTrue(dom.contains("1 of 1 out of service: " + cluster.slaveSsdDir(0).getAbsolutePath()
+          + " since "), dom);
+      assertTrue(dom.contains("(write error: free space of "), dom);
+    } finally {
+      slave.getStore().returnVolumes();
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.mpcache.trust;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mpcache.e2e.ClusterFiles.blocks;
 import static org.mpcache.e2e.ClusterFiles.data;
@@ -24,29 +25,37 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.mpcache.admin.AdminCliRun;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.e2e.WordCountJobs;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
+import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.FaultInjectingBlockStorage;
 import org.mpcache.slave.store.FaultInjectingBlockStorage.Errno;
 import org.mpcache.slave.store.FaultInjectingBlockStorage.Injection;
 import org.mpcache.slave.store.FaultInjectingBlockStorage.Op;
+import org.mpcache.slave.volume.VolumeHealth.DirState;
 
 /**
  * The slaves' SSDs failing under a real client and under unmodified MapReduce jobs (PUMA
  * word-count on the embedded cluster with YARN), through the slaves' fault-injecting block
  * storage: an SSD slower than the cache deadline costs a reader about one deadline per slave, and
  * I/O errors on the reads of cached blocks, or on the writes of fills, injected while a job runs,
- * neither fail the job nor change its output, and add little to its map tasks.
+ * neither fail the job nor change its output, and add little to its map tasks; a directory whose
+ * reads keep failing is out of service after {@value #TOLERATED} + 1 faults (and the few reads
+ * already under way), and {@code mpcache admin report} says so.
  */
 class FailingStoreTest {
   private static final long BLOCK = 2L << 20;
   private static final int DEADLINE_MS = 1_000;
+  /** Faults tolerated per SSD directory: one map task per block makes few faults per slave. */
+  private static final int TOLERATED = 1;
   private static final Path INPUT = new Path("/store-faults/input");
+  private static Path inputFile;
   private static final Map<Integer, FaultInjectingBlockStorage> storages =
       new ConcurrentHashMap<>();
   private static MiniMpCacheCluster cluster;
@@ -63,12 +72,13 @@ class FailingStoreTest {
   static void start() throws Exception {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/store-faults")).yarn(true)
         .blockSize(BLOCK).set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
+        .set(SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_KEY, String.valueOf(TOLERATED))
         .slaveStorage((i, local) -> {
           FaultInjectingBlockStorage s = new FaultInjectingBlockStorage(local);
           storages.put(i, s);
           return s;
         }).build();
-    WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
+    inputFile = WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
     WordCountJobs.run(cluster.plainHadoopConf(), INPUT, new Path("/store-faults/plain"));
     plainOutput = WordCountJobs.output(cluster, new Path("/store-faults/plain"));
     assertTrue(plainOutput.length > 0);
@@ -78,9 +88,11 @@ class FailingStoreTest {
     assertArrayEquals(plainOutput, WordCountJobs.output(cluster, new Path("/store-faults/warm")));
   }
 
+  /** Clears the faults and returns the directories they took out, as an operator's refresh. */
   @AfterEach
   void clearFaults() {
     storages.values().forEach(FaultInjectingBlockStorage::clear);
+    cluster.slaves().forEach(s -> s.getStore().returnVolumes());
   }
 
   @AfterAll
@@ -144,19 +156,69 @@ class FailingStoreTest {
   }
 
   @Test
-  void wordCount_ioErrorOnReadsOfCachedBlocksMidJob_succeedsWithPlainHadoopsOutput()
+  void wordCount_ioErrorOnReadsOfCachedBlocksMidJob_takesTheDirectoryOutOfService()
       throws Exception {
+    // Cached whatever the tests before did.
+    readUntilCached(cluster, inputFile);
     SlaveCountersProto before = cluster.totals();
-    Job job = runWithFault(INPUT, new Path("/store-faults/eio-read"),
-        s -> s.fail(Op.READ, Errno.EIO));
+    long failuresBefore = volumeFailures();
+    List<Injection> eio = new ArrayList<>();
+    Job job = runWithFault(INPUT, new Path("/store-faults/eio-read"), s -> {
+      Injection i = s.fail(Op.READ, Errno.EIO);
+      eio.add(i);
+      return i;
+    });
     SlaveCountersProto after = cluster.totals();
     assertTrue(after.getReadErrors() > before.getReadErrors(), "the slaves counted the errors");
-    assertEquals(before.getBlocksCorrupt(), after.getBlocksCorrupt(), "no block was dropped");
-    for (BlockKey b : blocks(cluster, new Path(INPUT, "part-00000"))) {
-      assertTrue(cluster.slaves().stream().anyMatch(s -> s.getStore().cachedLength(b) >= 0),
-          "block " + b + " is still cached");
+    assertEquals(before.getBlocksCorrupt(), after.getBlocksCorrupt(), "none dropped as corrupt");
+    int out = 0;
+    for (int i = 0; i < cluster.slaves().size(); i++) {
+      MpCacheSlave s = cluster.slaves().get(i);
+      long faults = eio.get(i).hits();
+      DirState dir = s.getStore().volumes().get(0);
+      System.out.println("Slave " + i + ": " + faults + " reads failed; " + dir);
+      if (faults <= TOLERATED) {
+        continue;
+      }
+      out++;
+      assertFalse(dir.inService(), "slave " + i + " met " + faults + " faults: " + dir);
+      assertTrue(dir.cause().startsWith("read error: "), dir.cause());
+      // The faults that took it out, and at most one more per map task already reading.
+      assertTrue(faults <= TOLERATED + 1 + 6, "slave " + i + ": " + faults + " faults");
+      for (BlockKey b : blocks(cluster, inputFile)) {
+        assertEquals(-1, s.getStore().cachedLength(b), "its blocks are dropped: " + b);
+      }
     }
+    assertTrue(out > 0, "a slave's directory went out of service");
+    assertEquals(out, volumeFailures() - failuresBefore, "each counted once");
+    // The directory's row: "out of service", since when, and the cause.
+    String report = awaitReport("read error: ");
+    assertTrue(report.lines().anyMatch(l -> l.contains("out of service") && l.contains(
+        "read error: ")), report);
     assertSmallDelay("EIO on every read of a cached block", warm, job);
+  }
+
+  /** The times the slaves' directories went out of service, over every slave. */
+  private static long volumeFailures() {
+    return cluster.slaves().stream().mapToLong(s -> s.counters().getVolumeFailures()).sum();
+  }
+
+  /**
+   * {@code mpcache admin report} once a line of it contains {@code text}: the slaves' states
+   * reach the master with their heartbeats.
+   */
+  private static String awaitReport(String text) throws Exception {
+    long deadline = Time.monotonicNow() + 15_000;
+    while (true) {
+      AdminCliRun r = AdminCliRun.run(cluster.conf(), "report");
+      assertEquals(0, r.code, r.err);
+      if (r.out.lines().anyMatch(l -> l.contains(text)) || Time.monotonicNow() > deadline) {
+        System.out.println(r.out);
+        assertTrue(r.out.contains(text), r.out);
+        return r.out;
+      }
+      Thread.sleep(200);
+    }
   }
 
   @Test
@@ -186,6 +248,9 @@ class FailingStoreTest {
     long start = Time.monotonicNow();
     assertArrayEquals(content, readFirst(cluster, p, content.length), "the right bytes");
     long elapsed = Time.monotonicNow() - start;
+    storages.values().forEach(FaultInjectingBlockStorage::clear);
+    // The slaves' reads still in the injected delay end before the directories are returned.
+    Thread.sleep(5L * DEADLINE_MS + 500);
     System.out.println("Reads " + 5 * DEADLINE_MS + " ms slow on every slave: 4 blocks of "
         + BLOCK + " bytes read in " + elapsed + " ms with a cache deadline of " + DEADLINE_MS
         + " ms");

@@ -30,6 +30,7 @@ import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.ConnectionLimits;
@@ -66,6 +67,8 @@ import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.DataNodeChecksumSource;
 import org.mpcache.slave.verify.FillVerifier;
 import org.mpcache.slave.verify.StartupVerifier;
+import org.mpcache.slave.volume.RunningClock;
+import org.mpcache.slave.volume.VolumeHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,6 +103,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private DynamicSpaceTuner tuner;
   private StorageDirLocks dirLocks;
   private FileBlockStore store;
+  /** Times the SSD reads, leaving out stalls of the whole process; null before init. */
+  private RunningClock readClock;
   private SlaveCounters counters;
   private CacheMaster cacheMaster;
   private DescriptorServer descriptorServer;
@@ -154,8 +159,10 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     }
     // Before the store touches them: a second slave on these dirs would delete our fills.
     dirLocks = StorageDirLocks.lock(dirs);
+    readClock = RunningClock.start();
     store = FileBlockStore.open(createBlockStorage(conf), dirs,
-        new TunedInputCacheSpace(tuner, spaceLock), chunk);
+        new TunedInputCacheSpace(tuner, spaceLock), chunk, volumeHealth(conf, layout),
+        readClock);
     int heartbeatDatasets = ConfigChecks.intAtLeast(conf,
         SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY, SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_DEFAULT,
         1);
@@ -168,6 +175,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         SlaveConfigKeys.DATASETS_MAX_KEY, SlaveConfigKeys.DATASETS_MAX_DEFAULT, 1),
         heartbeatDatasets, Time::now));
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
+    // The master's view stays true: a directory's dropped blocks are removals like evictions.
+    store.onVolumeOut((dir, dropped) -> dropped.forEach(masterLink::reportRemoved));
     long yieldWindow = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_WINDOW_MS_KEY,
         SlaveConfigKeys.FILL_YIELD_WINDOW_MS_DEFAULT, 1);
     // Hits and Localized Cache grants, weighed by the fills (FillYield).
@@ -291,6 +300,22 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     super.serviceInit(conf);
   }
 
+  /** When an SSD directory goes out of service: the keys {@code mpcache.slave.volume.*}. */
+  private static VolumeHealth volumeHealth(Configuration conf, List<SsdVolume> layout) {
+    List<String> dirs = new ArrayList<>(layout.size());
+    for (SsdVolume v : layout) {
+      dirs.add(Paths.get(v.dir()).toString());
+    }
+    return new VolumeHealth(dirs,
+        ConfigChecks.intAtLeast(conf, SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_KEY,
+            SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_DEFAULT, 0),
+        ConfigChecks.longAtLeast(conf, SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_KEY,
+            SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_DEFAULT, 1),
+        ConfigChecks.longAtLeast(conf, SlaveConfigKeys.VOLUME_SLOW_READ_MS_KEY,
+            SlaveConfigKeys.VOLUME_SLOW_READ_MS_DEFAULT, 0),
+        Time::monotonicNow, Time::now);
+  }
+
   /**
    * The check that a client may read a block: HDFS block access tokens when HDFS issues them
    * ({@code dfs.block.access.token.enable}), none otherwise, as on a DataNode.
@@ -335,6 +360,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     try {
       super.serviceStop();
     } finally {
+      if (readClock != null) {
+        readClock.close();
+      }
       if (dirLocks != null) {
         dirLocks.close();
       }
@@ -368,12 +396,48 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   public SpaceReportProto space() {
     SpaceSnapshot s = localizedCache.snapshot();
-    return SpaceReportProto.newBuilder().setCapacity(s.capacity())
+    SpaceReportProto.Builder b = SpaceReportProto.newBuilder().setCapacity(s.capacity())
         .setInputCacheCapacity(s.inputCacheCapacity()).setInputCacheUsed(s.inputCacheUsed())
         .setDynamicPoolCapacity(s.dynamicPoolCapacity()).setPoolLentToInput(s.poolLentToInput())
         .setPoolLentToLocalized(s.poolLentToLocalized())
         .setLocalizedCacheCapacity(s.localizedCacheCapacity())
-        .setLocalizedCacheUsed(s.localizedCacheUsed()).build();
+        .setLocalizedCacheUsed(s.localizedCacheUsed());
+    for (VolumeHealth.DirState d : store.volumes()) {
+      SsdDirProto.Builder dir = SsdDirProto.newBuilder().setDir(d.dir())
+          .setInService(d.inService()).setRecentFaults(d.recentFaults());
+      if (!d.inService()) {
+        dir.setCause(printable(d.cause(), RequestChecks.MAX_ID_CHARS))
+            .setOutSinceMs(d.outSinceMs());
+      }
+      b.addDirs(dir);
+    }
+    return b.build();
+  }
+
+  /**
+   * {@code text} as the master accepts it: at most {@code max} characters, none a control
+   * character (an error message may carry a newline).
+   */
+  private static String printable(String text, int max) {
+    String one = text.replaceAll("\\p{Cntrl}", " ");
+    return one.length() <= max ? one : one.substring(0, max - 3) + "...";
+  }
+
+  /**
+   * Returns the SSD directories out of service, on a thread of its own: the cleanup reads and
+   * deletes on the directories, which must not hold up the master link.
+   */
+  @Override
+  public void returnVolumes() {
+    if (store.volumes().stream().allMatch(VolumeHealth.DirState::inService)) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      List<String> back = store.returnVolumes();
+      LOG.info("SSD directories back in service on the master's word: {}", back);
+    }, "mpcache-volume-return");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** Dynamic Pool units lent to a cache or returned to the pool since the slave started. */
@@ -386,7 +450,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   @Override
   public SlaveCountersProto counters() {
     return counters.snapshot().toBuilder().setSsdBytesWritten(store.bytesWritten())
-        .setLocalizedBytesGranted(getLocalizedCache().bytesGranted()).build();
+        .setLocalizedBytesGranted(getLocalizedCache().bytesGranted())
+        .setVolumeFailures(store.volumeFailures()).build();
   }
 
   @Override

@@ -200,6 +200,28 @@ public final class SlaveConfigKeys {
   public static final int HEARTBEAT_DATASETS_MAX_DEFAULT = 256;
 
   /**
+   * The faults an SSD directory may have within {@link #VOLUME_FAULTS_WINDOW_MS_KEY} and stay in
+   * service; the next one takes it out (no fills, no hits, its blocks dropped) until
+   * {@code mpcache admin refresh} or a restart. A fault is an I/O error of a read, a write or a
+   * fill there, or a read slower than {@link #VOLUME_SLOW_READ_MS_KEY}. 0: the first fault.
+   */
+  public static final String VOLUME_FAULTS_TOLERATED_KEY = "mpcache.slave.volume.faults.tolerated";
+  public static final int VOLUME_FAULTS_TOLERATED_DEFAULT = 4;
+
+  /** How far back an SSD directory's faults count toward taking it out of service. */
+  public static final String VOLUME_FAULTS_WINDOW_MS_KEY = "mpcache.slave.volume.faults.window.ms";
+  public static final long VOLUME_FAULTS_WINDOW_MS_DEFAULT = 60_000;
+
+  /**
+   * A read of an SSD directory that takes longer than this is a fault of the directory; 0 counts
+   * no read as slow. The default is the client's default cache deadline
+   * ({@code mpcache.client.cache.deadline.ms}): a slower read reaches its reader too late to use.
+   * Reads are timed only while the process runs ({@link org.mpcache.slave.volume.RunningClock}).
+   */
+  public static final String VOLUME_SLOW_READ_MS_KEY = "mpcache.slave.volume.slow-read.ms";
+  public static final long VOLUME_SLOW_READ_MS_DEFAULT = 2_000;
+
+  /**
    * The keytab the slave logs in from as {@code mpcache.slave.kerberos.principal} when
    * {@code hadoop.security.authentication} is {@code kerberos}. No default.
    */

@@ -9,6 +9,8 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.common.proto.SlaveMasterProtos.CachedBlockProto;
 import org.mpcache.common.proto.SlaveMasterProtos.DatasetCountersProto;
 
@@ -83,6 +85,9 @@ public final class RequestChecks {
 
   /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
   public static final int MAX_CAUSE_CHARS = 64;
+
+  /** The most SSD directories one slave may report. */
+  public static final int MAX_SSD_DIRS = 256;
 
   private static final Pattern CAUSE = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -202,6 +207,21 @@ public final class RequestChecks {
       if (f.getType() == FieldDescriptor.Type.UINT64 && !f.isRepeated()) {
         uint64(field + "." + f.getName(), (Long) e.getValue(), 0, Long.MAX_VALUE);
       }
+    }
+  }
+
+  /**
+   * Checks a slave's space report: its numbers as {@link #unsignedFields} does, and at most
+   * {@link #MAX_SSD_DIRS} directories, each named by a path of 1 to {@link #MAX_PATH_CHARS}
+   * characters, with a cause of at most {@link #MAX_ID_CHARS}.
+   */
+  public static void space(String field, SpaceReportProto s) throws RequestRefusedException {
+    unsignedFields(field, s);
+    count(field + ".dirs", s.getDirsCount(), MAX_SSD_DIRS);
+    for (SsdDirProto d : s.getDirsList()) {
+      text(field + ".dirs.dir", d.getDirBytes(), MAX_PATH_CHARS);
+      optionalText(field + ".dirs.cause", d.getCauseBytes(), MAX_ID_CHARS);
+      unsignedFields(field + ".dirs", d);
     }
   }
 

@@ -47,7 +47,8 @@ public final class SlaveFigures {
         .setDescriptorsGranted(t.getDescriptorsGranted() + c.getDescriptorsGranted())
         .setDescriptorsRefused(t.getDescriptorsRefused() + c.getDescriptorsRefused());
     t.setSsdBytesWritten(t.getSsdBytesWritten() + c.getSsdBytesWritten())
-        .setLocalizedBytesGranted(t.getLocalizedBytesGranted() + c.getLocalizedBytesGranted());
+        .setLocalizedBytesGranted(t.getLocalizedBytesGranted() + c.getLocalizedBytesGranted())
+        .setVolumeFailures(t.getVolumeFailures() + c.getVolumeFailures());
   }
 
   /** Adds {@code s} to the running total {@code t}. */

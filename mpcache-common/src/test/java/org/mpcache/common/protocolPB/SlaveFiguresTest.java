@@ -6,6 +6,7 @@ import org.apache.hadoop.thirdparty.protobuf.Descriptors.FieldDescriptor;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 
 class SlaveFiguresTest {
 
@@ -24,16 +25,22 @@ class SlaveFiguresTest {
   }
 
   @Test
-  void addSpace_sumsEveryField() {
+  void addSpace_sumsEveryFigure() {
     SpaceReportProto.Builder one = SpaceReportProto.newBuilder();
     for (FieldDescriptor f : SpaceReportProto.getDescriptor().getFields()) {
-      one.setField(f, (long) f.getNumber());
+      if (!f.isRepeated()) {
+        one.setField(f, (long) f.getNumber());
+      }
     }
+    one.addDirs(SsdDirProto.newBuilder().setDir("/ssd").setInService(true));
     SpaceReportProto.Builder total = SlaveFigures.zeroSpace();
     SlaveFigures.add(total, one.build());
     SlaveFigures.add(total, one.build());
     for (FieldDescriptor f : SpaceReportProto.getDescriptor().getFields()) {
-      assertEquals(2L * f.getNumber(), total.getField(f), f.getName());
+      if (!f.isRepeated()) {
+        assertEquals(2L * f.getNumber(), total.getField(f), f.getName());
+      }
     }
+    assertEquals(0, total.getDirsCount(), "a total names no slave's directories");
   }
 }

@@ -30,7 +30,9 @@ import org.mpcache.master.security.AdminAcls;
  * reloadable keys too. A
  * refresh also reloads the service ACLs ({@code security.mpcache.*.protocol.acl} and
  * {@code mpcache-policy.xml}), as HDFS's {@code refreshServiceAcl} does, once the reloadable keys
- * are applied.
+ * are applied. It also asks every slave with an SSD directory out of service to put it back in
+ * service at its next heartbeat, as a DataNode's failed volumes return when it is told to
+ * reconfigure.
  *
  * <p>Thread-safe: refreshes are serialized on this object, whose lock is taken before the
  * arbitrator's and the registry's (it calls into both, they never call back); the admin ACLs
@@ -91,7 +93,8 @@ public final class MasterRefresher {
     apply(fresh);
     serviceAcls.accept(fresh);
     RefreshResponseProto.Builder r = RefreshResponseProto.newBuilder()
-        .addAllReloadableKeys(RELOADABLE).addAllDecommissioned(registry.decommissioning());
+        .addAllReloadableKeys(RELOADABLE).addAllDecommissioned(registry.decommissioning())
+        .addAllVolumesReturned(registry.returnVolumes());
     for (String k : RELOADABLE) {
       if (!before.get(k).equals(current.get(k))) {
         r.addChanged(ConfigChangeProto.newBuilder().setKey(k).setOldValue(before.get(k))

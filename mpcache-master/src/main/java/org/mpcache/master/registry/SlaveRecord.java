@@ -28,6 +28,8 @@ final class SlaveRecord {
   /** Of the blocks it held at registration: handed back, and why. */
   int unknownDataset;
   int overCapacity;
+  /** An operator's refresh asked it to return its SSD directories out of service. */
+  boolean returnVolumes;
 
   SlaveRecord(SlaveInfoProto info, SlaveIdentity identity, SpaceReportProto space, long now) {
     this.info = info;

@@ -144,6 +144,34 @@ public final class SlaveRegistry {
     return true;
   }
 
+  /**
+   * Asks every registered slave that last reported an SSD directory out of service to return
+   * them at its next heartbeat ({@code mpcache admin refresh}).
+   *
+   * @return the ids of those slaves, ordered
+   */
+  public synchronized List<String> returnVolumes() {
+    List<String> out = new ArrayList<>();
+    slaves.forEach((id, r) -> {
+      if (r.space.getDirsList().stream().anyMatch(d -> !d.getInService())) {
+        r.returnVolumes = true;
+        out.add(id);
+      }
+    });
+    out.sort(null);
+    return out;
+  }
+
+  /** Whether to tell the slave to return its SSD directories now; asked once per refresh. */
+  public synchronized boolean takeReturnVolumes(String slaveId) {
+    SlaveRecord r = slaves.get(slaveId);
+    if (r == null || !r.returnVolumes) {
+      return false;
+    }
+    r.returnVolumes = false;
+    return true;
+  }
+
   /** The space a registered slave last reported; empty when it is unknown. */
   public synchronized Optional<SpaceReportProto> space(String slaveId) {
     SlaveRecord r = slaves.get(slaveId);

@@ -118,7 +118,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       RequestChecks.optionalText("datanodeAddress", info.getDatanodeAddressBytes(),
           RequestChecks.MAX_ID_CHARS);
       RequestChecks.optionalText("version", info.getVersionBytes(), RequestChecks.MAX_ID_CHARS);
-      RequestChecks.unsignedFields("space", req.getSpace());
+      RequestChecks.space("space", req.getSpace());
       for (CachedBlockProto p : req.getCachedBlocksList()) {
         BlockKey key = RequestChecks.blockKey("cachedBlocks.block", p.getBlock());
         try {
@@ -162,7 +162,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       throws ServiceException {
     try {
       slaveId(req.getSlaveIdBytes());
-      RequestChecks.unsignedFields("space", req.getSpace());
+      RequestChecks.space("space", req.getSpace());
       RequestChecks.unsignedFields("counters", req.getCounters());
       for (JobSpaceUsageProto j : req.getFinishedJobsList()) {
         RequestChecks.text("finishedJobs.jobType", j.getJobTypeBytes(),
@@ -207,6 +207,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         .addAllEvict(ProtoConverters.toProtos(arbitrator.takeEvictions(req.getSlaveId())))
         .addAllPrefetch(prefetch.take(req.getSlaveId()))
         .addAllPredictions(predict(req.getStartedJobsList(), req.getSpace().getCapacity()))
+        .setReturnVolumes(registry.takeReturnVolumes(req.getSlaveId()))
         .build();
   }
 

@@ -30,7 +30,9 @@ final class RefreshCommand extends AdminCommand {
         + "  mpcache.master.slave.expiry.ms, mpcache.master.status.max-datasets and\n"
         + "  mpcache.master.slaves.exclude.file (the file is read again too: slaves newly listed\n"
         + "  start decommissioning, slaves no longer listed return to service). All or nothing:\n"
-        + "  an invalid value fails the refresh (exit 2) and changes nothing.";
+        + "  an invalid value fails the refresh (exit 2) and changes nothing. Slaves with SSD\n"
+        + "  directories out of service (see report) put them back in service, empty, at their\n"
+        + "  next heartbeat.";
   }
 
   @Override
@@ -52,6 +54,8 @@ final class RefreshCommand extends AdminCommand {
       }
       out.println("Decommissioning: " + (r.getDecommissionedCount() == 0 ? "none"
           : String.join(", ", r.getDecommissionedList())));
+      out.println("SSD directories returned to service on: " + (r.getVolumesReturnedCount() == 0
+          ? "none" : String.join(", ", r.getVolumesReturnedList())));
     };
   }
 }

@@ -12,6 +12,7 @@ import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
+import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.common.protocolPB.RpcSupport;
 
 /** {@code mpcache admin report}: the cluster and each slave. Not thread-safe. */
@@ -94,6 +95,11 @@ final class ReportCommand extends AdminCommand {
         + " from HDFS), " + c.getFallbacks() + " fallbacks");
     out.println("SSD writes: " + Table.bytes(c.getSsdBytesWritten()) + " for the Input Cache; "
         + Table.bytes(c.getLocalizedBytesGranted()) + " granted to tasks' localized data");
+    long dirsOut = r.getSlavesList().stream().filter(SlaveReportProto::getLive)
+        .flatMap(sl -> sl.getSpace().getDirsList().stream()).filter(d -> !d.getInService())
+        .count();
+    out.println("SSD directories out of service: " + dirsOut + " (taken out "
+        + c.getVolumeFailures() + " times)");
     out.println(checkpoint(r.getCheckpoint()));
     ControlCommand.print(out, r.getControls());
     out.println();
@@ -114,6 +120,7 @@ final class ReportCommand extends AdminCommand {
           sc.getFallbacks(), Table.bytes(sc.getSsdBytesWritten()));
     }
     t.print(out);
+    printDirs(r);
     out.println();
     out.println("Blocks held at registration (dropped since: stale by the HDFS check, failed by the "
         + "slave's verification):");
@@ -127,6 +134,25 @@ final class ReportCommand extends AdminCommand {
     }
     a.print(out);
     printPredictions(r);
+  }
+
+  /**
+   * Each slave's SSD directories: in service (with the faults of the current window), or out of
+   * service since when and why.
+   */
+  private void printDirs(ReportResponseProto r) {
+    out.println();
+    out.println("SSD directories (out of service after repeated faults until refresh or restart):");
+    Table t = new Table("SLAVE", "DIRECTORY", "STATE", ">FAULTS", "SINCE", "CAUSE");
+    for (SlaveReportProto sl : r.getSlavesList()) {
+      for (SsdDirProto d : sl.getSpace().getDirsList()) {
+        t.row(sl.getSlave().getSlaveId(), d.getDir(),
+            d.getInService() ? "in service" : "out of service", d.getRecentFaults(),
+            d.getInService() ? "-" : Instant.ofEpochMilli(d.getOutSinceMs()).toString(),
+            d.getInService() ? "-" : d.getCause());
+      }
+    }
+    t.print(out);
   }
 
   /** The prediction each running job's split started from, per slave; nothing when none runs. */

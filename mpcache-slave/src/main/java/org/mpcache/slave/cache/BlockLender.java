@@ -108,7 +108,7 @@ final class BlockLender {
     }
     BlockLease lease = l.get();
     try {
-      return new Loan(Outcome.GRANTED, "", lease, new FileInputStream(lease.path().toFile()));
+      return new Loan(Outcome.GRANTED, "", lease, lease.open());
     } catch (IOException e) {
       lease.close();
       // Removed between the lease and the open: the file is gone, and so is the block.

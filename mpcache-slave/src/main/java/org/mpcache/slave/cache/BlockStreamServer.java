@@ -299,6 +299,10 @@ public final class BlockStreamServer extends AbstractService {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       LOG.debug("Block stream to {} failed: {}", peer(ctx), cause.toString());
+      if (loan != null && cause instanceof IOException io) {
+        // transferTo read the SSD: its I/O error counts against the block's directory.
+        loan.lease().transferFailed(io);
+      }
       ctx.close();
     }
   }

@@ -103,6 +103,12 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
 
     /** The master's predictions for jobs that started; applied at once, without blocking. */
     void predictions(List<JobSpacePredictionProto> answers);
+
+    /**
+     * Puts the SSD directories out of service back in service ({@code mpcache admin refresh});
+     * returns at once.
+     */
+    void returnVolumes();
   }
 
   private final InetSocketAddress masterAddress;
@@ -513,6 +519,9 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     }
     if (r.getPredictionsCount() > 0) {
       s.predictions(r.getPredictionsList());
+    }
+    if (r.getReturnVolumes()) {
+      s.returnVolumes();
     }
   }
 }

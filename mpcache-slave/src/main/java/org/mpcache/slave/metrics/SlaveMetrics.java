@@ -130,6 +130,12 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("ReadErrors",
             "Reads failed by an I/O error that is not corruption; the block was kept"),
             c.getReadErrors())
+        .addCounter(Interns.info("VolumeFailures",
+            "Times an SSD directory was taken out of service after repeated faults"),
+            c.getVolumeFailures())
+        .addGauge(Interns.info("VolumesOutOfService",
+            "SSD directories out of service now (until mpcache admin refresh or a restart)"),
+            s.getDirsList().stream().filter(d -> !d.getInService()).count())
         .addCounter(Interns.info("FillsRejectedMismatch",
             "Fills refused: a DataNode's checksum of the block differed from the bytes written"),
             c.getFillsRejectedMismatch())

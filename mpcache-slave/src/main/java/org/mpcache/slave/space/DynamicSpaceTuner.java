@@ -26,6 +26,10 @@ import org.mpcache.common.BlockKey;
  * blocks fit without them. A new reservation goes to the directory with the most room for it (the
  * first such directory on a tie), so a node's directories fill evenly.
  *
+ * <p>A directory out of service ({@link #setInService}: its SSD failed) takes no new reservation
+ * and lends no unit, and its figures leave the node's totals ({@link #snapshot()}); what it holds
+ * stays accounted to it until released, and counts again when it returns.
+ *
  * <p>Holds (the Dynamic Space Manager's loop: its history by job type and input size, paper Section 2): when a job starts with a predicted
  * localized need, {@link #holdForLocalized} lends free pool units to the Localized Cache up front,
  * so the Input Cache cannot take the room the job is expected to need. A hold takes free units only:
@@ -119,7 +123,7 @@ public final class DynamicSpaceTuner {
     }
     Volume best = null;
     for (Volume v : candidates) {
-      if (v.inputRoomWithPool() >= bytes && (best == null
+      if (v.inService && v.inputRoomWithPool() >= bytes && (best == null
           || v.inputRoomWithPool() > best.inputRoomWithPool())) {
         best = v;
       }
@@ -182,7 +186,7 @@ public final class DynamicSpaceTuner {
     requirePositive(bytes, "localized size");
     Volume best = null;
     for (Volume v : volumes) {
-      if (v.localizedRoomWithPool() >= bytes && (best == null
+      if (v.inService && v.localizedRoomWithPool() >= bytes && (best == null
           || v.localizedRoomWithPool() > best.localizedRoomWithPool())) {
         best = v;
       }
@@ -204,8 +208,9 @@ public final class DynamicSpaceTuner {
     Volume candidate = null;
     for (Volume v : volumes) {
       long potential = v.localizedRoomWithPool() + v.lentToInput * v.layout.unitBytes();
-      if (potential >= bytes && (candidate == null || potential > candidate.localizedRoomWithPool()
-          + candidate.lentToInput * candidate.layout.unitBytes())) {
+      if (v.inService && potential >= bytes && (candidate == null
+          || potential > candidate.localizedRoomWithPool()
+              + candidate.lentToInput * candidate.layout.unitBytes())) {
         candidate = v;
       }
     }
@@ -229,7 +234,7 @@ public final class DynamicSpaceTuner {
         excluded.add(block);
       }
     }
-    if (target.localizedRoomWithPool() >= bytes) {
+    if (target.inService && target.localizedRoomWithPool() >= bytes) {
       target.grantLocalized(bytes);
       return Reservation.granted(target.layout.dir(), excluded);
     }
@@ -280,7 +285,9 @@ public final class DynamicSpaceTuner {
     }
     long room = 0;
     for (Volume v : volumes) {
-      room += v.localizedRoom();
+      if (v.inService) {
+        room += v.localizedRoom();
+      }
     }
     for (long claimed : claims.values()) {
       room -= claimed;
@@ -290,7 +297,8 @@ public final class DynamicSpaceTuner {
     while (room < bytes) {
       Volume most = null;
       for (Volume v : volumes) {
-        if (v.freeUnits() > 0 && (most == null || v.freeUnits() > most.freeUnits())) {
+        if (v.inService && v.freeUnits() > 0
+            && (most == null || v.freeUnits() > most.freeUnits())) {
           most = v;
         }
       }
@@ -339,13 +347,37 @@ public final class DynamicSpaceTuner {
     return moves;
   }
 
-  /** The node's figures: the sum over its directories. */
+  /** The node's figures: the sum over its directories in service. */
   public SpaceSnapshot snapshot() {
     SpaceSnapshot sum = SpaceSnapshot.EMPTY;
     for (Volume v : volumes) {
-      sum = sum.plus(v.snapshot());
+      if (v.inService) {
+        sum = sum.plus(v.snapshot());
+      }
     }
     return sum;
+  }
+
+  /**
+   * Takes a directory out of service or puts it back (see the class comment).
+   *
+   * @return whether that changed its state
+   * @throws IllegalArgumentException if the directory is not one of the node's SSD directories
+   */
+  public boolean setInService(String dir, boolean inService) {
+    Volume v = volume(dir);
+    boolean changed = v.inService != inService;
+    v.inService = inService;
+    return changed;
+  }
+
+  /**
+   * Whether a directory is in service.
+   *
+   * @throws IllegalArgumentException if the directory is not one of the node's SSD directories
+   */
+  public boolean inService(String dir) {
+    return volume(dir).inService;
   }
 
   /**
@@ -379,6 +411,7 @@ public final class DynamicSpaceTuner {
   /** One directory's mutable accounting. */
   private static final class Volume {
     final SsdVolume layout;
+    boolean inService = true;
     long inputUsed;
     long localizedUsed;
     int lentToInput;

@@ -72,6 +72,13 @@ public final class TunedInputCacheSpace implements InputCacheSpace {
     return s.inputCacheCapacity() + s.dynamicPoolCapacity() - s.poolLentToLocalized();
   }
 
+  @Override
+  public void setInService(String dir, boolean inService) {
+    synchronized (lock) {
+      tuner.setInService(dir, inService);
+    }
+  }
+
   private SpaceSnapshot snapshot() {
     synchronized (lock) {
       return tuner.snapshot();

@@ -1,5 +1,7 @@
 package org.mpcache.slave.store;
 
+import java.io.FileInputStream;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.mpcache.common.BlockKey;
@@ -52,6 +54,24 @@ public final class BlockLease implements AutoCloseable {
   /** Every chunk's CRC32C as stored when the block was filled; the caller must not change it. */
   public int[] checksums() {
     return checksums;
+  }
+
+  /**
+   * Opens the block's file for the reader, through the store's seam where a failed or slow open
+   * counts against the file's SSD directory; the caller closes it.
+   *
+   * @throws BlockNotCachedException when the directory has gone out of service
+   */
+  public FileInputStream open() throws IOException {
+    return store.open(this);
+  }
+
+  /**
+   * Tells the store that sending the file failed: an I/O error of the device counts against the
+   * file's SSD directory, the socket's own errors do not.
+   */
+  public void transferFailed(IOException e) {
+    store.transferFailed(this, e);
   }
 
   /** Ends the lease; the last lease of a removed block releases its space. */

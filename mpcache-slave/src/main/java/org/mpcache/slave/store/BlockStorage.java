@@ -1,5 +1,6 @@
 package org.mpcache.slave.store;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -12,9 +13,10 @@ import org.mpcache.common.BlockKey;
  * slave's implementation is {@link #local()}; tests wrap it to inject the errors a real SSD gives
  * (no space left, I/O errors, too many open files) and latency, operation by operation.
  *
- * <p>No method keeps a file open after it returns, so a fill waiting for its client holds no
- * descriptor. Every failure is an {@link IOException}: {@link java.nio.file.NoSuchFileException}
- * when the file is absent, whatever the file system said otherwise.
+ * <p>No method but {@link #open} keeps a file open after it returns, so a fill waiting for its
+ * client holds no descriptor. Every failure is an {@link IOException}:
+ * {@link java.nio.file.NoSuchFileException} when the file is absent, whatever the file system
+ * said otherwise.
  *
  * <p>Implementations are thread-safe; callers give each file one writer at a time.
  */
@@ -58,6 +60,12 @@ public interface BlockStorage {
    * @return the bytes read, fewer than {@code dst} had room for only when the file ended
    */
   int read(BlockFile file, long position, ByteBuffer dst) throws IOException;
+
+  /**
+   * Opens the file for reading by a reader outside the store (a block lent to the block stream or
+   * handed out as a descriptor); the caller closes it.
+   */
+  FileInputStream open(BlockFile file) throws IOException;
 
   /**
    * Writes all of {@code src} at {@code position}.

@@ -1,6 +1,7 @@
 package org.mpcache.slave.store;
 
 import java.io.EOFException;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
@@ -12,9 +13,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
+import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
+import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.volume.VolumeHealth;
+import org.mpcache.slave.volume.VolumeHealth.DirState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * {@code <dir>/tmp} and renamed into place when complete, so a reader never sees a partial block.
  * The files are read and written through a {@link BlockStorage} ({@link BlockFile} gives the
  * layout), the seam where tests inject the SSD's faults.
+ *
+ * <p>Every file operation, of reads for RPC, of leases for the block stream and descriptors, and
+ * of fills, passes through one {@link VolumeCheckedStorage}, which tells a {@link VolumeHealth}
+ * of each directory's faults. A directory that policy puts out of service is taken out at once:
+ * the space stops placing blocks there and leaves it out of its totals, its cached blocks are
+ * dropped without touching its files (they are reported to the {@link #onVolumeOut} listener,
+ * which tells the master), and no read, lease or fill uses it again until
+ * {@link #returnVolumes}. Fills under way there fail at their commit at the latest.
  *
  * <p>Each block follows a state machine (see {@link State}):
  * <pre>
@@ -42,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * its key through a claim object that its entry carries; leases are counted in the entry the same
  * way, and the one change that leaves a removed block with its files deleted and no lease left
  * releases its space. File reads need no lock (a removed file stays readable to readers that
- * opened it). The space is called with no lock held.
+ * opened it). The space is called with no lock held. The directories' health has a lock of its
+ * own ({@link StoreVolumes}), a leaf: nothing is called while it is held.
  */
 public final class FileBlockStore {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockStore.class);
@@ -130,14 +146,25 @@ public final class FileBlockStore {
   }
 
   private final BlockStorage storage;
+  /**
+   * The storage without the seam, for best-effort deletes: they mostly clean up after a fault
+   * already counted, and a removal's failed delete leaves the block's bytes, not a reader, short.
+   */
+  private final BlockStorage unchecked;
+  private final StoreVolumes volumes;
   private final InputCacheSpace space;
   private final int chunkSize;
   private final Map<BlockKey, Entry> entries = new ConcurrentHashMap<>();
   /** Bytes written to the SSD by fills: data and checksum files, committed or not. */
   private final LongAdder bytesWritten = new LongAdder();
+  /** Hears of the blocks dropped with a directory taken out of service. */
+  private volatile BiConsumer<Path, List<BlockKey>> volumeOut = (dir, blocks) -> { };
 
-  private FileBlockStore(BlockStorage storage, InputCacheSpace space, int chunkSize) {
-    this.storage = storage;
+  private FileBlockStore(BlockStorage storage, InputCacheSpace space, int chunkSize,
+      VolumeHealth health, LongSupplier ticker) {
+    this.volumes = new StoreVolumes(health, this::takeOut);
+    this.storage = new VolumeCheckedStorage(storage, volumes, ticker);
+    this.unchecked = storage;
     this.space = space;
     this.chunkSize = chunkSize;
   }
@@ -159,16 +186,39 @@ public final class FileBlockStore {
    */
   public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
       InputCacheSpace space, int chunkSize) throws IOException {
+    return open(storage, dirs, space, chunkSize, defaultHealth(dirs), Time::monotonicNow);
+  }
+
+  /** The directories' health by the keys' defaults ({@code mpcache.slave.volume.*}). */
+  private static VolumeHealth defaultHealth(List<Path> dirs) {
+    List<String> names = new ArrayList<>();
+    for (Path d : dirs) {
+      names.add(d.toString());
+    }
+    return new VolumeHealth(names, SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_DEFAULT,
+        SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_DEFAULT,
+        SlaveConfigKeys.VOLUME_SLOW_READ_MS_DEFAULT, Time::monotonicNow, Time::now);
+  }
+
+  /**
+   * Opens the store as {@link #open(BlockStorage, List, InputCacheSpace, int)} does, with
+   * {@code health} judging the directories' faults (it must name {@code dirs} as
+   * {@link Path#toString()} does) and {@code ticker}, a monotonic clock in milliseconds, timing
+   * the reads.
+   */
+  public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
+      InputCacheSpace space, int chunkSize, VolumeHealth health, LongSupplier ticker)
+      throws IOException {
     if (dirs.isEmpty()) {
       throw new IllegalArgumentException("At least one cache directory is required");
     }
     if (chunkSize <= 0) {
       throw new IllegalArgumentException("chunkSize must be positive: " + chunkSize);
     }
-    FileBlockStore store = new FileBlockStore(storage, space, chunkSize);
+    FileBlockStore store = new FileBlockStore(storage, space, chunkSize, health, ticker);
     for (Path d : dirs) {
-      storage.prepare(d);
-      for (BlockKey key : storage.list(d)) {
+      store.storage.prepare(d);
+      for (BlockKey key : store.storage.list(d)) {
         store.recover(d, key);
       }
     }
@@ -302,6 +352,12 @@ public final class FileBlockStore {
       unclaim(key, claim);
       return Optional.empty();
     }
+    if (!volumes.inService(Paths.get(reserved))) {
+      // Taken out of service since the space chose it.
+      space.release(key);
+      unclaim(key, claim);
+      return Optional.empty();
+    }
     try {
       checkUsable(Paths.get(reserved), key, length, datasetId);
     } catch (IOException | RuntimeException e) {
@@ -331,6 +387,11 @@ public final class FileBlockStore {
   }
 
   void completeFill(BlockFill fill) throws IOException {
+    if (!volumes.inService(fill.file().dir())) {
+      abortFill(fill);
+      throw new IOException("SSD directory " + fill.file().dir() + " went out of service while "
+          + fill.key() + " was being filled");
+    }
     BlockFile tmpCrc = fill.file().sibling(BlockFile.Kind.FILL_CHECKSUMS);
     BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
@@ -369,7 +430,8 @@ public final class FileBlockStore {
         fill.datasetBlocks());
     while (true) {
       Entry e = entries.get(fill.key());
-      if (e == null || e.claim != fill.claim() || e.discard) {
+      if (e == null || e.claim != fill.claim() || e.discard
+          || !volumes.inService(fill.file().dir())) {
         return false;
       }
       if (entries.replace(fill.key(), e, cached)) {
@@ -409,7 +471,7 @@ public final class FileBlockStore {
    */
   public BlockReadResult read(BlockKey key, long offset, int length) throws IOException {
     Entry e = entries.get(key);
-    if (e == null || e.state != State.CACHED) {
+    if (e == null || e.state != State.CACHED || !volumes.inService(e.dir)) {
       throw new BlockNotCachedException(key);
     }
     if (offset < 0 || offset > e.length || length < 0) {
@@ -494,12 +556,83 @@ public final class FileBlockStore {
       }
       Entry removing = e.removing();
       if (entries.replace(key, e, removing)) {
-        BlockFile data = new BlockFile(removing.dir, key, BlockFile.Kind.DATA);
-        deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
+        if (volumes.inService(removing.dir)) {
+          BlockFile data = new BlockFile(removing.dir, key, BlockFile.Kind.DATA);
+          deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
+        }
         update(key, Entry::deleted);
         return true;
       }
     }
+  }
+
+  /**
+   * Takes a directory the policy put out of service out of the store: the space stops placing
+   * blocks there, and its cached blocks are removed without touching the failing device (their
+   * files stay until the directory returns or the slave restarts) and reported to the
+   * {@link #onVolumeOut} listener. Runs on the thread whose fault tipped the directory.
+   */
+  private void takeOut(Path dir) {
+    space.setInService(dir.toString(), false);
+    List<BlockKey> dropped = new ArrayList<>();
+    entries.forEach((k, e) -> {
+      if (e.state == State.CACHED && dir.equals(e.dir) && remove(k)) {
+        dropped.add(k);
+      }
+    });
+    volumeOut.accept(dir, dropped);
+  }
+
+  /**
+   * Sets who hears of the blocks dropped with a directory taken out of service (the slave, which
+   * reports them to the master as removed). Called on the thread of the fault that tipped the
+   * directory, with no lock held.
+   */
+  public void onVolumeOut(BiConsumer<Path, List<BlockKey>> listener) {
+    this.volumeOut = listener;
+  }
+
+  /** Every SSD directory's state: in service, or out with the cause and time. */
+  public List<DirState> volumes() {
+    return volumes.states();
+  }
+
+  /** How many times a directory went out of service since the store opened. */
+  public long volumeFailures() {
+    return volumes.failures();
+  }
+
+  /**
+   * Returns the directories out of service ({@code mpcache admin refresh}): each is prepared
+   * again (its unfinished fills deleted) and the block files it still holds are deleted, since
+   * the master was told they were dropped; it then takes fills again. A directory whose files
+   * cannot be listed or deleted stays out. The slave's restart does the same for every directory
+   * (there, intact blocks are kept and reported at registration).
+   *
+   * @return the directories returned to service
+   */
+  public List<String> returnVolumes() {
+    List<String> back = new ArrayList<>();
+    for (String d : volumes.outOfService()) {
+      Path dir = Paths.get(d);
+      try {
+        storage.prepare(dir);
+        for (BlockKey k : storage.list(dir)) {
+          BlockFile data = new BlockFile(dir, k, BlockFile.Kind.DATA);
+          storage.delete(data);
+          storage.delete(data.sibling(BlockFile.Kind.CHECKSUMS));
+        }
+      } catch (IOException e) {
+        LOG.warn("SSD directory {} stays out of service: {}", dir, e.toString());
+        continue;
+      }
+      if (volumes.restore(dir)) {
+        space.setInService(d, true);
+        back.add(d);
+        LOG.info("SSD directory {} is back in service", dir);
+      }
+    }
+    return back;
   }
 
   /**
@@ -517,7 +650,7 @@ public final class FileBlockStore {
     Entry e;
     do {
       e = entries.get(key);
-      if (e == null || e.state != State.CACHED) {
+      if (e == null || e.state != State.CACHED || !volumes.inService(e.dir)) {
         return Optional.empty();
       }
     } while (!entries.replace(key, e, e.withLeases(e.leases + 1)));
@@ -540,6 +673,31 @@ public final class FileBlockStore {
     } catch (IOException | RuntimeException ex) {
       lease.close();
       throw ex;
+    }
+  }
+
+  /**
+   * Opens a lent block's file through the store's seam, where a failure or a slow open counts
+   * against its directory.
+   *
+   * @throws BlockNotCachedException when the directory has gone out of service
+   */
+  FileInputStream open(BlockLease lease) throws IOException {
+    if (!volumes.inService(lease.file().dir())) {
+      throw new BlockNotCachedException(lease.key());
+    }
+    return storage.open(lease.file());
+  }
+
+  /**
+   * Counts a lent file's transfer error (of the block stream, which sends the file with
+   * {@code transferTo}) against its directory when the error is the device's: an I/O error. The
+   * socket's own errors (a reader gone) are not.
+   */
+  void transferFailed(BlockLease lease, IOException e) {
+    if (String.valueOf(e.getMessage()).contains("Input/output error")) {
+      volumes.fault(lease.file().dir(), VolumeHealth.Fault.READ_ERROR,
+          "transfer of " + lease.file() + ": " + e);
     }
   }
 
@@ -587,7 +745,7 @@ public final class FileBlockStore {
   private void deleteQuietly(BlockFile... files) {
     for (BlockFile f : files) {
       try {
-        storage.delete(f);
+        unchecked.delete(f);
       } catch (IOException e) {
         LOG.warn("Could not delete {}: {}", f, e.getMessage());
       }

@@ -41,4 +41,10 @@ public interface InputCacheSpace {
 
   /** The bytes the Input Cache can reach now: its own space and the pool units not lent away. */
   long capacityBytes();
+
+  /**
+   * Takes a directory out of service (no block is placed there any more and its space leaves
+   * the totals) or puts it back. Reservations held there stay until released.
+   */
+  void setInService(String dir, boolean inService);
 }

@@ -1,10 +1,13 @@
 package org.mpcache.slave.store;
 
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -119,6 +122,19 @@ final class LocalBlockStorage implements BlockStorage {
       }
     }
     return dst.position() - start;
+  }
+
+  @Override
+  public FileInputStream open(BlockFile file) throws IOException {
+    try {
+      return new FileInputStream(file.path().toFile());
+    } catch (FileNotFoundException e) {
+      if (Files.notExists(file.path())) {
+        throw new NoSuchFileException(file.path().toString());
+      }
+      // What the open failed with otherwise (EIO, EACCES, EMFILE) is in the message.
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   @Override

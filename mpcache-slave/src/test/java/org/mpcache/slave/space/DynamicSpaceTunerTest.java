@@ -428,4 +428,45 @@ class DynamicSpaceTunerTest {
       }
     }
   }
+
+  @Test
+  void setInService_false_placesNothingThereAndLeavesItOutOfTheTotals() {
+    DynamicSpaceTuner t = tuner("/a", "/b");
+    assertTrue(t.reserveInput(block(1), 300).reserved());
+    assertEquals("/a", t.inputDir(block(1)));
+    assertTrue(t.setInService("/a", false));
+    assertFalse(t.setInService("/a", false), "already out");
+    assertFalse(t.inService("/a"));
+    assertEquals(1000, t.snapshot().capacity(), "only /b counts");
+    assertEquals(0, t.snapshot().inputCacheUsed(), "/a's block is not in the totals");
+    for (long id = 2; id <= 5; id++) {
+      assertEquals("/b", t.reserveInput(block(id), 100).dir(), "every block goes to /b");
+    }
+    assertFalse(t.reserveInputIn("/a", block(9), 100).reserved(), "not even a found block");
+    assertEquals("/b", t.reserveLocalized(50).dir());
+    assertTrue(t.shortfall(5_000).isEmpty());
+    t.holdForLocalized("job", 600);
+    assertEquals(0, t.snapshot("/a").poolLentToLocalized(), "no unit of /a is lent");
+    assertTrue(t.releaseInput(block(1)), "what /a holds is released as before");
+  }
+
+  @Test
+  void setInService_everyDirectoryOut_grantsNothing() {
+    DynamicSpaceTuner t = tuner("/a", "/b");
+    t.setInService("/a", false);
+    t.setInService("/b", false);
+    assertFalse(t.reserveInput(block(1), 1).reserved());
+    assertFalse(t.reserveLocalized(1).reserved());
+    assertEquals(0, t.snapshot().capacity());
+  }
+
+  @Test
+  void setInService_true_countsTheDirectoryAgain() {
+    DynamicSpaceTuner t = tuner("/a", "/b");
+    t.setInService("/a", false);
+    assertTrue(t.setInService("/a", true));
+    assertEquals(2000, t.snapshot().capacity());
+    assertEquals("/a", t.reserveInput(block(1), 100).dir());
+    assertThrows(IllegalArgumentException.class, () -> t.setInService("/c", false));
+  }
 }

@@ -1,5 +1,6 @@
 package org.mpcache.slave.store;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -26,7 +27,7 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
 
   /** The storage's operations, one per method. */
   public enum Op {
-    PREPARE, LIST, USABLE, SIZE, READ, WRITE, SYNC, MOVE, DELETE
+    PREPARE, LIST, USABLE, SIZE, READ, OPEN, WRITE, SYNC, MOVE, DELETE
   }
 
   /** An error a file system gives, with the JDK's message for it. */
@@ -195,6 +196,12 @@ public final class FaultInjectingBlockStorage implements BlockStorage {
   public int read(BlockFile file, long position, ByteBuffer dst) throws IOException {
     before(Op.READ, file.key(), file);
     return delegate.read(file, position, dst);
+  }
+
+  @Override
+  public FileInputStream open(BlockFile file) throws IOException {
+    before(Op.OPEN, file.key(), file);
+    return delegate.open(file);
   }
 
   @Override

@@ -327,6 +327,11 @@ class FileBlockStoreTest {
     public long capacityBytes() {
       return delegate.capacityBytes();
     }
+
+    @Override
+    public void setInService(String dir, boolean inService) {
+      delegate.setInService(dir, inService);
+    }
   }
 
   @Test
