@@ -10,6 +10,7 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
@@ -99,6 +100,9 @@ class SlaveFillTest {
         .setOfferFill(true).setPath(UNREACHABLE).setBlockOffset(0));
     assertTrue(r.hasFillId(), r.getMissReason());
     assertFalse(r.getSlaveFills());
+    ReplaceRequestProto asked = fx.master().received(ReplaceRequestProto.class).get(0);
+    assertEquals(NOT_HDFS, asked.getPath(), "the master checks the block's file");
+    assertEquals(0, asked.getOffset());
     Thread.sleep(200);
     assertEquals(0, counters().getFillsBySlaveFailed(), "no slave fill while written through");
     RpcSupport.call(() -> fx.client().abort(null,

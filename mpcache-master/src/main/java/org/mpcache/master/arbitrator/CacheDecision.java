@@ -43,7 +43,13 @@ public final class CacheDecision {
      * dataset was not accessed in the hour before this access: it is remembered, so an access
      * within the hour may be admitted.
      */
-    REJECTED_WRITE_BUDGET
+    REJECTED_WRITE_BUDGET,
+    /**
+     * The block's file, as the NameNode has it, lies under none of the dataset's input paths, or
+     * the slave did not say which file the block is of: a reader may name any dataset, so a
+     * block is cached only for a dataset it belongs to.
+     */
+    REJECTED_NOT_IN_DATASET
   }
 
   /** The decisions that evict nothing, one per reason, shared (they are immutable). */

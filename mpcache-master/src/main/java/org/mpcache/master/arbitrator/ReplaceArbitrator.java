@@ -24,6 +24,7 @@ import org.mpcache.master.registry.SlaveHoldings;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.status.ArbitratorStats;
 import org.mpcache.master.status.DatasetCatalog;
+import org.mpcache.master.status.DatasetPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -239,14 +240,34 @@ public final class ReplaceArbitrator {
     }
   }
 
-  /** Blocks served from a slave's cache (Algorithm 1 lines 1-5). */
+  /**
+   * Blocks served from a slave's cache (Algorithm 1 lines 1-5). A hit counts for the dataset the
+   * block was admitted for, whatever dataset the reader claims: a reader can name any dataset, so
+   * a claim would let it keep any dataset's frequency up and its time to live from running out. A
+   * hit on a block the master does not place counts for no dataset.
+   */
   public void onHits(List<BlockAccess> hits) {
     synchronized (lock) {
       for (BlockAccess a : hits) {
-        policy.onHit(a);
-        catalog.access(a);
+        BlockAccess own = ownDataset(a);
+        if (own != null) {
+          policy.onHit(own);
+          catalog.access(own);
+        }
       }
     }
+  }
+
+  /** The access as one of the dataset its block was admitted for; null when it has none. */
+  @GuardedBy("lock")
+  private BlockAccess ownDataset(BlockAccess a) {
+    String owner = placement.ownerOf(a.block());
+    if (owner == null || owner.equals(a.datasetId())) {
+      return owner == null ? null : a;
+    }
+    // The reader's block count is of its own dataset: the owner's is left as it was.
+    return new BlockAccess(a.slaveId(), a.block(), a.blockBytes(), owner, 1, a.jobId(),
+        a.timeMillis());
   }
 
   /** A slave's replace request (Algorithm 1 lines 6-32). */
@@ -255,16 +276,33 @@ public final class ReplaceArbitrator {
   }
 
   /**
-   * A slave's replace request; {@code force} (an operator's {@code prefetch -force}) skips the
-   * policy's admission test. A decommissioning slave is refused without asking the policy.
+   * A slave's replace request for a block its caller knows to be the dataset's (the simulator's,
+   * tests'); {@code force} (an operator's {@code prefetch -force}) skips the policy's admission
+   * test. A decommissioning slave is refused without asking the policy.
    */
   public CacheDecision onReplaceRequest(BlockAccess access, long freeBytes, boolean force) {
+    return onReplaceRequest(access, freeBytes, force, null);
+  }
+
+  /**
+   * A slave's replace request for a block of the file {@code blockPath}, which the master found
+   * the block in at the NameNode: the block is cached only for a dataset that file belongs to
+   * ({@code REJECTED_NOT_IN_DATASET} else), and the admission filters apply to the file too.
+   * Null skips those checks, for a caller that knows the block is the dataset's.
+   */
+  public CacheDecision onReplaceRequest(BlockAccess access, long freeBytes, boolean force,
+      String blockPath) {
     synchronized (lock) {
       CacheDecision.Reason refused = registry.isDecommissioning(access.slaveId())
-          ? CacheDecision.Reason.REJECTED_SLAVE_DECOMMISSIONED : controlRefusal(access);
+          ? CacheDecision.Reason.REJECTED_SLAVE_DECOMMISSIONED
+          : controlRefusal(access, blockPath);
       CacheDecision d = refused != null ? CacheDecision.reject(refused)
           : policy.onMiss(access, freeBytes, force);
-      catalog.verdict(access, d);
+      if (d.reason() == CacheDecision.Reason.REJECTED_NOT_IN_DATASET) {
+        catalog.refusedOutsideDataset(d);
+      } else {
+        catalog.verdict(access, d);
+      }
       LOG.debug("Replace request {} with {} bytes free{}: {}", access, freeBytes,
           force ? " (forced)" : "", d);
       return d;
@@ -272,18 +310,25 @@ public final class ReplaceArbitrator {
   }
 
   /**
-   * The operators' refusal of a request, before the policy sees it: the admission filters, then,
-   * for a dataset holding nothing yet, the quotas that charge it, which must hold all its blocks
-   * (each as large as the one requested, so the estimate errs high by at most one block).
+   * The operators' refusal of a request, before the policy sees it: a block whose file ({@code
+   * blockPath}, when known) lies under none of the dataset's input paths; the admission filters,
+   * on the dataset's input paths and on the block's file; then the quotas that charge the
+   * dataset, each of which must hold this block besides the blocks it charges now (charged per
+   * block stored, not on the reader's count of the dataset's blocks).
    */
   @GuardedBy("lock")
-  private CacheDecision.Reason controlRefusal(BlockAccess a) {
+  private CacheDecision.Reason controlRefusal(BlockAccess a, String blockPath) {
+    if (blockPath != null && !DatasetPaths.holdsFile(a.datasetId(), blockPath)) {
+      return CacheDecision.Reason.REJECTED_NOT_IN_DATASET;
+    }
     CacheDecision.Reason r = controls.filterRefusal(a.datasetId());
-    if (r != null || !controls.hasQuotas() || placement.holds(a.datasetId())) {
+    if (r == null && blockPath != null) {
+      r = controls.filterRefusal(blockPath);
+    }
+    if (r != null || !controls.hasQuotas()) {
       return r;
     }
-    return controls.quotaRefusal(a.datasetId(), a.blockBytes() * a.datasetBlocks(),
-        this::quotaUsed);
+    return controls.quotaRefusal(a.datasetId(), a.blockBytes(), this::quotaUsed);
   }
 
   /** The bytes cached now that a quota charges: every dataset under its directory. */

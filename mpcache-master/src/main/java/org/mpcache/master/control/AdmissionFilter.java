@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.fs.GlobPattern;
 import org.apache.hadoop.fs.Path;
 import org.mpcache.master.arbitrator.CacheDecision;
+import org.mpcache.master.status.DatasetPaths;
 
 /**
  * The operators' admission filters ({@code mpcache.master.admission.include} and
@@ -81,7 +82,7 @@ public final class AdmissionFilter {
 
   /** Whether a pattern matches the path or one of its ancestors. */
   private static boolean matchesAny(List<GlobPattern> patterns, String path) {
-    for (String p = path; ; p = parent(p)) {
+    for (String p = path; ; p = DatasetPaths.parent(p)) {
       for (GlobPattern g : patterns) {
         if (g.matches(p)) {
           return true;
@@ -91,13 +92,6 @@ public final class AdmissionFilter {
         return false;
       }
     }
-  }
-
-  private static String parent(String path) {
-    String p = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1)
-        : path;
-    int slash = p.lastIndexOf('/');
-    return slash <= 0 ? "/" : p.substring(0, slash);
   }
 
   @Override

@@ -14,10 +14,11 @@ import org.mpcache.master.status.DatasetPaths;
 /**
  * What operators set to steer the Replace Arbitrator (docs/policy.md, "Operator controls"): pinned
  * paths (their datasets are never chosen as victims), times to live (a dataset not read for that
- * long is evicted whole), quotas (a dataset whose admission would put a user's or a directory's
+ * long is evicted whole), quotas (a block whose admission would put a user's or a directory's
  * cached bytes past the limit is refused) and the configured {@link AdmissionFilter}. A dataset
- * is governed by a control when one of its input paths is the control's path or lies under it
- * ({@link DatasetPaths#matches}). A user's quota charges the datasets under the user's home
+ * is governed by a time to live, a quota or a filter when one of its input paths is the
+ * control's path or lies under it ({@link DatasetPaths#matches}), and pinned only when every one
+ * of its input paths is. A user's quota charges the datasets under the user's home
  * directory {@code /user/<name>}; a directory's quota those under the directory; as in HDFS cache
  * pools, bytes are charged to where the data sits, not to whoever reads it.
  *
@@ -108,14 +109,25 @@ public final class OperatorControls {
     this.filter = filter;
   }
 
-  /** Whether a dataset is pinned: one of its input paths is at or under a pinned path. */
+  /**
+   * Whether a dataset is pinned: each of its input paths is at or under a pinned path. One pinned
+   * input path is not enough: a job that lists a pinned directory beside its own input would pin
+   * its own blocks.
+   */
   public boolean pinned(String datasetId) {
-    for (String p : pins) {
-      if (DatasetPaths.matches(datasetId, p, true)) {
-        return true;
+    if (pins.isEmpty()) {
+      return false;
+    }
+    for (String part : datasetId.split(",")) {
+      boolean covered = false;
+      for (String p : pins) {
+        covered |= DatasetPaths.matches(part, p, true);
+      }
+      if (!covered) {
+        return false;
       }
     }
-    return false;
+    return true;
   }
 
   /** Whether any time to live is set (else {@link #expiresAtMs} need not be asked). */
@@ -156,16 +168,16 @@ public final class OperatorControls {
   }
 
   /**
-   * Whether a quota refuses a dataset: one that charges it cannot hold its {@code datasetBytes}
-   * besides the {@code used} bytes it charges now.
+   * Whether a quota refuses a block of a dataset: one that charges the dataset cannot hold the
+   * block's {@code blockBytes} besides the {@code used} bytes it charges now.
    *
    * @param used the bytes cached now that a quota charges
    * @return {@code REJECTED_QUOTA}, or null when every quota holds it
    */
-  public CacheDecision.Reason quotaRefusal(String datasetId, long datasetBytes,
+  public CacheDecision.Reason quotaRefusal(String datasetId, long blockBytes,
       ToLongFunction<QuotaProto> used) {
     for (QuotaProto q : quotas.values()) {
-      if (charges(q, datasetId) && used.applyAsLong(q) + datasetBytes > q.getLimitBytes()) {
+      if (charges(q, datasetId) && used.applyAsLong(q) + blockBytes > q.getLimitBytes()) {
         return CacheDecision.Reason.REJECTED_QUOTA;
       }
     }

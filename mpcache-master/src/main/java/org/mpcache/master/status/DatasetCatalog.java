@@ -107,6 +107,14 @@ public final class DatasetCatalog {
         a.timeMillis());
   }
 
+  /**
+   * A request refused because its block is not of the dataset the reader named: counted, and no
+   * dataset's record is touched, so that naming a dataset cannot renew its last read.
+   */
+  public void refusedOutsideDataset(CacheDecision d) {
+    stats.verdict(d);
+  }
+
   /** Evictions the policy planned (its To_Del), handed to a slave now. */
   public void policyEvictions(String slaveId, List<BlockKey> keys, long now) {
     handedOut(slaveId, keys, null, now);

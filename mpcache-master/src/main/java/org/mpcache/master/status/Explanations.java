@@ -132,6 +132,9 @@ final class Explanations {
             + "allows (mpcache.master.admission.write.budget), and while they do a dataset is "
             + "cached only when it was read before within the hour; this read is remembered, "
             + "so another within the hour may be admitted";
+      case REJECTED_NOT_IN_DATASET:
+        return "not admitted: the block's file lies under none of the dataset's input paths, "
+            + "or the slave did not name the file (a slave older than the master)";
       default:
         return r.name();
     }

@@ -68,17 +68,34 @@ class ReplaceArbitratorControlsTest {
   private CacheDecision.Reason read(String dataset, int blocks, String job) {
     CacheDecision.Reason refused = null;
     for (int i = 0; i < blocks; i++) {
-      BlockKey b = key(nextBlock++);
-      CacheDecision d = arbitrator.onReplaceRequest(new BlockAccess(SLAVE, b, BLOCK, dataset,
-          blocks, job, clock.get()), CAPACITY - used);
+      CacheDecision d = request(dataset, blocks, job, null);
       if (!d.admitted()) {
         refused = refused == null ? d.reason() : refused;
-        continue;
       }
+    }
+    return refused;
+  }
+
+  /**
+   * One replace request for a new block of the file {@code path} (null: a caller that knows the
+   * block is the dataset's), claimed for {@code dataset} of {@code datasetBlocks} blocks; an
+   * admitted block is reported cached.
+   */
+  private CacheDecision request(String dataset, int datasetBlocks, String job, String path) {
+    BlockKey b = key(nextBlock++);
+    CacheDecision d = arbitrator.onReplaceRequest(new BlockAccess(SLAVE, b, BLOCK, dataset,
+        datasetBlocks, job, clock.get()), CAPACITY - used, false, path);
+    if (d.admitted()) {
       used += BLOCK * (1 - d.evict().size());
       arbitrator.onBlockReport(SLAVE, List.of(b), d.evict());
     }
-    return refused;
+    return d;
+  }
+
+  /** A hit on block {@code key(id)}, which a reader reports for {@code dataset}, now. */
+  private void hit(long id, String dataset, String job) {
+    arbitrator.onHits(List.of(new BlockAccess(SLAVE, key(id), BLOCK, dataset, 2, job,
+        clock.get())));
   }
 
   private DatasetStatusProto dataset(String id) {
@@ -137,7 +154,8 @@ class ReplaceArbitratorControlsTest {
     assertEquals(CacheDecision.Reason.REJECTED_QUOTA, read("/q/b", 2, "job_2"));
     assertEquals(null, read("/elsewhere", 1, "job_3"));
     ControlsProto c = arbitrator.controls();
-    assertEquals(2 * BLOCK, c.getQuotas(0).getUsedBytes());
+    // Charged per block stored: /q/b's first block fits the quota, its second does not.
+    assertEquals(3 * BLOCK, c.getQuotas(0).getUsedBytes());
     assertEquals(CacheDecision.Reason.REJECTED_QUOTA.name(),
         dataset("/q/b").getLastVerdict().getReason());
   }
@@ -190,12 +208,83 @@ class ReplaceArbitratorControlsTest {
     read("/t/a", 2, "job_1");
     arbitrator.setTtl("/t", 5_000);
     clock.set(4_000);
-    arbitrator.onHits(List.of(new BlockAccess(SLAVE, key(1), BLOCK, "/t/a", 2, "job_2",
-        clock.get())));
+    hit(1, "/t/a", "job_2");
     clock.set(8_000);
     assertEquals(List.of(), arbitrator.takeEvictions(SLAVE));
     clock.set(9_000);
     assertEquals(2, arbitrator.takeEvictions(SLAVE).size());
+  }
+
+  @Test
+  void onReplaceRequest_pinnedDirectoryClaimedBesideOwnFiles_doesNotPinThem() {
+    start(CachePolicies.LFU_F);
+    read("/pinned", 2, "job_1");
+    arbitrator.pin("/pinned", true);
+    // A job lists the pinned directory beside its own input: its own blocks are not pinned.
+    assertTrue(request("/pinned,/mine", 2, "job_2", "/mine/f").admitted());
+    assertTrue(request("/pinned,/mine", 2, "job_2", "/mine/f").admitted());
+    assertFalse(dataset("/pinned,/mine").getPinned());
+    assertEquals(null, read("/other", 1, "job_3"));
+    assertEquals(2, dataset("/pinned").getCachedBlocks());
+    assertTrue(dataset("/pinned,/mine").getCachedBlocks() < 2);
+  }
+
+  @Test
+  void onReplaceRequest_blockOfAFileOutsideTheClaimedDataset_refused() {
+    start(CachePolicies.LFU_F);
+    arbitrator.pin("/pinned", true);
+    CacheDecision d = request("/pinned", 1, "job_1", "hdfs://nn:8020/mine/f");
+    assertFalse(d.admitted());
+    assertEquals("REJECTED_NOT_IN_DATASET", d.reason().name());
+    assertTrue(arbitrator.datasets("/pinned"::equals).isEmpty(), "no read of /pinned counted");
+    assertTrue(request("hdfs://nn:8020/mine", 1, "job_2", "hdfs://nn:8020/mine/f").admitted());
+    assertTrue(request("/data/2024-*", 1, "job_3", "/data/2024-01/part-0").admitted());
+  }
+
+  @Test
+  void onReplaceRequest_falseDatasetBlocks_quotaChargedPerBlockStored() {
+    start(CachePolicies.LFU_F);
+    arbitrator.setQuota(QuotaProto.Kind.DIR, "/q", 2 * BLOCK);
+    assertTrue(request("/q/a", 1, "job_1", "/q/a/f").admitted());
+    assertTrue(request("/q/a", 1, "job_1", "/q/a/f").admitted());
+    CacheDecision third = request("/q/a", 1, "job_1", "/q/a/f");
+    assertEquals(CacheDecision.Reason.REJECTED_QUOTA, third.reason());
+    assertEquals(2 * BLOCK, arbitrator.controls().getQuotas(0).getUsedBytes());
+  }
+
+  @Test
+  void onReplaceRequest_fileUnderAnExcludedDirectoryOfTheDataset_refusedAsExcluded() {
+    start(CachePolicies.LFU_F);
+    arbitrator.setAdmissionFilter(new AdmissionFilter(List.of(), List.of("/data/staging")));
+    assertEquals(CacheDecision.Reason.REJECTED_EXCLUDED,
+        request("/data", 2, "job_1", "/data/staging/f").reason());
+    assertTrue(request("/data", 2, "job_1", "/data/t/f").admitted());
+  }
+
+  @Test
+  void onHits_blockOfAnotherDataset_doesNotExtendTheClaimedTimeToLive() {
+    start(CachePolicies.MPCACHE);
+    arbitrator.setTtl("/t", 5_000);
+    read("/t/a", 2, "job_1");
+    read("/mine", 1, "job_2");
+    clock.set(4_000);
+    // A reader of its own block (key 3, of /mine) claims the dataset /t/a for it.
+    hit(3, "/t/a", "job_3");
+    assertEquals(6_000, dataset("/t/a").getExpiresAtMs());
+    clock.set(6_000);
+    assertEquals(List.of(key(1), key(2)),
+        arbitrator.takeEvictions(SLAVE).stream().sorted().toList(), "/t/a expired");
+  }
+
+  @Test
+  void onHits_blockOfAnotherDataset_countsForTheBlocksOwnDataset() {
+    start(CachePolicies.LFU_F);
+    read("/t/a", 2, "job_1");
+    read("/mine", 1, "job_2");
+    clock.set(4_000);
+    hit(3, "/t/a", "job_3");
+    assertEquals(1_000, dataset("/t/a").getLastAccessMs());
+    assertEquals(4_000, dataset("/mine").getLastAccessMs());
   }
 
   @Test

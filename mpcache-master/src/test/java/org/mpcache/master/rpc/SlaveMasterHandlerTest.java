@@ -15,6 +15,8 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
@@ -97,7 +99,9 @@ class SlaveMasterHandlerTest {
         new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
         new AdoptionChecker(GenerationStamps.NONE, (slaveId, stale) -> { }, 1, 0, () -> 0L),
         DynamicSpaceManager.inMemory(0.5),
-        1_000, () -> 1_000L);
+        1_000, () -> 1_000L,
+        (block, path, offset) -> block.equals(K1) && path.equals("/a/f") && offset == 0
+            ? "hdfs://nn:8020/a/f" : null);
     handler.registerSlave(null, registration().build());
   }
 
@@ -207,7 +211,29 @@ class SlaveMasterHandlerTest {
   }
 
   @Test
+  void requestReplace_pathTheNameNodeHasTheBlockIn_admittedOnlyForADatasetHoldingIt()
+      throws Exception {
+    ReplaceRequestProto.Builder req = ReplaceRequestProto.newBuilder().setSlaveId(SLAVE)
+        .setAccess(hit(K1, "/a")).setFreeBytes(1 << 20);
+    assertEquals("REJECTED_NOT_IN_DATASET",
+        handler.requestReplace(null, req.build()).getReason(), "no path");
+    assertEquals("REJECTED_NOT_IN_DATASET", handler.requestReplace(null,
+        req.clone().setPath("/a/other").setOffset(0).build()).getReason(), "not its file");
+    assertEquals("REJECTED_NOT_IN_DATASET", handler.requestReplace(null,
+        req.clone().setAccess(hit(K1, "/b")).setPath("/a/f").setOffset(0).build()).getReason(),
+        "its file, another dataset");
+    assertTrue(handler.requestReplace(null, req.clone().setPath("/a/f").setOffset(0).build())
+        .getAdmitted());
+  }
+
+  @Test
   void reportHits_badItems_skippedAndTheRestApplied() throws Exception {
+    for (BlockKey k : List.of(K1, K2)) {
+      String dataset = k.equals(K1) ? "/a" : "/b";
+      arbitrator.onReplaceRequest(new BlockAccess(SLAVE, k, 1000, dataset, 2, "job_0", 500),
+          1 << 20);
+      arbitrator.onBlockReport(SLAVE, List.of(k), List.of());
+    }
     HitReportResponseProto r = handler.reportHits(null, HitReportRequestProto.newBuilder()
         .setSlaveId(SLAVE)
         .addHits(hit(K1, "/a"))
@@ -220,6 +246,8 @@ class SlaveMasterHandlerTest {
         .build());
     assertFalse(r.getReregister(), "one bad item does not make the slave register again");
     assertEquals(List.of("/a", "/b"), datasets());
+    assertEquals(List.of(1_000L, 1_000L), arbitrator.datasets(id -> true).stream()
+        .map(d -> d.getLastAccessMs()).toList(), "the valid hits counted");
     assertTrue(registry.isRegistered(SLAVE));
     assertEquals(5, arbitrator.stats().invalidReportItems());
   }

@@ -29,16 +29,12 @@ import org.apache.hadoop.security.ssl.SSLFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.mpcache.master.arbitrator.BlockAccess;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
-import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
-import org.mpcache.common.proto.SlaveMasterProtos.HitReportRequestProto;
-import org.mpcache.common.protocolPB.ProtoConverters;
-import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.master.registry.SlaveIdentity;
@@ -105,18 +101,9 @@ class MasterWebUiTest {
         .setLocalizedCacheUsed(20).build(), SlaveCountersProto.newBuilder().setHits(3)
         .setMisses(1).setBytesFromCache(300).setBytesFromHdfs(100).setFallbacks(2)
         .setBlocksCached(1).setBlocksEvicted(0).setBlocksCorrupt(0).build(), List.of());
-    // A read of a dataset, reported over the slave's RPC as a slave reports it.
-    SlaveMasterProtocolPB rpc = RpcSupport.proxy(SlaveMasterProtocolPB.class,
-        master.getRpcAddress(), conf, 20_000);
-    try {
-      rpc.reportHits(null, HitReportRequestProto.newBuilder().setSlaveId("h1:7000")
-          .addHits(BlockAccessProto.newBuilder()
-              .setBlock(ProtoConverters.toProto(new BlockKey("BP-1", 1, 1))).setBlockBytes(1000)
-              .setDatasetId(SECRET_DATASET).setDatasetBlocks(2).setJobId("job_1"))
-          .build());
-    } finally {
-      RpcSupport.close(rpc);
-    }
+    // A read of a dataset, as the slave's replace request for a block of it reaches the arbitrator.
+    master.getArbitrator().onReplaceRequest(new BlockAccess("h1:7000",
+        new BlockKey("BP-1", 1, 1), 1000, SECRET_DATASET, 2, "job_1", 1_000), 0);
   }
 
   @AfterAll

@@ -322,7 +322,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       String caller, PrefetchCommandProto completion) {
     ReplaceResponseProto decision;
     try {
-      decision = masterLink.requestReplace(accessProto, store.space().freeBytes());
+      decision = masterLink.requestReplace(accessProto, store.space().freeBytes(), false,
+          completion == null ? null : completion.getPath(),
+          completion == null ? 0 : completion.getOffset());
     } catch (IOException e) {
       return miss("master unreachable: " + e.getMessage());
     }

@@ -247,27 +247,23 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
   }
 
   /**
-   * Asks the master whether to cache a block (Algorithm 1's replace request).
-   *
-   * @throws IOException when the slave is not registered or the master cannot be reached
-   */
-  public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes)
-      throws IOException {
-    return requestReplace(access, freeBytes, false);
-  }
-
-  /**
-   * A replace request; {@code force} (an operator's prefetch -force) asks the master to skip its
-   * admission test.
+   * Asks the master whether to cache a block (Algorithm 1's replace request) of the file
+   * {@code path} at {@code offset}, which the master checks at the NameNode before it admits the
+   * block for its dataset (null: not known, and the master refuses); {@code force} (an operator's
+   * prefetch -force) asks the master to skip its admission test.
    *
    * @throws IOException when the slave is not registered or the master cannot be reached
    */
   public ReplaceResponseProto requestReplace(BlockAccessProto access, long freeBytes,
-      boolean force) throws IOException {
+      boolean force, String path, long offset) throws IOException {
     checkConnected();
-    ReplaceResponseProto r = withinTimeout(() -> proxy.requestReplace(null,
-        ReplaceRequestProto.newBuilder().setSlaveId(state.get().info().getSlaveId())
-            .setAccess(access).setFreeBytes(freeBytes).setForce(force).build()));
+    ReplaceRequestProto.Builder req = ReplaceRequestProto.newBuilder()
+        .setSlaveId(state.get().info().getSlaveId()).setAccess(access).setFreeBytes(freeBytes)
+        .setForce(force);
+    if (path != null) {
+      req.setPath(path).setOffset(offset);
+    }
+    ReplaceResponseProto r = withinTimeout(() -> proxy.requestReplace(null, req.build()));
     if (r.getReregister()) {
       registered = false;
       poke();

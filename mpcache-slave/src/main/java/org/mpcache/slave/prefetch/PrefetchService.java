@@ -447,7 +447,7 @@ public class PrefetchService extends AbstractService {
     // once, not after a wait.
     yieldToForeground(key, askedAt);
     ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
-        store.space().freeBytes(), c.getForce());
+        store.space().freeBytes(), c.getForce(), c.getPath(), c.getOffset());
     if (!d.getAdmitted()) {
       LOG.debug("Fill of {} not admitted: {}", key, d.getReason());
       return false;
