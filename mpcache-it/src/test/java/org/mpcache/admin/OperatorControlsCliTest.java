@@ -123,7 +123,7 @@ class OperatorControlsCliTest {
   @Test
   @Order(2)
   void quota_refusesADatasetPastItsLimit() throws Exception {
-    assertThat(ok("quota", "-dir", "/q", "3m").out).contains("Quota of directory /q: 3.0 MiB");
+    assertThat(ok("quota", "-dir", "/q", "2m").out).contains("Quota of directory /q: 2.0 MiB");
     writeAndRead("/q/a", 2, 20);
     awaitDataset("/q/a", "the first dataset under the quota is cached",
         d -> d.path("full").asBoolean());
@@ -133,7 +133,7 @@ class OperatorControlsCliTest {
     assertEquals(0, b.path("cachedBlocks").asInt());
     assertThat(ok("explain", "/q/b").out).contains("would put a quota past its limit");
     JsonNode quota = ok("report", "-json").json().path("controls").path("quotas").get(0);
-    assertEquals(3L * BLOCK, quota.path("limitBytes").asLong(), quota::toString);
+    assertEquals(2L * BLOCK, quota.path("limitBytes").asLong(), quota::toString);
     assertEquals(2L * BLOCK, quota.path("usedBytes").asLong(), quota::toString);
   }
 
@@ -185,9 +185,9 @@ class OperatorControlsCliTest {
     assertEquals(before.path("pins"), after.path("pins"));
     assertEquals(before.path("ttls"), after.path("ttls"));
     assertEquals("/q", after.path("quotas").get(0).path("name").asText(), after::toString);
-    assertEquals(3L * BLOCK, after.path("quotas").get(0).path("limitBytes").asLong());
+    assertEquals(2L * BLOCK, after.path("quotas").get(0).path("limitBytes").asLong());
     assertEquals(1, after.path("pins").size(), after::toString);
-    // Still enforced: 4 blocks exceed the 3 MiB limit whatever is charged to it now. A read
+    // Still enforced: the 2 MiB limit is used up by /q/a, so no block of /q/c fits. A read
     // right after the restart may go to HDFS without asking (the slaves re-register, pooled
     // connections to the old master fail once), so it is read again until the master answers.
     Path f = new Path("/q/c", "f");

@@ -4,6 +4,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.fs.FileSystem;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.Waits;
 import org.mpcache.master.MasterConfigKeys;
@@ -22,6 +24,9 @@ final class LocalDaemons {
   }
 
   /** A master on a free loopback port (or {@code port}) that expires slaves after {@code expiryMs}. */
+  /** The slaves' {@code fs.defaultFS}: a NameNode address on loopback nothing listens on. */
+  static final String UNREACHABLE_HDFS = "hdfs://127.0.0.1:1";
+
   static Configuration masterConf(int port, long expiryMs) {
     Configuration mc = new Configuration();
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + port);
@@ -38,6 +43,10 @@ final class LocalDaemons {
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
     sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
+    // The cluster's HDFS, which lookups' paths must name: nothing listens on port 1, and one
+    // connection attempt makes a fill the slave carries out itself fail at once.
+    sc.set(FileSystem.FS_DEFAULT_NAME_KEY, UNREACHABLE_HDFS);
+    sc.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECT_MAX_RETRIES_KEY, 0);
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, ssd.toString());
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     return sc;

@@ -104,7 +104,8 @@ class MasterSlaveRpcTest {
     assertEquals(LookupResponseProto.Status.MISS, miss.getStatus());
     assertFalse(miss.hasFillId(), "no fill unless the client offers one");
     long fillId = RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(key, data.length)).setOfferFill(true).build())).getFillId();
+        .setAccess(access(key, data.length)).setOfferFill(true).setPath("/data/part-0")
+        .setBlockOffset(0).build())).getFillId();
     assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
         WriteRequestProto.newBuilder().setFillId(fillId).setOffset(0),
         ByteString.copyFrom(data)).build()))

@@ -211,7 +211,8 @@ class RpcFuzzTest {
   private static long offerFill(ClientSlaveProtocolPB proxy, BlockKey key, long bytes)
       throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> proxy.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access(key, bytes)).setOfferFill(true).build()));
+        .newBuilder().setAccess(access(key, bytes)).setOfferFill(true)
+        .setPath(DATASET + "/part-0").setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill of " + key + ": " + r);
     return r.getFillId();
   }

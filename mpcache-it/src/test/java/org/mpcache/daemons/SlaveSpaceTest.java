@@ -98,7 +98,8 @@ class SlaveSpaceTest {
         .setBlockBytes(BLOCK).setDatasetId(dataset).setDatasetBlocks(datasetBlocks)
         .setJobId("job_" + dataset).build();
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null,
-        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true).build()));
+        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true)
+            .setPath(dataset + "/part-0").setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "admitted: " + r.getMissReason());
     assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
         WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),

@@ -71,8 +71,10 @@ class PrefetchReplacedPathTest {
     HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), FOREGROUND, slave.getMasterLink(), FillVerifier.off(),
-          fill -> false, slave.getFillSources(), 60_000, SMALL_BLOCK, () -> ""),
-          slave.getMasterLink(), slave.getCounters(), slave.getFillSources(), 8, 4, 0,
+          fill -> false, (key, path, offset) -> false, slave.getFillSources(), 60_000,
+          SMALL_BLOCK, () -> ""),
+          slave.getMasterLink(), slave.getCounters(), slave.getFillSources(),
+          (key, path, offset) -> true, 8, 4, 0,
           new FillHoldOff(0, 0), new FillYield(0, 1_000, 0), FOREGROUND);
       this.onFirstCheck = onFirstCheck;
     }

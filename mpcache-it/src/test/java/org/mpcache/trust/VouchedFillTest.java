@@ -40,6 +40,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -149,6 +150,50 @@ class VouchedFillTest {
         (t4 - t3) / 1e6);
   }
 
+  private static String qualified(Path p) throws IOException {
+    return cluster.plainFileSystem().makeQualified(p).toString();
+  }
+
+  @Test
+  void writeThrough_namingAFileThatDoesNotHoldTheBlock_isRefusedBeforeAdmission()
+      throws Exception {
+    Path mine = new Path("/vouch/mine/part-0");
+    Path theirs = new Path("/vouch/theirs/part-0");
+    write(cluster, mine, data(5, BLOCK));
+    write(cluster, theirs, data(6, BLOCK));
+    BlockKey key = keyOf(DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), mine).get(0));
+    String minePath = qualified(mine);
+    String theirsPath = qualified(theirs);
+    MpCacheSlave slave = cluster.slaves().get(0);
+    ClientSlaveProtocolPB client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
+        new InetSocketAddress("127.0.0.1", slave.info().getClientPort()), cluster.conf(), 5000);
+    try {
+      // My block, claimed as a block of their file (their dataset, pin, quota or time to live).
+      BlockAccessProto claimed = BlockAccessProto.newBuilder()
+          .setBlock(ProtoConverters.toProto(key)).setBlockBytes(BLOCK)
+          .setDatasetId(qualified(theirs.getParent())).setDatasetBlocks(1)
+          .setJobId("job_claim").build();
+      LookupResponseProto refused = RpcSupport.call(() -> client.lookup(null,
+          LookupRequestProto.newBuilder().setAccess(claimed).setOfferFill(true)
+              .setPath(theirsPath).setBlockOffset(0).build()));
+      assertFalse(refused.hasFillId(), "a fill of a block claimed for another file");
+      assertTrue(refused.getMissReason().startsWith("not the block of"),
+          refused.getMissReason());
+      assertFalse(slave.getStore().state(key).isPresent(), "nothing is being filled");
+
+      BlockAccessProto own = claimed.toBuilder().setDatasetId(qualified(mine.getParent()))
+          .setJobId("job_mine").build();
+      LookupResponseProto honest = RpcSupport.call(() -> client.lookup(null,
+          LookupRequestProto.newBuilder().setAccess(own)
+              .setOfferFill(true).setPath(minePath).setBlockOffset(0).build()));
+      assertTrue(honest.hasFillId(), "the block of the file named: " + honest.getMissReason());
+      RpcSupport.call(() -> client.abort(null, AbortRequestProto.newBuilder()
+          .setFillId(honest.getFillId()).build()));
+    } finally {
+      RpcSupport.close(client);
+    }
+  }
+
   @Test
   void hostileFill_withAlteredBytesIsRefusedAndAnHonestFillStillCaches() throws Exception {
     Path p = new Path("/vouch/hostile");
@@ -157,6 +202,7 @@ class VouchedFillTest {
     LocatedBlock lb = DFSTestUtil.getAllBlocks(cluster.plainFileSystem(), p).get(0);
     BlockKey key = keyOf(lb);
     MpCacheSlave slave = cluster.slaves().get(0);
+    String path = qualified(p);
     byte[] altered = content.clone();
     altered[BLOCK / 2] ^= 0x5a;
     ClientSlaveProtocolPB client = RpcSupport.proxy(ClientSlaveProtocolPB.class,
@@ -166,7 +212,8 @@ class VouchedFillTest {
           .setBlock(ProtoConverters.toProto(key)).setBlockBytes(BLOCK)
           .setDatasetId(p.toString()).setDatasetBlocks(1).setJobId("job_hostile").build();
       LookupResponseProto miss = RpcSupport.call(() -> client.lookup(null,
-          LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true).build()));
+          LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true)
+              .setPath(path).setBlockOffset(0).build()));
       assertTrue(miss.hasFillId(), "the slave wants the block: " + miss.getMissReason());
       for (int off = 0; off < BLOCK; off += 256 * 1024) {
         int o = off;

@@ -38,7 +38,6 @@ import org.mpcache.master.admin.MasterRefresher;
 import org.mpcache.master.admin.PrefetchPlanner;
 import org.mpcache.master.adoption.AdoptionChecker;
 import org.mpcache.master.adoption.NameNodeGenerationStamps;
-import org.mpcache.master.control.NameNodeBlockFiles;
 import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.master.arbitrator.CachePolicies;
 import org.mpcache.master.arbitrator.CachePolicy;
@@ -91,7 +90,6 @@ public class MpCacheMaster extends CompositeService {
   private MasterHttpServer httpServer;
   private MasterStatus status;
   private NameNodeGenerationStamps generationStamps;
-  private NameNodeBlockFiles blockFiles;
   private AdoptionChecker adoptionChecker;
   private MasterRefresher refresher;
   private MasterMetrics metrics;
@@ -158,7 +156,6 @@ public class MpCacheMaster extends CompositeService {
         arbitrator, registry, prefetch, Time::now);
     status = new MasterStatus(registry, arbitrator, checkpointer::status, monotonic, Time::now);
     generationStamps = new NameNodeGenerationStamps(conf);
-    blockFiles = new NameNodeBlockFiles(conf);
     adoptionChecker = new AdoptionChecker(generationStamps, (slaveId, stale) ->
         registry.staleDropped(slaveId, arbitrator.dropStale(slaveId, stale)),
         ConfigChecks.intAtLeast(conf, MasterConfigKeys.ADOPTION_CHECK_BATCH_BLOCKS_KEY,
@@ -175,8 +172,7 @@ public class MpCacheMaster extends CompositeService {
             timed(SlaveMasterProtocolPB.class,
                 new SlaveMasterHandler(registry,
                     new SlaveGate(registry, createSlaveAdmission(conf), slaveRefusals), arbitrator,
-                    prefetch, adoptionChecker, spaceManager, heartbeatMs, Time::now,
-                    blockFiles))))
+                    prefetch, adoptionChecker, spaceManager, heartbeatMs, Time::now))))
         .serve(ClientMasterProtocolPB.class, ClientMasterService.newReflectiveBlockingService(
             timed(ClientMasterProtocolPB.class, new ClientMasterHandler(registry, arbitrator))))
         .serve(AdminProtocolPB.class, AdminService.newReflectiveBlockingService(
@@ -348,9 +344,6 @@ public class MpCacheMaster extends CompositeService {
     super.serviceStop();
     if (generationStamps != null) {
       generationStamps.close();
-    }
-    if (blockFiles != null) {
-      blockFiles.close();
     }
   }
 

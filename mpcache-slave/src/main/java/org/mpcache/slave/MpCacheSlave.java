@@ -32,6 +32,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.slave.cache.BlockStreamServer;
+import org.mpcache.slave.cache.BlockFileCheck;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.ConnectionLimits;
 import org.mpcache.slave.cache.DatasetCounters;
@@ -182,7 +183,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     // Hits and Localized Cache grants, weighed by the fills (FillYield).
     ForegroundActivity foreground = new ForegroundActivity(yieldWindow, Time::monotonicNow);
     FillVerifier verifier = FillVerifier.off();
-    if (conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT)) {
+    boolean verify =
+        conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT);
+    if (verify) {
       BlockChecksumSource source = createChecksumSource(conf);
       verifier = new FillVerifier(source);
       if (source instanceof Service) {
@@ -190,8 +193,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         addService((Service) source);
       }
     } else {
-      LOG.warn("{}=false: fills are taken on the clients' word, not verified with HDFS",
-          SlaveConfigKeys.FILL_VERIFY_KEY);
+      LOG.warn("{}=false: fills are taken on the clients' word, their bytes and their files not"
+          + " verified with HDFS", SlaveConfigKeys.FILL_VERIFY_KEY);
     }
     BlockAccessChecker access = createAccessChecker(conf);
     String socket = conf.getTrimmed(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
@@ -235,9 +238,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       LOG.info("The slave fills blocks from its cluster's HDFS only: {}",
           fillSources.sources().authorities());
     }
+    // Whether a block is the file's a fill names: asked before every fill's admission.
+    BlockFileCheck blockFiles = verify ? createBlockFileCheck(conf) : (key, path, offset) -> true;
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
-        fill -> prefetcher.fillForReader(fill), fillSources, fillTimeout, readMax,
+        fill -> prefetcher.fillForReader(fill),
+        blockFiles, fillSources, fillTimeout, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
@@ -249,6 +255,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         .expectResponsesUpTo(readMax + 64 * 1024)
         .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
     prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters, fillSources,
+        blockFiles,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
@@ -324,6 +331,15 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     return conf.getBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY,
         DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_DEFAULT)
         ? BlockTokenChecker.connect(conf) : BlockAccessChecker.open();
+  }
+
+  /**
+   * Whether a block is the one a file of the cluster's HDFS holds at an offset: the slave's own
+   * NameNode call ({@link PrefetchService#isBlockOf}); a seam for tests that fake the NameNode.
+   * Used only with {@code mpcache.slave.fill.verify} on.
+   */
+  protected BlockFileCheck createBlockFileCheck(Configuration conf) {
+    return (key, path, offset) -> prefetcher.isBlockOf(key, path, offset);
   }
 
   /**

@@ -46,9 +46,10 @@ public final class SlaveConfigKeys {
 
   /**
    * Whether a fill becomes readable only once a DataNode holding the block vouches for its bytes
-   * (HDFS's COMPOSITE_CRC of the block equals the CRC of the bytes written). Off, a client's
-   * write-through is taken on its word: any client allowed to read a block can then make other
-   * bytes readable as that block.
+   * (HDFS's COMPOSITE_CRC of the block equals the CRC of the bytes written), and a client's
+   * write-through is admitted only once the NameNode says the block is the file's the client
+   * named. Off, a client's write-through is taken on its word: any client allowed to read a block
+   * can then make other bytes readable as that block, and have it counted for another dataset.
    */
   public static final String FILL_VERIFY_KEY = "mpcache.slave.fill.verify";
   public static final boolean FILL_VERIFY_DEFAULT = true;

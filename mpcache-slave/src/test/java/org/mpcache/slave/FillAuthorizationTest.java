@@ -100,7 +100,8 @@ class FillAuthorizationTest {
   private static long offerFill(ClientSlaveProtocolPB client, BlockKey key, String token)
       throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access(key)).setOfferFill(true).setBlockToken(token).build()));
+        .newBuilder().setAccess(access(key)).setOfferFill(true).setBlockToken(token)
+        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/f").setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
     return r.getFillId();
   }

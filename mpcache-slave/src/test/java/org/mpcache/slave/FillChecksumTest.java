@@ -63,7 +63,8 @@ class FillChecksumTest {
 
   private long offerFill() throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access()).setOfferFill(true).build()));
+        .newBuilder().setAccess(access()).setOfferFill(true)
+        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/f").setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
     return r.getFillId();
   }

@@ -29,6 +29,7 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.cache.BlockFileCheck;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.verify.BlockChecksumSource;
 import org.mpcache.slave.verify.BlockChecksumSource.HdfsBlockCrc;
@@ -65,6 +66,11 @@ class FillVerificationTest {
               whileVerifying.run();
               return answer;
             };
+          }
+
+          @Override
+          protected BlockFileCheck createBlockFileCheck(Configuration c) {
+            return (key, path, offset) -> true; // the NameNode has each block in the file named
           }
         });
     fixture.awaitRegistration();

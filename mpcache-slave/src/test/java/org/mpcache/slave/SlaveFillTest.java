@@ -101,7 +101,7 @@ class SlaveFillTest {
     assertTrue(r.hasFillId(), r.getMissReason());
     assertFalse(r.getSlaveFills());
     ReplaceRequestProto asked = fx.master().received(ReplaceRequestProto.class).get(0);
-    assertEquals(NOT_HDFS, asked.getPath(), "the master checks the block's file");
+    assertEquals(UNREACHABLE, asked.getPath(), "the block's file, for the master to judge");
     assertEquals(0, asked.getOffset());
     Thread.sleep(200);
     assertEquals(0, counters().getFillsBySlaveFailed(), "no slave fill while written through");

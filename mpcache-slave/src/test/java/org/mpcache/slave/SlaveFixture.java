@@ -184,7 +184,8 @@ final class SlaveFixture implements AutoCloseable {
    */
   boolean fill(BlockAccessProto access, byte[] data, String... replicas) throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access).setOfferFill(true).build()));
+        .newBuilder().setAccess(access).setOfferFill(true).setPath(UNREACHABLE_HDFS + "/f")
+        .setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
     assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
         WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),

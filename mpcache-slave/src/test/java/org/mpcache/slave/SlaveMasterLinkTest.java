@@ -118,7 +118,8 @@ class SlaveMasterLinkTest {
 
   private LookupResponseProto offerFill(BlockKey key) throws IOException {
     return RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(key, "/x", 1)).setOfferFill(true).build()));
+        .setAccess(access(key, "/x", 1)).setOfferFill(true)
+        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/x/part-0").setBlockOffset(0).build()));
   }
 
   private List<BlockKey> reportedCached() {

@@ -100,7 +100,7 @@ class StoreFaultsTest {
   private long beginFill(BlockKey key) throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
         .newBuilder().setAccess(SlaveFixture.access(key, BLOCK, "/a", 3)).setOfferFill(true)
-        .build()));
+        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/a/f").setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
     return r.getFillId();
   }
@@ -174,7 +174,7 @@ class StoreFaultsTest {
     storage.usableAtMost(BLOCK);
     LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
         .newBuilder().setAccess(SlaveFixture.access(K2, BLOCK, "/a", 3)).setOfferFill(true)
-        .build()));
+        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/a/f").setBlockOffset(0).build()));
 
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertFalse(r.hasFillId(), "no fill is started on a file system without room for it");

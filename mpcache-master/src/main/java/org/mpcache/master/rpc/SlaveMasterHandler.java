@@ -43,7 +43,6 @@ import org.mpcache.master.arbitrator.CacheDecision;
 import org.mpcache.master.arbitrator.HeldBlock;
 import org.mpcache.master.arbitrator.Registration;
 import org.mpcache.master.arbitrator.ReplaceArbitrator;
-import org.mpcache.master.control.BlockFiles;
 import org.mpcache.master.registry.SlaveRegistry;
 import org.mpcache.master.space.DynamicSpaceManager;
 import org.mpcache.master.space.SpaceSplit;
@@ -64,8 +63,8 @@ import org.slf4j.LoggerFactory;
  * control characters, a client port from 1 to 65535, space figures and counters below 2^63 (per
  * dataset too, for at most {@link RequestChecks#MAX_DATASETS_PER_HEARTBEAT} datasets), a
  * replace request's free bytes likewise, a reclaim of at most the slave's registered capacity.
- * A replace request's path is checked at the NameNode ({@link BlockFiles}): the block is admitted
- * only for a dataset its file lies under, whatever dataset the reader named. A
+ * A replace request names the file the slave found its block in at the NameNode: the block is
+ * admitted only for a dataset that file lies under, whatever dataset the reader named. A
  * bad one refuses the request, naming the field, and a registration with any bad value (the keys
  * of the blocks it holds included) leaves any earlier registration under that id as it was; a
  * held block with a valid key but a bad length or dataset is handed back for eviction instead. In a hit or
@@ -90,15 +89,12 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private final DynamicSpaceManager spaceManager;
   private final long heartbeatIntervalMs;
   private final LongSupplier wallClock;
-  private final BlockFiles blockFiles;
   /** The block path of a request whose file is not known: under no dataset's input paths. */
   private static final String UNKNOWN_FILE = "";
 
-  /** @param blockFiles checks the file a replace request names for its block */
   public SlaveMasterHandler(SlaveRegistry registry, SlaveGate gate, ReplaceArbitrator arbitrator,
       PrefetchPlanner prefetch, AdoptionChecker adoptionChecker, DynamicSpaceManager spaceManager,
-      long heartbeatIntervalMs, LongSupplier wallClock, BlockFiles blockFiles) {
-    this.blockFiles = blockFiles;
+      long heartbeatIntervalMs, LongSupplier wallClock) {
     this.registry = registry;
     this.gate = gate;
     this.arbitrator = arbitrator;
@@ -298,7 +294,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
       throw new ServiceException(e);
     }
     CacheDecision d = arbitrator.onReplaceRequest(access, req.getFreeBytes(), req.getForce(),
-        blockPath(access, req));
+        blockPath(req));
     return ReplaceResponseProto.newBuilder().setAdmitted(d.admitted())
         .setReason(d.reason().name()).addAllEvict(ProtoConverters.toProtos(d.evict())).build();
   }
@@ -351,23 +347,20 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   }
 
   /**
-   * The file the request names for its block, qualified, when the NameNode has the block there;
-   * else a path no dataset holds, so that the arbitrator refuses the block.
+   * The file the request names for its block, which the slave found the block in at the NameNode
+   * before asking (a slave is a daemon the master authenticated); a path no dataset holds when the
+   * request names none, so that the arbitrator refuses the block.
    */
-  private String blockPath(BlockAccess access, ReplaceRequestProto req) throws ServiceException {
-    String file = null;
-    if (req.hasPath()) {
-      try {
-        String path = RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS);
-        long offset = RequestChecks.uint64("offset", req.getOffset(), 0, Long.MAX_VALUE);
-        file = blockFiles.fileOf(access.block(), path, offset);
-      } catch (RequestRefusedException e) {
-        throw new ServiceException(e);
-      } catch (IOException e) {
-        LOG.debug("Cannot check the file of {} at the NameNode: {}", access.block(), e.toString());
-      }
+  private static String blockPath(ReplaceRequestProto req) throws ServiceException {
+    if (!req.hasPath()) {
+      return UNKNOWN_FILE;
     }
-    return file != null ? file : UNKNOWN_FILE;
+    try {
+      RequestChecks.uint64("offset", req.getOffset(), 0, Long.MAX_VALUE);
+      return RequestChecks.text("path", req.getPathBytes(), RequestChecks.MAX_PATH_CHARS);
+    } catch (RequestRefusedException e) {
+      throw new ServiceException(e);
+    }
   }
 
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now)

@@ -99,9 +99,7 @@ class SlaveMasterHandlerTest {
         new PrefetchPlanner(() -> null, registry, arbitrator, 1, 1),
         new AdoptionChecker(GenerationStamps.NONE, (slaveId, stale) -> { }, 1, 0, () -> 0L),
         DynamicSpaceManager.inMemory(0.5),
-        1_000, () -> 1_000L,
-        (block, path, offset) -> block.equals(K1) && path.equals("/a/f") && offset == 0
-            ? "hdfs://nn:8020/a/f" : null);
+        1_000, () -> 1_000L);
     handler.registerSlave(null, registration().build());
   }
 
@@ -211,17 +209,18 @@ class SlaveMasterHandlerTest {
   }
 
   @Test
-  void requestReplace_pathTheNameNodeHasTheBlockIn_admittedOnlyForADatasetHoldingIt()
-      throws Exception {
+  void requestReplace_blockFile_admittedOnlyForADatasetHoldingIt() throws Exception {
     ReplaceRequestProto.Builder req = ReplaceRequestProto.newBuilder().setSlaveId(SLAVE)
         .setAccess(hit(K1, "/a")).setFreeBytes(1 << 20);
     assertEquals("REJECTED_NOT_IN_DATASET",
         handler.requestReplace(null, req.build()).getReason(), "no path");
     assertEquals("REJECTED_NOT_IN_DATASET", handler.requestReplace(null,
-        req.clone().setPath("/a/other").setOffset(0).build()).getReason(), "not its file");
+        req.clone().setPath("/b/f").setOffset(0).build()).getReason(), "a file of /b for /a");
     assertEquals("REJECTED_NOT_IN_DATASET", handler.requestReplace(null,
         req.clone().setAccess(hit(K1, "/b")).setPath("/a/f").setOffset(0).build()).getReason(),
-        "its file, another dataset");
+        "a file of /a for /b");
+    assertTrue(refusal(() -> handler.requestReplace(null,
+        req.clone().setPath("/a/f").setOffset(-1).build())).contains("offset"));
     assertTrue(handler.requestReplace(null, req.clone().setPath("/a/f").setOffset(0).build())
         .getAdmitted());
   }

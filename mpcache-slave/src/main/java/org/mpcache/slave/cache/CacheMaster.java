@@ -113,6 +113,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final MasterLink masterLink;
   private final FillVerifier verifier;
   private final SlaveFills slaveFills;
+  /** Checks a write-through fill's file before its admission is asked. */
+  private final BlockFileCheck blockFiles;
   private final FillSourceGate sources;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
@@ -127,8 +129,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
 
   public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
       ForegroundActivity foreground, MasterLink masterLink, FillVerifier verifier,
-      SlaveFills slaveFills, FillSourceGate sources, long fillTimeoutMs, int readMaxBytes,
-      Supplier<String> domainSocketPath) {
+      SlaveFills slaveFills, BlockFileCheck blockFiles, FillSourceGate sources,
+      long fillTimeoutMs, int readMaxBytes, Supplier<String> domainSocketPath) {
     super(CacheMaster.class.getSimpleName());
     this.store = store;
     this.access = access;
@@ -137,6 +139,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     this.masterLink = masterLink;
     this.verifier = verifier;
     this.slaveFills = slaveFills;
+    this.blockFiles = blockFiles;
     this.sources = sources;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
@@ -315,16 +318,28 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   }
 
   /**
-   * Admits and opens a write-through fill for the caller; {@code completion}, when not null, is
-   * the slave's own fill of the block should the caller abandon it.
+   * Admits and opens a write-through fill for the caller once the NameNode confirms the block is
+   * the named file's; {@code completion} names the file and is the slave's own fill of the block
+   * should the caller abandon it. A lookup naming no file is a miss: the master admits a block
+   * only by its file.
    */
   private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key,
       String caller, PrefetchCommandProto completion) {
+    if (completion == null) {
+      return miss("the lookup names no file for the block");
+    }
+    try {
+      if (!blockFiles.isBlockOf(key, completion.getPath(), completion.getOffset())) {
+        return miss("not the block of " + completion.getPath() + " at "
+            + completion.getOffset());
+      }
+    } catch (IOException e) {
+      return miss("cannot check the block's file at the NameNode: " + e.getMessage());
+    }
     ReplaceResponseProto decision;
     try {
       decision = masterLink.requestReplace(accessProto, store.space().freeBytes(), false,
-          completion == null ? null : completion.getPath(),
-          completion == null ? 0 : completion.getOffset());
+          completion.getPath(), completion.getOffset());
     } catch (IOException e) {
       return miss("master unreachable: " + e.getMessage());
     }

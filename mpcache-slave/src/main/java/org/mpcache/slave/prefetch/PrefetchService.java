@@ -1,5 +1,6 @@
 package org.mpcache.slave.prefetch;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -30,6 +31,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
@@ -38,6 +40,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.cache.BlockFileCheck;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.slave.cache.SlaveFills;
@@ -102,6 +105,8 @@ public class PrefetchService extends AbstractService {
   private final MasterLink masterLink;
   private final SlaveCounters counters;
   private final FillSourceGate sources;
+  /** Checks a fill's file before its admission is asked. */
+  private final BlockFileCheck blockFiles;
   private final int queueLimit;
   private final int readerQueueLimit;
   private final FillHoldOff holdOff;
@@ -144,6 +149,7 @@ public class PrefetchService extends AbstractService {
 
   /**
    * @param sources lets through fills from the cluster's own HDFS only
+   * @param blockFiles tells whether a fill's block is the file's it names, before admission
    * @param queueLimit how many prefetch commands wait at most
    * @param readerQueueLimit how many readers' fills wait at most
    * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
@@ -153,15 +159,15 @@ public class PrefetchService extends AbstractService {
    * @param foreground the SSD's foreground work, which {@code yield} weighs
    */
   public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, FillSourceGate sources, int queueLimit, int readerQueueLimit,
-      long bytesPerSec,
-      FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
+      SlaveCounters counters, FillSourceGate sources, BlockFileCheck blockFiles, int queueLimit,
+      int readerQueueLimit, long bytesPerSec, FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
     super(PrefetchService.class.getSimpleName());
     this.store = store;
     this.cacheMaster = cacheMaster;
     this.masterLink = masterLink;
     this.counters = counters;
     this.sources = sources;
+    this.blockFiles = blockFiles;
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
     this.holdOff = holdOff;
@@ -435,8 +441,10 @@ public class PrefetchService extends AbstractService {
 
   /**
    * Asks admission for the block, evicts what the arbitrator says and reads the block from HDFS
-   * into the store; false when it is cached or being filled already, not admitted, or cannot be
-   * cached as planned.
+   * into the store; false when it is cached or being filled already, not the file's block at the
+   * offset named, not admitted, or cannot be cached as planned. The block's file is checked
+   * ({@link BlockFileCheck}) before admission is asked, so that the master judges the block by a
+   * file the slave found it in.
    */
   private boolean admitAndFill(BlockKey key, PrefetchCommandProto c, OpenSource source,
       long askedAt) throws IOException {
@@ -446,6 +454,11 @@ public class PrefetchService extends AbstractService {
     // Before admission: the arbitrator's answer, and the evictions it orders, are acted on at
     // once, not after a wait.
     yieldToForeground(key, askedAt);
+    if (!blockFiles.isBlockOf(key, c.getPath(), c.getOffset())) {
+      LOG.info("Not filling {}: it is not the block of {} at {}", key, c.getPath(),
+          c.getOffset());
+      return false;
+    }
     ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
         store.space().freeBytes(), c.getForce(), c.getPath(), c.getOffset());
     if (!d.getAdmitted()) {
@@ -617,6 +630,43 @@ public class PrefetchService extends AbstractService {
     conf.setBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY, true);
     conf.setBoolean(HdfsClientConfigKeys.DFS_CLIENT_USE_LEGACY_BLOCKREADERLOCAL, true);
     conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, context);
+  }
+
+  /**
+   * Whether {@code key} is the block the file {@code path} of the cluster's own HDFS holds at
+   * {@code offset}, asked of the NameNode as the slave's login user: the check a write-through
+   * fill's admission needs, as the slave reads nothing of the file for it. False for a path off
+   * the cluster's HDFS (no connection is made) and for a file that is gone or that the slave may
+   * not read.
+   */
+  public boolean isBlockOf(BlockKey key, String path, long offset) throws IOException {
+    Path p;
+    try {
+      p = new Path(path);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    if (!sources.isOwn(p.toUri())) {
+      return false;
+    }
+    try {
+      return loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> {
+        for (LocatedBlock lb : fileSystem(p.toUri()).getClient()
+            .getLocatedBlocks(p.toUri().getPath(), offset, 1).getLocatedBlocks()) {
+          if (lb.getStartOffset() == offset) {
+            return isKey(lb.getBlock(), key);
+          }
+        }
+        return false;
+      });
+    } catch (FileNotFoundException | AccessControlException e) {
+      LOG.debug("{} is not known to be the block of {} at {}: {}", key, path, offset,
+          e.toString());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted checking the file of " + key);
+    }
   }
 
   private synchronized DistributedFileSystem fileSystem(URI uri) throws IOException {
