@@ -48,6 +48,7 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.master.MasterLink;
 
 /**
  * The slave's side of the slave-master protocol, against a {@link FakeMaster}: registration,
@@ -471,6 +472,22 @@ class SlaveMasterLinkTest {
     waitFor(() -> master.received(ReplaceRequestProto.class).stream()
         .anyMatch(r -> r.getAccess().getBlock().equals(ProtoConverters.toProto(K2))),
         "the prefetch's replace request");
+  }
+
+  @Test
+  void masterDown_hitsQueueForItUpToABound() throws Exception {
+    awaitRegistration();
+    master.close();
+    waitFor(() -> !slave.getMasterLink().isMasterReachable(),
+        "the link to notice the master is gone");
+    // Hits on cached blocks go on while the master is away: their reports wait, bounded. (Each
+    // attempt to register again drops those waiting, so fewer may wait; never more.)
+    for (int i = 0; i < 3 * MasterLink.MAX_QUEUED_HITS; i++) {
+      slave.getMasterLink().reportHit(access(K1, "/a", 2));
+    }
+    int queued = slave.getMasterLink().hitsQueued();
+    assertTrue(queued <= MasterLink.MAX_QUEUED_HITS, queued + " hits wait for the master");
+    assertTrue(slave.getMasterLink().hitsDropped() > 0, "the hits beyond the bound dropped");
   }
 
   @Test

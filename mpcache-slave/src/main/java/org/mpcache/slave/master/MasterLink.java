@@ -14,6 +14,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.ipc.RemoteException;
@@ -116,7 +118,12 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
   private final Supplier<SlaveState> state;
   private final Queue<BlockKey> cached = new ConcurrentLinkedQueue<>();
   private final Queue<BlockKey> removed = new ConcurrentLinkedQueue<>();
+  /** The most hits that wait for a report; more are dropped (they only inform its policy). */
+  public static final int MAX_QUEUED_HITS = 10_000;
   private final Queue<BlockAccessProto> hits = new ConcurrentLinkedQueue<>();
+  /** The size of {@link #hits}, kept apart: the queue's own size() walks it. */
+  private final AtomicInteger hitsWaiting = new AtomicInteger();
+  private final AtomicLong hitsDropped = new AtomicLong();
   private final Queue<JobSpaceUsageProto> finishedJobs = new ConcurrentLinkedQueue<>();
   private final Queue<JobSpaceQueryProto> startedJobs = new ConcurrentLinkedQueue<>();
   private final Object wake = new Object();
@@ -217,8 +224,34 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     poke();
   }
 
+  /**
+   * Queues a hit for the next report; dropped (and counted) when {@link #MAX_QUEUED_HITS} wait
+   * already, as while the master is away or slow.
+   */
   public void reportHit(BlockAccessProto access) {
+    if (hitsWaiting.incrementAndGet() > MAX_QUEUED_HITS) {
+      hitsWaiting.decrementAndGet();
+      hitsDropped.incrementAndGet();
+      return;
+    }
     hits.add(access);
+  }
+
+  /** Hits waiting for the next report to the master. */
+  public int hitsQueued() {
+    return hitsWaiting.get();
+  }
+
+  /** Hits dropped since start because {@link #MAX_QUEUED_HITS} were waiting. */
+  public long hitsDropped() {
+    return hitsDropped.get();
+  }
+
+  /** Takes the hits waiting, for a report or to forget them. */
+  private List<BlockAccessProto> takeHits() {
+    List<BlockAccessProto> taken = drain(hits);
+    hitsWaiting.addAndGet(-taken.size());
+    return taken;
   }
 
   /**
@@ -375,7 +408,7 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     SlaveState s = state.get();
     cached.clear();
     removed.clear();
-    hits.clear();
+    takeHits();
     unsent = null;
     RegisterSlaveResponseProto r = RpcSupport.call(() -> proxy.registerSlave(null,
         RegisterSlaveRequestProto.newBuilder().setSlave(s.info()).setSpace(s.space())
@@ -451,7 +484,7 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
       }
     }
     while (!hits.isEmpty()) {
-      List<BlockAccessProto> h = drain(hits);
+      List<BlockAccessProto> h = takeHits();
       HitReportResponseProto r;
       try {
         r = RpcSupport.call(() -> proxy.reportHits(null, HitReportRequestProto.newBuilder()

@@ -83,6 +83,9 @@ public final class SlaveMetrics implements MetricsSource {
             "Jobs whose split started from the Dynamic Space Manager's prediction from history"),
             slave.getLocalizedCache().predictionsApplied())
         .addCounter(Interns.info("Hits", "Block lookups found cached"), c.getHits())
+        .addCounter(Interns.info("HitReportsDropped",
+            "Hits not reported to the master because 10,000 reports waited already"),
+            slave.getMasterLink().hitsDropped())
         .addCounter(Interns.info("Misses", "Block lookups not found"), c.getMisses())
         .addCounter(Interns.info("BytesFromSsd", "Bytes served from the SSD"),
             c.getBytesFromCache())
