@@ -71,10 +71,10 @@ class PrefetchReplacedPathTest {
     HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
       super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
           slave.getCounters(), FOREGROUND, slave.getMasterLink(), FillVerifier.off(),
-          fill -> false, (key, path, offset) -> false, slave.getFillSources(), 60_000,
+          fill -> false, (key, path, offset, length) -> false, slave.getFillSources(), 60_000,
           SMALL_BLOCK, () -> ""),
           slave.getMasterLink(), slave.getCounters(), slave.getFillSources(),
-          (key, path, offset) -> true, 8, 4, 0,
+          (key, path, offset, length) -> true, 8, 4, 0,
           new FillHoldOff(0, 0), new FillYield(0, 1_000, 0), FOREGROUND);
       this.onFirstCheck = onFirstCheck;
     }

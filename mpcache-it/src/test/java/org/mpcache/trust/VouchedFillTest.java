@@ -155,7 +155,7 @@ class VouchedFillTest {
   }
 
   @Test
-  void writeThrough_namingAFileThatDoesNotHoldTheBlock_isRefusedBeforeAdmission()
+  void writeThrough_namingAFileOrLengthNotTheBlocks_isRefusedBeforeAdmission()
       throws Exception {
     Path mine = new Path("/vouch/mine/part-0");
     Path theirs = new Path("/vouch/theirs/part-0");
@@ -180,6 +180,16 @@ class VouchedFillTest {
       assertTrue(refused.getMissReason().startsWith("not the block of"),
           refused.getMissReason());
       assertFalse(slave.getStore().state(key).isPresent(), "nothing is being filled");
+
+      // My block of my file, claimed larger than it is: the master would evict for the claim.
+      BlockAccessProto inflated = claimed.toBuilder().setDatasetId(qualified(mine.getParent()))
+          .setBlockBytes(BLOCK + 65_536).build();
+      LookupResponseProto tooLarge = RpcSupport.call(() -> client.lookup(null,
+          LookupRequestProto.newBuilder().setAccess(inflated).setOfferFill(true)
+              .setPath(minePath).setBlockOffset(0).build()));
+      assertFalse(tooLarge.hasFillId(), "a fill of a block claimed larger than it is");
+      assertTrue(tooLarge.getMissReason().startsWith("not the block of"),
+          tooLarge.getMissReason());
 
       BlockAccessProto own = claimed.toBuilder().setDatasetId(qualified(mine.getParent()))
           .setJobId("job_mine").build();

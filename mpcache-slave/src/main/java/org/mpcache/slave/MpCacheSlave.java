@@ -239,7 +239,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           fillSources.sources().authorities());
     }
     // Whether a block is the file's a fill names: asked before every fill's admission.
-    BlockFileCheck blockFiles = verify ? createBlockFileCheck(conf) : (key, path, offset) -> true;
+    BlockFileCheck blockFiles =
+        verify ? createBlockFileCheck(conf) : (key, path, offset, length) -> true;
     // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
     cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
         fill -> prefetcher.fillForReader(fill),
@@ -339,7 +340,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
    * Used only with {@code mpcache.slave.fill.verify} on.
    */
   protected BlockFileCheck createBlockFileCheck(Configuration conf) {
-    return (key, path, offset) -> prefetcher.isBlockOf(key, path, offset);
+    return (key, path, offset, length) -> prefetcher.isBlockOf(key, path, offset, length);
   }
 
   /**

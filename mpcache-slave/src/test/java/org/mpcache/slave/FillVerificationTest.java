@@ -70,7 +70,8 @@ class FillVerificationTest {
 
           @Override
           protected BlockFileCheck createBlockFileCheck(Configuration c) {
-            return (key, path, offset) -> true; // the NameNode has each block in the file named
+            // The NameNode has each block in the file named.
+            return (key, path, offset, length) -> true;
           }
         });
     fixture.awaitRegistration();

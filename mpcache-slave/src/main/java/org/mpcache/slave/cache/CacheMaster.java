@@ -329,9 +329,10 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       return miss("the lookup names no file for the block");
     }
     try {
-      if (!blockFiles.isBlockOf(key, completion.getPath(), completion.getOffset())) {
+      if (!blockFiles.isBlockOf(key, completion.getPath(), completion.getOffset(),
+          accessProto.getBlockBytes())) {
         return miss("not the block of " + completion.getPath() + " at "
-            + completion.getOffset());
+            + completion.getOffset() + " of " + accessProto.getBlockBytes() + " bytes");
       }
     } catch (IOException e) {
       return miss("cannot check the block's file at the NameNode: " + e.getMessage());

@@ -454,9 +454,9 @@ public class PrefetchService extends AbstractService {
     // Before admission: the arbitrator's answer, and the evictions it orders, are acted on at
     // once, not after a wait.
     yieldToForeground(key, askedAt);
-    if (!blockFiles.isBlockOf(key, c.getPath(), c.getOffset())) {
-      LOG.info("Not filling {}: it is not the block of {} at {}", key, c.getPath(),
-          c.getOffset());
+    if (!blockFiles.isBlockOf(key, c.getPath(), c.getOffset(), c.getAccess().getBlockBytes())) {
+      LOG.info("Not filling {}: it is not the block of {} at {} of {} bytes", key, c.getPath(),
+          c.getOffset(), c.getAccess().getBlockBytes());
       return false;
     }
     ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
@@ -634,12 +634,14 @@ public class PrefetchService extends AbstractService {
 
   /**
    * Whether {@code key} is the block the file {@code path} of the cluster's own HDFS holds at
-   * {@code offset}, asked of the NameNode as the slave's login user: the check a write-through
-   * fill's admission needs, as the slave reads nothing of the file for it. False for a path off
+   * {@code offset}, {@code length} bytes long, asked of the NameNode as the slave's login user:
+   * the check every fill's admission needs ({@link BlockFileCheck}), so that neither a false
+   * file nor a false length reaches the master, which would evict for it. False for a path off
    * the cluster's HDFS (no connection is made) and for a file that is gone or that the slave may
    * not read.
    */
-  public boolean isBlockOf(BlockKey key, String path, long offset) throws IOException {
+  public boolean isBlockOf(BlockKey key, String path, long offset, long length)
+      throws IOException {
     Path p;
     try {
       p = new Path(path);
@@ -654,7 +656,7 @@ public class PrefetchService extends AbstractService {
         for (LocatedBlock lb : fileSystem(p.toUri()).getClient()
             .getLocatedBlocks(p.toUri().getPath(), offset, 1).getLocatedBlocks()) {
           if (lb.getStartOffset() == offset) {
-            return isKey(lb.getBlock(), key);
+            return isKey(lb.getBlock(), key) && lb.getBlockSize() == length;
           }
         }
         return false;
