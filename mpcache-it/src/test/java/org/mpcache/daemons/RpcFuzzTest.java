@@ -25,6 +25,8 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.Descriptors.Descriptor;
@@ -119,6 +121,8 @@ class RpcFuzzTest {
   private static final String DATASET = "/fuzz/data";
   /** The dataset of the slave-master cases, which may change its size and verdicts at will. */
   private static final String FUZZ_DATASET = "/fuzz/other";
+  /** A file of {@link #DATASET} on the slave's own HDFS, which write-through fills name. */
+  private static final String OWN_FILE = "hdfs://fuzzns" + DATASET + "/part-0";
   private static final String APP = "application_1_0001";
   private static final String CONTAINER = "container_1_0001_01_000002";
   private static final String ATTEMPT = "attempt_1_0001_m_000000_0";
@@ -160,6 +164,19 @@ class RpcFuzzTest {
     Configuration sc = LocalDaemons.slaveConf(master.getRpcAddress(), dir.resolve("ssd"));
     sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "16m");
     sc.setLong(SlaveConfigKeys.FILL_TIMEOUT_MS_KEY, 600_000);
+    // The slave's own HDFS is a nameservice only, so that the fuzzed lookups' bare paths lie on
+    // fs.defaultFS, another file system, and are refused before any fill is queued: a fill
+    // running beside the later cases would change what they compare. The fills the cases offer
+    // name the nameservice (OWN_FILE).
+    sc.set(FileSystem.FS_DEFAULT_NAME_KEY, "file:///");
+    sc.set(HdfsClientConfigKeys.DFS_NAMESERVICES, "fuzzns");
+    sc.set(HdfsClientConfigKeys.DFS_NAMENODE_RPC_ADDRESS_KEY + ".fuzzns", "127.0.0.1:1");
+    // A fill a case offers and aborts is handed to the slave's own fill (it names its file):
+    // held off past the run's end, so that none asks the master for admission beside a later
+    // case; the queue holds them all.
+    sc.setLong(SlaveConfigKeys.FILL_QUIET_MS_KEY, 600_000);
+    sc.setLong(SlaveConfigKeys.FILL_MAX_DELAY_MS_KEY, 600_000);
+    sc.setInt(SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY, 100_000);
     slave = LocalDaemons.startSlave(sc);
     waitFor(() -> slave.getMasterLink().isRegistered(), "registration");
     slaveId = slave.info().getSlaveId();
@@ -212,7 +229,7 @@ class RpcFuzzTest {
       throws IOException {
     LookupResponseProto r = RpcSupport.call(() -> proxy.lookup(null, LookupRequestProto
         .newBuilder().setAccess(access(key, bytes)).setOfferFill(true)
-        .setPath(DATASET + "/part-0").setBlockOffset(0).build()));
+        .setPath(OWN_FILE).setBlockOffset(0).build()));
     assertTrue(r.hasFillId(), "a fill of " + key + ": " + r);
     return r.getFillId();
   }
@@ -829,12 +846,14 @@ class RpcFuzzTest {
     replace.put("slaveId", ID);
     replace.put("freeBytes", UINT64);
     replace.put("force", bool());
+    replace.put("path", text(true));
+    replace.put("offset", number(0, Long.MAX_VALUE, false));
     all.add(new MethodCases("SlaveMaster", "requestReplace", new FuzzSlave() {
       @Override
       Message.Builder request() {
         return ReplaceRequestProto.newBuilder().setSlaveId(FUZZ_SLAVE)
             .setAccess(access(new BlockKey("BP-fuzz", 0, 1), SMALL, FUZZ_DATASET))
-            .setFreeBytes(SMALL);
+            .setFreeBytes(SMALL).setPath(FUZZ_DATASET + "/part-0").setOffset(0);
       }
     }, replace));
 
