@@ -24,6 +24,7 @@ import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
@@ -63,6 +64,16 @@ class MissFillTest {
     if (cluster != null) {
       cluster.close();
     }
+  }
+
+  /**
+   * A slave fill an earlier test set off and did not wait for would be counted among this test's
+   * fills if it ended during this one.
+   */
+  @BeforeEach
+  void earlierFillsEnded() throws InterruptedException {
+    Waits.waitFor(() -> cluster.slaves().stream()
+        .allMatch(s -> s.getPrefetcher().readerFillsPending() == 0), "earlier tests' fills to end");
   }
 
   /** Writes {@code content} to {@code p} in {@link #BLOCK}-byte blocks. */
