@@ -101,6 +101,10 @@ public final class ClusterSimulator {
       everyNode[i] = i;
     }
     long perNodeBlocks = config.capacityBytesPerNode / config.blockBytes;
+    for (String slave : slaveIds) {
+      // As each slave registers with the master: empty, its whole Input Cache free.
+      policy.onSlaveRoom(slave, perNodeBlocks * config.blockBytes);
+    }
     Map<String, Long> firstBlockIds = firstBlockIds(jobs);
     // What the slaves hold, by block: a block is only ever read, so only ever cached, on its home
     // node, so a flag per block and a count per node say it all, where sets of keys were hashed

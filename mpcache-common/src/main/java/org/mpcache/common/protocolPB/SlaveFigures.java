@@ -19,6 +19,15 @@ public final class SlaveFigures {
         .setBlocksCorrupt(0);
   }
 
+  /**
+   * The Input Cache bytes a space report leaves free: its own capacity and the Dynamic Pool's,
+   * less what the Localized Cache borrowed from the pool and what cached blocks use.
+   */
+  public static long inputCacheFree(SpaceReportProto s) {
+    return Math.max(0, s.getInputCacheCapacity() + s.getDynamicPoolCapacity()
+        - s.getPoolLentToLocalized() - s.getInputCacheUsed());
+  }
+
   /** A space report that is all zero. */
   public static SpaceReportProto.Builder zeroSpace() {
     return SpaceReportProto.newBuilder().setCapacity(0).setInputCacheCapacity(0)

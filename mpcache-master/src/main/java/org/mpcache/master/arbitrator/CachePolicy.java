@@ -37,6 +37,14 @@ public interface CachePolicy {
   CacheDecision onMiss(BlockAccess access, long slaveFreeBytes);
 
   /**
+   * A slave (re)registered with {@code freeBytes} of its Input Cache free: a policy that admits by
+   * the cache's room counts them until the slave's next request says otherwise. By default
+   * nothing.
+   */
+  default void onSlaveRoom(String slaveId, long freeBytes) {
+  }
+
+  /**
    * As {@link #onMiss(BlockAccess, long)}, for an operator's prefetch: with {@code force} the
    * policy skips its admission test (it still needs room, evicting as usual). Policies without an
    * admission test have nothing to skip; this default ignores {@code force}.

@@ -109,6 +109,11 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   void slaveFree(String slaveId, long freeBytes) {
   }
 
+  @Override
+  public final void onSlaveRoom(String slaveId, long freeBytes) {
+    slaveFree(slaveId, Math.max(0, freeBytes));
+  }
+
   /** A new dataset access was counted (after {@code accesses} and the stamps were updated). */
   void afterAccess(DatasetRecord d, BlockAccess a) {
   }

@@ -165,12 +165,17 @@ public final class ReplaceArbitrator {
    * not known here: the caller has them checked, and {@link #dropStale} orders out those it no
    * longer has.
    *
+   * The slave's free Input Cache bytes count toward the cache's room from here on, so that
+   * admission by room does not wait for each slave's first request to learn of it.
+   *
    * @param inputCacheCapacity the slave's Input Cache capacity as it registered
+   * @param freeBytes the slave's free Input Cache bytes as it registered
    * @return the blocks the slave must evict, and the blocks adopted
    */
   public Registration onRegister(String slaveId, List<HeldBlock> held,
-      long inputCacheCapacity) {
+      long inputCacheCapacity, long freeBytes) {
     synchronized (lock) {
+      policy.onSlaveRoom(slaveId, freeBytes);
       long now = wallClock.getAsLong();
       Set<BlockKey> reported = new HashSet<>();
       for (HeldBlock h : held) {

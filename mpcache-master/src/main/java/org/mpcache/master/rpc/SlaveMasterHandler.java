@@ -32,6 +32,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveRequestProto;
 import org.mpcache.common.proto.SlaveMasterProtos.UnregisterSlaveResponseProto;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
+import org.mpcache.common.protocolPB.SlaveFigures;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
@@ -148,7 +149,8 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private RegisterSlaveResponseProto registered(SlaveInfoProto info, SpaceReportProto space,
       List<HeldBlock> held, int unusable) {
     String id = info.getSlaveId();
-    Registration r = arbitrator.onRegister(id, held, space.getInputCacheCapacity());
+    Registration r = arbitrator.onRegister(id, held, space.getInputCacheCapacity(),
+        SlaveFigures.inputCacheFree(space));
     registry.adoption(id, r.kept(), r.unknownDataset(), r.overCapacity());
     adoptionChecker.enqueue(id, r.adopted());
     LOG.info("Registered slave {} at {}:{} beside DataNode {} ({} bytes of SSD; of {} blocks held, "

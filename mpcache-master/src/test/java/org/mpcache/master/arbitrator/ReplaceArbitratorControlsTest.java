@@ -52,7 +52,7 @@ class ReplaceArbitratorControlsTest {
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
         .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), IDENTITY,
         registry.holder(SLAVE));
-    arbitrator.onRegister(SLAVE, List.of(), CAPACITY);
+    arbitrator.onRegister(SLAVE, List.of(), CAPACITY, CAPACITY);
   }
 
   private static BlockKey key(long id) {

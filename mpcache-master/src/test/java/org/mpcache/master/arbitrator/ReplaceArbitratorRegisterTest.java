@@ -56,7 +56,7 @@ class ReplaceArbitratorRegisterTest {
         .setDynamicPoolCapacity(0).setPoolLentToInput(0).setPoolLentToLocalized(0)
         .setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0).build(), IDENTITY,
         registry.holder(SLAVE));
-    return arbitrator.onRegister(SLAVE, held, CAPACITY).evict();
+    return arbitrator.onRegister(SLAVE, held, CAPACITY, 0).evict();
   }
 
   private DatasetStatusProto dataset(String id) {
@@ -65,6 +65,29 @@ class ReplaceArbitratorRegisterTest {
 
   private static BlockAccess hit(long id, String dataset, String job) {
     return new BlockAccess(SLAVE, key(id), BLOCK, dataset, 2, job, 2_000L);
+  }
+
+  /**
+   * The mpcache policy admits a new dataset by the room of every registered slave, not only of
+   * those that have asked to cache something: a cluster's first dataset, as large as both slaves'
+   * free space together, is admitted at its first block.
+   */
+  @Test
+  void onReplaceRequest_firstDatasetFillingEverySlave_admittedByTheRoomTheSlavesRegisteredWith() {
+    start(CachePolicies.MPCACHE);
+    for (String slave : List.of(SLAVE, "host2:50121")) {
+      registry.register(SlaveInfoProto.newBuilder().setSlaveId(slave)
+          .setHost(slave.substring(0, slave.indexOf(':'))).setClientPort(50121).build(),
+          SpaceReportProto.newBuilder().setCapacity(CAPACITY).setInputCacheCapacity(CAPACITY)
+              .setInputCacheUsed(0).setDynamicPoolCapacity(0).setPoolLentToInput(0)
+              .setPoolLentToLocalized(0).setLocalizedCacheCapacity(0).setLocalizedCacheUsed(0)
+              .build(), IDENTITY, registry.holder(slave));
+      arbitrator.onRegister(slave, List.of(), CAPACITY, CAPACITY);
+    }
+    CacheDecision d = arbitrator.onReplaceRequest(new BlockAccess(SLAVE, key(1), BLOCK,
+        "/data/first", 20, "job_1", 1_000L), CAPACITY);
+    assertTrue(d.admitted(), "the first block of a dataset both slaves' room holds: "
+        + d.reason());
   }
 
   @Test
@@ -173,7 +196,7 @@ class ReplaceArbitratorRegisterTest {
     registry.register(SlaveInfoProto.newBuilder().setSlaveId(SLAVE).setHost("host1")
         .setClientPort(50121).build(), registry.space(SLAVE).orElseThrow(), IDENTITY,
         registry.holder(SLAVE));
-    Registration r = arbitrator.onRegister(SLAVE, held, CAPACITY);
+    Registration r = arbitrator.onRegister(SLAVE, held, CAPACITY, 0);
     assertEquals(1, r.known(), "block 1 was known from the first registration");
     assertEquals(9, r.adopted().size());
     assertEquals(held.subList(2, 11), r.adopted());
