@@ -86,6 +86,7 @@ public final class MiniMpCacheCluster implements Closeable {
     private long slaveCapacity = 1L << 30;
     private long localizedCapacity = -1;
     private long blockSize = 8L << 20;
+    private int replication = -1;
     private IntFunction<File> dataNodeDir;
     private IntFunction<File> slaveCacheDir;
     private IntFunction<File> nodeManagerLocalDir;
@@ -130,6 +131,15 @@ public final class MiniMpCacheCluster implements Closeable {
 
     public Builder blockSize(long bytes) {
       this.blockSize = bytes;
+      return this;
+    }
+
+    /** HDFS's replication; by default two, or one with a single DataNode. */
+    public Builder replication(int replicas) {
+      if (replicas < 1) {
+        throw new IllegalArgumentException("replication " + replicas + " is below 1");
+      }
+      this.replication = replicas;
       return this;
     }
 
@@ -295,7 +305,8 @@ public final class MiniMpCacheCluster implements Closeable {
       }
     }
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, spec.blockSize);
-    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, Math.min(2, spec.dataNodes));
+    int replication = spec.replication > 0 ? spec.replication : Math.min(2, spec.dataNodes);
+    conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
     if (spec.dataNodeDir == null) {
       dfs = new MiniDFSCluster.Builder(conf, new File(spec.baseDir, "dfs"))
           .numDataNodes(spec.dataNodes).build();
@@ -311,7 +322,6 @@ public final class MiniMpCacheCluster implements Closeable {
       dfs.startDataNodes(conf, spec.dataNodes, null, false, null, null, null, null, null, false,
           false, false, overlays, null, null);
       // Built with no DataNodes, MiniDFSCluster lowered the replication to 0.
-      int replication = Math.min(2, spec.dataNodes);
       conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
       dfs.getConfiguration(0).setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
     }

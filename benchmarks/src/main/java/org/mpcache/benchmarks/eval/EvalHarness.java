@@ -11,6 +11,7 @@ import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
@@ -190,6 +191,10 @@ public final class EvalHarness {
     List<File> tierDirs = new ArrayList<>();
     MiniMpCacheCluster.Builder b = new MiniMpCacheCluster.Builder(base)
         .dataNodes(settings.nodes()).yarn(true).blockSize(settings.blockBytes())
+        // One replica per block, the DataNodes' HDDs holding equal shares (TurnTakingPlacement).
+        .replication(1)
+        .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+            TurnTakingPlacement.class.getName())
         .slaveCapacity(mode.caches() || mode.ssdSlave() ? cacheBytesPerNode
             : settings.blockBytes())
         .dataNodeDir(tierDir(mode.dataOnSsd() ? Tier.SSD : Tier.HDD, run + "/dn", tierDirs))
