@@ -57,6 +57,7 @@ class MasterWebUiKerberosTest {
     conf.set(MasterConfigKeys.KEYTAB_FILE_KEY, keytab.getPath());
     conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "localhost:0");
     conf.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "localhost:0");
+    conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
     conf.setBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, true);
     conf.setBoolean(CommonConfigurationKeys.HADOOP_SECURITY_INSTRUMENTATION_REQUIRES_ADMIN, true);
     conf.set("hadoop.http.authentication.type", "kerberos");

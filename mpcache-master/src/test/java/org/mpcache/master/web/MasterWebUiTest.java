@@ -69,6 +69,7 @@ class MasterWebUiTest {
     conf = new Configuration();
     conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     conf.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
     conf.set(MasterConfigKeys.HTTPS_ADDRESS_KEY, "localhost:0");
     conf.set(MasterConfigKeys.HTTP_POLICY_KEY, "HTTP_AND_HTTPS");
     conf.setBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, true);
@@ -267,6 +268,7 @@ class MasterWebUiTest {
     Configuration defaults = new Configuration();
     defaults.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     defaults.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    defaults.set(MasterConfigKeys.STATE_DIR_KEY, "");
     MpCacheMaster plain = new MpCacheMaster();
     plain.init(defaults);
     plain.start();
@@ -300,6 +302,7 @@ class MasterWebUiTest {
     bad.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     bad.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     bad.set(MasterConfigKeys.HTTPS_ADDRESS_KEY, "127.0.0.1:0");
+    bad.set(MasterConfigKeys.STATE_DIR_KEY, "");
     for (int i = 0; i < keysAndValues.length; i += 2) {
       bad.set(keysAndValues[i], keysAndValues[i + 1]);
     }
