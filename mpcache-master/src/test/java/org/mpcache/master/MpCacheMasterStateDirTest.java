@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,10 @@ class MpCacheMasterStateDirTest {
     m.stop();
     Path state = dir.resolve("mpcache").resolve("master-state");
     assertTrue(new MasterStateFile(state, 1 << 20).load().isPresent(), "checkpointed in " + state);
+    for (Path d : new Path[] {state, state.getParent()}) {
+      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d)), d
+          + " is the master's only");
+    }
 
     MpCacheMaster again = start(new Configuration(conf));
     try {
