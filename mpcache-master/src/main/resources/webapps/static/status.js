@@ -147,6 +147,10 @@ function renderFigures(s) {
 function refresh() {
   fetch('/status.json', {cache: 'no-store'})
       .then(r => {
+        if (r.status === 401 || r.status === 403) {
+          throw new Error('HTTP ' + r.status + ': the status is shown to mpcache.admin.acl and '
+              + 'mpcache.admin.read.acl only; sign in as one of them.');
+        }
         if (!r.ok) {
           throw new Error('HTTP ' + r.status + ' ' + r.statusText);
         }

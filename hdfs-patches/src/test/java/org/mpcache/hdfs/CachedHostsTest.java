@@ -177,6 +177,16 @@ class CachedHostsTest {
   }
 
   @Test
+  void addTo_sameBlockTwice_asksForItOnceAndNamesItsHostsOnBoth() {
+    BlockLocation[] file = addTo(location(1), location(2), location(1, "dn"));
+    assertEquals(1, calls.get());
+    assertEquals(2, largest.get(), "each block named once");
+    assertArrayEquals(new String[] {"node-1"}, file[0].getCachedHosts());
+    assertArrayEquals(new String[] {"node-2"}, file[1].getCachedHosts());
+    assertArrayEquals(new String[] {"dn", "node-1"}, file[2].getCachedHosts());
+  }
+
+  @Test
   void addTo_unknownBlocksOrMismatchedLists_askNothing() {
     BlockLocation[] file = {location(1)};
     hosts.addTo(file, Arrays.asList((LocatedBlock) null));

@@ -103,6 +103,7 @@ class DistributionTest {
     site.put("mpcache.master.rpc-address", "127.0.0.1:" + rpcPort);
     site.put("mpcache.master.http-address", "127.0.0.1:" + httpPort);
     site.put("mpcache.master.heartbeat.interval.ms", "300");
+    site.put("mpcache.master.state.dir", work.resolve("master-state").toString());
     site.put("mpcache.slave.rpc-address", "127.0.0.1:" + slavePort);
     site.put("mpcache.slave.hostname", "127.0.0.1");
     site.put("mpcache.slave.datanode.address",

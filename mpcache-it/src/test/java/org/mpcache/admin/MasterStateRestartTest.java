@@ -136,7 +136,7 @@ class MasterStateRestartTest {
     JsonNode before = readTwice(p, 2);
     assertTrue(before.get("frequency").asDouble() > 1, before::toString);
 
-    cluster.restartMaster(c -> c.unset(MasterConfigKeys.STATE_DIR_KEY));
+    cluster.restartMaster(c -> c.set(MasterConfigKeys.STATE_DIR_KEY, ""));
 
     JsonNode after = awaitDataset(p, "every block is adopted",
         d -> d.path("cachedBlocks").asInt() == 4);

@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.MpCacheConfiguration;
 import org.mpcache.common.Waits;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
@@ -52,7 +53,14 @@ final class LocalDaemons {
     return sc;
   }
 
+  /**
+   * Starts a master; with no state directory unless {@code conf} names one, since the default,
+   * under {@code hadoop.tmp.dir}, is shared by every master on the machine.
+   */
   static MpCacheMaster startMaster(Configuration conf) {
+    if (!MpCacheConfiguration.setByUser(conf, MasterConfigKeys.STATE_DIR_KEY)) {
+      conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
+    }
     MpCacheMaster m = new MpCacheMaster();
     m.init(conf);
     m.start();

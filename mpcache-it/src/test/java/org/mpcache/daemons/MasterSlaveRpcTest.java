@@ -181,6 +181,7 @@ class MasterSlaveRpcTest {
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 5000);
     mc.setLong(MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, 1000);
+    mc.set(MasterConfigKeys.STATE_DIR_KEY, "");
     MpCacheMaster m = new MpCacheMaster();
     Exception e = assertThrows(Exception.class, () -> m.init(mc));
     Throwable root = e;

@@ -18,10 +18,12 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.mpcache.common.MpCacheConfigKeys;
+import org.mpcache.common.MpCacheConfiguration;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.ReportResponseProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.master.MasterConfigKeys;
 
 /**
  * mpCache daemons as child processes, the way {@code bin/mpcache} runs them (java from
@@ -98,8 +100,16 @@ final class DaemonProcesses implements AutoCloseable {
     }
   }
 
-  /** Starts daemon {@code name} from main class {@code main} with configuration {@code conf}. */
+  /**
+   * Starts daemon {@code name} from main class {@code main} with configuration {@code conf}; a
+   * master without a state directory unless {@code conf} names one, since the default, under
+   * {@code hadoop.tmp.dir}, is shared by every master on the machine.
+   */
   void start(String name, Class<?> main, Configuration conf) throws IOException {
+    if (!MpCacheConfiguration.setByUser(conf, MasterConfigKeys.STATE_DIR_KEY)) {
+      conf = new Configuration(conf);
+      conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
+    }
     File confDir = new File(dir, name + "-conf");
     if (!confDir.isDirectory() && !confDir.mkdirs()) {
       throw new IOException("Cannot create " + confDir);

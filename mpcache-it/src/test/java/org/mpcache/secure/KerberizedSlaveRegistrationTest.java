@@ -63,6 +63,7 @@ class KerberizedSlaveRegistrationTest {
     mc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "localhost:0");
     mc.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "localhost:0");
     mc.setLong(MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, 100);
+    mc.set(MasterConfigKeys.STATE_DIR_KEY, "");
     master = new MpCacheMaster();
     master.init(mc);
     master.start();

@@ -124,10 +124,11 @@ public final class MasterConfigKeys {
    * A local directory where the master checkpoints what slaves cannot tell it after a restart
    * (the policy's per-dataset state, decommission flags, queued prefetches) and reloads it at
    * start; with {@code mpcache.master.space.history.file} unset it keeps the space history too.
-   * Empty: nothing is checkpointed, and a restarted master relearns it.
+   * By default under {@code hadoop.tmp.dir}, where Hadoop's daemons keep their data unless told
+   * otherwise. Empty: nothing is checkpointed, and a restarted master relearns it.
    */
   public static final String STATE_DIR_KEY = "mpcache.master.state.dir";
-  public static final String STATE_DIR_DEFAULT = "";
+  public static final String STATE_DIR_DEFAULT = "${hadoop.tmp.dir}/mpcache/master-state";
 
   /** How often the master checkpoints its state directory (and once more when it stops). */
   public static final String STATE_CHECKPOINT_INTERVAL_MS_KEY =

@@ -6,16 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.AdminProtos.CheckpointStatusProto;
+import org.mpcache.master.arbitrator.BlockAccess;
+import org.mpcache.master.arbitrator.HeldBlock;
 import org.mpcache.master.state.MasterStateFile;
 
 /**
  * A master with {@code mpcache.master.state.dir}: it checkpoints there when it stops, keeps the
- * space history there when no file of its own is set, and reports both.
+ * space history there when no file of its own is set, and reports both; by default the directory
+ * is under {@code hadoop.tmp.dir}, so that a restarted master keeps the datasets' frequencies.
  */
 class MpCacheMasterStateDirTest {
   @TempDir
@@ -58,11 +64,49 @@ class MpCacheMasterStateDirTest {
 
   @Test
   void report_withoutStateDir_saysSo() {
-    MpCacheMaster m = start(new Configuration());
+    Configuration conf = new Configuration();
+    conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
+    MpCacheMaster m = start(conf);
     try {
       assertFalse(m.getStatus().report().getCheckpoint().hasStateDir());
     } finally {
       m.stop();
     }
+  }
+
+  @Test
+  void restart_withTheDefaults_keepsDatasetFrequenciesUnderHadoopTmpDir() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("hadoop.tmp.dir", dir.toString());
+    MpCacheMaster m = start(conf);
+    BlockKey block = new BlockKey("BP-1", 1, 1);
+    // A slave that holds a block of the dataset, read once: the hit counts toward its frequency.
+    m.getArbitrator().onRegister("h1:7000", List.of(new HeldBlock(block, 1000, "/data/in", 2)),
+        1 << 20);
+    m.getArbitrator().onHits(List.of(new BlockAccess("h1:7000", block, 1000, "/data/in", 2,
+        "job_1", 1_000)));
+    double frequency = frequency(m);
+    assertTrue(frequency > 0, "the read counted: " + frequency);
+    m.stop();
+    Path state = dir.resolve("mpcache").resolve("master-state");
+    assertTrue(new MasterStateFile(state, 1 << 20).load().isPresent(), "checkpointed in " + state);
+    for (Path d : new Path[] {state, state.getParent()}) {
+      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d)), d
+          + " is the master's only");
+    }
+
+    MpCacheMaster again = start(new Configuration(conf));
+    try {
+      assertEquals(state.toString(), again.getStatus().report().getCheckpoint().getStateDir());
+      assertEquals(frequency, frequency(again), "the frequency is restored");
+    } finally {
+      again.stop();
+    }
+  }
+
+  private static double frequency(MpCacheMaster m) {
+    return m.getStatus().datasets(null).stream()
+        .filter(d -> d.getDatasetId().equals("/data/in")).findFirst()
+        .orElseThrow(() -> new AssertionError("no dataset /data/in")).getFrequency();
   }
 }

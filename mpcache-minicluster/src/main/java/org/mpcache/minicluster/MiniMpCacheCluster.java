@@ -334,6 +334,9 @@ public final class MiniMpCacheCluster implements Closeable {
         spec.host + ":" + (external ? spec.externalMasterPort : 0));
     setUnlessConfigured(masterConf, MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
     setUnlessConfigured(masterConf, MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
+    // No checkpoints unless the test asks for them: the default, under hadoop.tmp.dir, is shared
+    // by every cluster on the machine, and a restart stands for a crash (restartMaster).
+    setUnlessConfigured(masterConf, MasterConfigKeys.STATE_DIR_KEY, "");
     setUnlessConfigured(masterConf, MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     if (external) {
       conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
@@ -647,7 +650,8 @@ public final class MiniMpCacheCluster implements Closeable {
 
   /**
    * Stops the master and starts a new one on the same RPC port, and waits until every running
-   * slave has registered with it again. Without {@code mpcache.master.state.dir} the master keeps
+   * slave has registered with it again. Without {@code mpcache.master.state.dir} (the cluster sets
+   * none unless its configuration does) the master keeps
    * nothing of its own across the restart, so its stop stands for a crash: what it knew comes back
    * from the slaves' registrations. With it, the stop writes a last checkpoint, as a graceful stop
    * does, and the new master restores it.

@@ -20,9 +20,20 @@ public final class Daemons {
 
   /**
    * Runs a daemon until it stops: logs the startup banner, initializes it from
-   * {@code mpcache-site.xml}, starts it, and exits with status 1 if that fails.
+   * {@code mpcache-site.xml}, starts it, and exits with status 1 if that fails. A daemon takes no
+   * arguments: any argument is refused, named with the usage on stderr, with status 1 before
+   * anything starts, so that a mistyped option is never silently ignored.
    */
   public static void run(Service daemon, Class<?> mainClass, String[] args, Logger log) {
+    if (args.length > 0) {
+      String message = "Unknown argument '" + args[0] + "': " + mainClass.getSimpleName()
+          + " takes no arguments.\nUsage: mpcache [--config confdir] [--daemon start|stop|status]"
+          + " master|slave\nIts settings are read from mpcache-site.xml in the configuration"
+          + " directory.";
+      System.err.println(message);
+      ExitUtil.terminate(1, message);
+      return;
+    }
     StringUtils.startupShutdownMessage(mainClass, args, log);
     try {
       ShutdownHookManager.get().addShutdownHook(daemon::stop, 30);

@@ -2,11 +2,13 @@ package org.mpcache.master.space;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
+import org.mpcache.master.state.OwnerOnlyFiles;
 
 /**
  * Reads and writes a {@link SpaceHistory} as a small versioned text file, so that the history
@@ -18,8 +20,8 @@ import java.util.List;
  * </pre>
  *
  * In job types, backslash, tab and newline are written {@code \\}, {@code \t} and {@code \n}.
- * Writes go to a temporary file in the same directory, which is then renamed over the old one, so
- * a crash leaves either the old or the new history, never half of one.
+ * Writes go to a temporary file in the same directory, fsynced, which is then renamed over the old
+ * one, so a crash leaves either the old or the new history, never half of one.
  *
  * <p>Stateless and thread-safe.
  */
@@ -77,13 +79,18 @@ public final class SpaceHistoryFile {
     }
   }
 
-  /** Writes the history atomically (temporary file, then rename). */
+  /**
+   * Writes the history atomically and durably: to {@code <file>.tmp}, fsynced, then renamed over
+   * {@code file}; the file and any directory created for it are the master's user's only
+   * ({@link OwnerOnlyFiles}).
+   */
   public static void save(SpaceHistory history, Path file) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+    OwnerOnlyFiles.createDirectories(dir);
+    Path tmp = dir.resolve(file.getFileName() + ".tmp");
     try {
-      try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+      try (FileChannel ch = OwnerOnlyFiles.createTemporary(tmp);
+          BufferedWriter w = new BufferedWriter(Channels.newWriter(ch, StandardCharsets.UTF_8))) {
         w.write(HEADER);
         w.newLine();
         IOException[] failure = new IOException[1];
@@ -101,8 +108,10 @@ public final class SpaceHistoryFile {
         if (failure[0] != null) {
           throw failure[0];
         }
+        w.flush();
+        ch.force(true);
       }
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      OwnerOnlyFiles.replace(tmp, file);
     } finally {
       Files.deleteIfExists(tmp);
     }

@@ -78,7 +78,7 @@ public final class MasterStateCheckpointer extends AbstractService {
           MasterConfigKeys.STATE_DIR_KEY);
       return;
     }
-    Files.createDirectories(file.path().getParent());
+    OwnerOnlyFiles.createDirectories(file.path().getParent());
     restore();
     timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "MasterStateCheckpointer");

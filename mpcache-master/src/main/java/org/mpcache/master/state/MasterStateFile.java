@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -34,7 +33,7 @@ import org.mpcache.master.MasterConfigKeys;
  *
  * <p>A write goes to {@code master-state.tmp}, is fsynced, renamed over {@code master-state}, and
  * the directory is fsynced: a crash at any point leaves the previous checkpoint or the new one,
- * never a mix. A left-over temporary file is ignored by {@link #load} and overwritten by the next
+ * never a mix. The file is {@code rw-------} ({@link OwnerOnlyFiles}). A left-over temporary file is ignored by {@link #load} and overwritten by the next
  * write.
  *
  * <p>Thread-safe for reads; the caller runs one write at a time.
@@ -154,17 +153,13 @@ public final class MasterStateFile {
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + payload.length + 4);
     b.put(MAGIC).putInt(VERSION).putInt(payload.length).put(payload).putInt(crc(payload)).flip();
     long size = b.remaining();
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+    try (FileChannel ch = OwnerOnlyFiles.createTemporary(tmp)) {
       while (b.hasRemaining()) {
         ch.write(b);
       }
       ch.force(true);
     }
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      dir.force(true);
-    }
+    OwnerOnlyFiles.replace(tmp, file);
     return size;
   }
 

@@ -32,8 +32,10 @@ import org.mpcache.master.status.MasterStatus;
  * admin ACL ({@value MasterConfigKeys#ADMIN_ACL_KEY}) is {@link HttpServer2}'s, so with
  * {@code hadoop.security.authorization} and {@code hadoop.security.instrumentation.requires.admin}
  * only admins reach the standard servlets; {@value MasterConfigKeys#HTTP_POLICY_KEY} chooses HTTP,
- * HTTPS (key store from {@code hadoop.ssl.server.conf}) or both. Dataset paths in
- * {@code /status.json} are shown only to callers {@link AdminAcls#mayRead may read} them.
+ * HTTPS (key store from {@code hadoop.ssl.server.conf}) or both. {@code /status.json} is the
+ * admin report: with {@code hadoop.security.authorization} only callers
+ * {@link AdminAcls#checkRead allowed} {@code mpcache admin report} read it; without, anyone does,
+ * but dataset paths in it are shown only to callers {@link AdminAcls#mayRead may read} them.
  *
  * <p>The server is built at init and listens from start. Thread-safe: Jetty's threads serve
  * requests concurrently; the status comes from the thread-safe {@link MasterStatus}; the fields

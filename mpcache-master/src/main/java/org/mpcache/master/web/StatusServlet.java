@@ -10,6 +10,11 @@ import java.util.Set;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeys;
+import org.apache.hadoop.http.HttpServer2;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.master.security.AdminAcls;
 import org.mpcache.master.status.MasterStatus;
@@ -21,6 +26,11 @@ import org.mpcache.master.tools.ProtoJson;
  * space split, cached blocks and counters), {@code datasets} what {@code mpcache admin datasets
  * -json} lists, {@code user} the caller as the authentication filter named it (null when
  * anonymous), and {@code datasetPaths} whether the datasets carry their paths.
+ *
+ * <p>With {@code hadoop.security.authorization} the document is the admin report, and only those
+ * who may call {@code mpcache admin report} read it ({@link AdminAcls#checkRead}): an anonymous
+ * caller gets 401 and any other user 403, as {@link HttpServer2#hasAdministratorAccess} answers
+ * for the admin pages. Without authorization anyone the authentication filter lets in reads it.
  *
  * <p>Dataset paths name every user's input, so a caller who may not read them (see
  * {@link AdminAcls#mayRead}) gets each dataset's figures only: sizes, cached blocks and bytes,
@@ -44,6 +54,21 @@ public final class StatusServlet extends HttpServlet {
     AdminAcls acls = (AdminAcls) getServletContext()
         .getAttribute(MasterHttpServer.ADMIN_ACLS_ATTRIBUTE);
     String user = req.getRemoteUser();
+    Configuration conf = (Configuration) getServletContext()
+        .getAttribute(HttpServer2.CONF_CONTEXT_ATTRIBUTE);
+    if (conf.getBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, false)) {
+      if (user == null) {
+        resp.sendError(HttpServletResponse.SC_UNAUTHORIZED,
+            "Unauthenticated users are not authorized to read the status.");
+        return;
+      }
+      try {
+        acls.checkRead(UserGroupInformation.createRemoteUser(user), "the status");
+      } catch (AccessControlException e) {
+        resp.sendError(HttpServletResponse.SC_FORBIDDEN, e.getMessage());
+        return;
+      }
+    }
     boolean paths = acls.mayRead(user);
     ObjectNode doc = JsonNodeFactory.instance.objectNode();
     doc.put("user", user);

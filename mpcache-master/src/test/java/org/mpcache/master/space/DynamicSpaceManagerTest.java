@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,17 @@ class DynamicSpaceManagerTest {
     try (var files = Files.list(dir)) {
       assertEquals(List.of(file), files.toList()); // no temporary file left behind
     }
+  }
+
+  @Test
+  void save_inANewDirectory_bothAreTheOwnersOnly() throws Exception {
+    Path file = dir.resolve("new").resolve("space-history");
+    DynamicSpaceManager m = DynamicSpaceManager.open(file, 0.25);
+    m.record("sort", GIB, GIB / 4);
+    m.save();
+    assertEquals("rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,16 @@ class MasterStateFileTest {
     assertEquals(Optional.of(state(1, "A")), f.load());
     f.save(state(2, "B"));
     assertEquals(Optional.of(state(2, "B")), new MasterStateFile(dir, 1 << 20).load());
+  }
+
+  @Test
+  void save_fileIsTheOwnersOnly_evenOverALeftOverTemporaryFile() throws IOException {
+    Path tmp = dir.resolve(MasterStateFile.NAME + ".tmp");
+    Files.writeString(tmp, "left over by a crash");
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+    new MasterStateFile(dir, 1 << 20).save(state(1, "A"));
+    assertEquals("rw-------", PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(dir.resolve(MasterStateFile.NAME))));
   }
 
   @Test

@@ -45,9 +45,10 @@ import org.mpcache.master.registry.SlaveIdentity;
  * {@code hadoop.security.instrumentation.requires.admin}, simple authentication (the caller names
  * itself with {@code user.name}, which is enough to test who is let in), the admin ACL at its
  * default (the user the master runs as), {@code mpcache.admin.read.acl} naming one more reader,
- * and the key store {@link KeyStoreTestUtil} makes. The status page and its script, the standard
- * servlets and the log directory for admins only, and dataset paths in {@code /status.json} for
- * admins and readers only.
+ * and the key store {@link KeyStoreTestUtil} makes. The status page and its script for anyone,
+ * {@code /status.json} (the admin report) for admins and readers only, as the admin report over
+ * RPC, and the standard servlets and the log directory for admins only. Without authorization,
+ * {@code /status.json} for anyone, dataset paths for admins and readers only.
  */
 class MasterWebUiTest {
   private static final String SECRET_DATASET = "/user/alice/secret-input";
@@ -68,6 +69,7 @@ class MasterWebUiTest {
     conf = new Configuration();
     conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     conf.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
     conf.set(MasterConfigKeys.HTTPS_ADDRESS_KEY, "localhost:0");
     conf.set(MasterConfigKeys.HTTP_POLICY_KEY, "HTTP_AND_HTTPS");
     conf.setBoolean(CommonConfigurationKeys.HADOOP_SECURITY_AUTHORIZATION, true);
@@ -194,7 +196,7 @@ class MasterWebUiTest {
 
   @Test
   void statusJson_listsRegisteredSlavesWithSpaceAndCounters() throws Exception {
-    JsonNode s = statusAs(OUTSIDER);
+    JsonNode s = statusAs(READER);
     JsonNode report = s.get("report");
     assertEquals("mpcache", report.get("policy").asText());
     assertEquals(1, report.get("slaves").size());
@@ -222,18 +224,18 @@ class MasterWebUiTest {
   }
 
   @Test
-  void statusJson_hidesDatasetPathsFromOthers() throws Exception {
-    for (String user : new String[] {OUTSIDER, null}) {
-      Answer a = get("/status.json", user);
-      assertEquals(200, a.code(), a.body());
-      assertFalse(a.body().contains("secret-input"), user + " sees the path: " + a.body());
-      assertFalse(a.body().contains("job_1"), user + " sees the job: " + a.body());
-      JsonNode s = new ObjectMapper().readTree(a.body());
-      assertFalse(s.get("datasetPaths").asBoolean(), a.body());
-      JsonNode d = s.get("datasets").get(0);
-      assertEquals(2, d.get("sizeBlocks").asInt(), "the figures are still there: " + d);
-      assertTrue(d.has("cachedBlocks") && d.has("frequency"), d.toString());
-    }
+  void statusJson_refusesAnonymousCallers() throws Exception {
+    Answer a = get("/status.json", null);
+    assertEquals(401, a.code(), a.body());
+    assertFalse(a.body().contains("h1:7000"), a.body());
+  }
+
+  @Test
+  void statusJson_refusesAUserNeitherAdminNorReader() throws Exception {
+    Answer a = get("/status.json", OUTSIDER);
+    assertEquals(403, a.code(), a.body());
+    assertFalse(a.body().contains("h1:7000"), a.body());
+    assertTrue(a.body().contains(MasterConfigKeys.ADMIN_READ_ACL_KEY), a.body());
   }
 
   @Test
@@ -262,19 +264,30 @@ class MasterWebUiTest {
   }
 
   @Test
-  void statusJson_withTheDefaultsHidesDatasetPathsFromAnonymousCallers() throws Exception {
+  void statusJson_withTheDefaultsHidesDatasetPathsFromOthers() throws Exception {
     Configuration defaults = new Configuration();
     defaults.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     defaults.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
+    defaults.set(MasterConfigKeys.STATE_DIR_KEY, "");
     MpCacheMaster plain = new MpCacheMaster();
     plain.init(defaults);
     plain.start();
     try {
       assertEquals(null, plain.getHttpsAddress(), "HTTP only by default");
+      plain.getArbitrator().onReplaceRequest(new BlockAccess("h1:7000",
+          new BlockKey("BP-1", 1, 1), 1000, SECRET_DATASET, 2, "job_1", 1_000), 0);
       String url = "http://127.0.0.1:" + plain.getHttpAddress().getPort() + "/status.json";
-      JsonNode anonymous = new ObjectMapper().readTree(
-          get((HttpURLConnection) new URL(url).openConnection()).body());
-      assertFalse(anonymous.get("datasetPaths").asBoolean(), anonymous.toString());
+      for (String query : new String[] {"", "?user.name=" + OUTSIDER}) {
+        Answer a = get((HttpURLConnection) new URL(url + query).openConnection());
+        assertEquals(200, a.code(), a.body());
+        assertFalse(a.body().contains("secret-input"), query + " sees the path: " + a.body());
+        assertFalse(a.body().contains("job_1"), query + " sees the job: " + a.body());
+        JsonNode s = new ObjectMapper().readTree(a.body());
+        assertFalse(s.get("datasetPaths").asBoolean(), a.body());
+        JsonNode d = s.get("datasets").get(0);
+        assertEquals(2, d.get("sizeBlocks").asInt(), "the figures are still there: " + d);
+        assertTrue(d.has("cachedBlocks") && d.has("frequency"), d.toString());
+      }
       JsonNode named = new ObjectMapper().readTree(get((HttpURLConnection)
           new URL(url + "?user.name=" + admin).openConnection()).body());
       assertTrue(named.get("datasetPaths").asBoolean(), named.toString());
@@ -289,6 +302,7 @@ class MasterWebUiTest {
     bad.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:0");
     bad.set(MasterConfigKeys.HTTP_ADDRESS_KEY, "127.0.0.1:0");
     bad.set(MasterConfigKeys.HTTPS_ADDRESS_KEY, "127.0.0.1:0");
+    bad.set(MasterConfigKeys.STATE_DIR_KEY, "");
     for (int i = 0; i < keysAndValues.length; i += 2) {
       bad.set(keysAndValues[i], keysAndValues[i + 1]);
     }

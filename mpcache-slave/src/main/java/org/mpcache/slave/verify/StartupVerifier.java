@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class StartupVerifier extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(StartupVerifier.class);
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   /** What is done with a block that failed verification. */
   @FunctionalInterface
@@ -97,7 +98,7 @@ public final class StartupVerifier extends AbstractService {
           LOG.warn("Could not verify cached block {}; keeping it: {}", key, e.toString());
         }
         bytes += length;
-        long dueNanos = bytes * 1_000_000_000L / bytesPerSec - (System.nanoTime() - t0);
+        long dueNanos = dueNanos(bytes, bytesPerSec, System.nanoTime() - t0);
         if (dueNanos > 0) {
           Thread.sleep(dueNanos / 1_000_000, (int) (dueNanos % 1_000_000));
         }
@@ -110,6 +111,20 @@ public final class StartupVerifier extends AbstractService {
     } finally {
       done = true;
     }
+  }
+
+  /**
+   * How long the pass must wait, after reading {@code bytes} in {@code elapsedNanos}, to average
+   * no more than {@code bytesPerSec}; zero or negative when it is behind. Whole seconds and the
+   * remainder are scaled apart, since {@code bytes} in nanoseconds overflows a long past about
+   * 9.2 GB.
+   */
+  static long dueNanos(long bytes, long bytesPerSec, long elapsedNanos) {
+    long seconds = bytes / bytesPerSec;
+    long fraction = (long) ((double) (bytes % bytesPerSec) * NANOS_PER_SECOND / bytesPerSec);
+    long target = seconds > (Long.MAX_VALUE - NANOS_PER_SECOND) / NANOS_PER_SECOND
+        ? Long.MAX_VALUE : seconds * NANOS_PER_SECOND + fraction;
+    return target - elapsedNanos;
   }
 
   /** Blocks whose checksums matched. */

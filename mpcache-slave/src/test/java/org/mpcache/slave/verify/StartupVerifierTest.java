@@ -104,4 +104,16 @@ class StartupVerifierTest {
     v.stop();
     assertEquals(0, v.verified());
   }
+
+  @Test
+  void dueNanos_pastAboutNineGigabytes_doesNotOverflow() {
+    long tenGb = 10_000_000_000L;
+    assertEquals(100_000_000_000L, StartupVerifier.dueNanos(tenGb, 100_000_000L, 0));
+    assertEquals(99_000_000_000L,
+        StartupVerifier.dueNanos(tenGb, 100_000_000L, 1_000_000_000L));
+    long eightTb = 8L << 40;
+    assertEquals(eightTb / (1 << 20) * 1_000_000_000L,
+        StartupVerifier.dueNanos(eightTb, 1 << 20, 0), "8 TiB at 1 MiB/s");
+    assertEquals(1_500_000_000L, StartupVerifier.dueNanos(3, 2, 0), "a fraction of a second");
+  }
 }
