@@ -161,9 +161,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     // Before the store touches them: a second slave on these dirs would delete our fills.
     dirLocks = StorageDirLocks.lock(dirs);
     readClock = RunningClock.start();
-    store = FileBlockStore.open(createBlockStorage(conf), dirs,
-        new TunedInputCacheSpace(tuner, spaceLock), chunk, volumeHealth(conf, layout),
-        readClock);
+    TunedInputCacheSpace inputSpace = new TunedInputCacheSpace(tuner, spaceLock);
+    store = FileBlockStore.open(createBlockStorage(conf), dirs, inputSpace, chunk,
+        volumeHealth(conf, layout), readClock);
     int heartbeatDatasets = ConfigChecks.intAtLeast(conf,
         SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY, SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_DEFAULT,
         1);
@@ -275,10 +275,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_KEY,
                 SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
         foreground);
-    // The excluder runs inside the tuner, under spaceLock: tuner.inputDir needs no lock of its own.
+    // The excluder runs with no lock held (its reclaim is an RPC): it reads a block's directory
+    // under the space lock, as fills change the reservations meanwhile.
     localizedCache = new LocalizedCache(tuner, spaceLock,
-        new MasterInputExcluder(masterLink::requestReclaim, tuner::inputDir, store::cachedLength,
-            layout.size()),
+        new MasterInputExcluder(masterLink::requestReclaim, inputSpace::dirOf,
+            store::cachedLength, layout.size()),
         cacheMaster::evict, masterLink, foreground);
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * it asks again for the rest, at most once per directory of the node. A master that cannot be
  * reached frees nothing: the localized data then goes to the HDDs.
  *
- * <p>Called by the {@link org.mpcache.slave.space.DynamicSpaceTuner} under the slave's space lock,
- * so the reclaim RPC (bounded by the RPC timeout) holds that lock; thread-safe as long as the two
- * functions it is given are safe under that lock.
+ * <p>Called by the Localized Cache between two calls to the
+ * {@link org.mpcache.slave.space.DynamicSpaceTuner}, with no lock held, so the reclaim RPC (bounded
+ * by the RPC timeout) holds none; thread-safe as long as the two functions it is given are (the
+ * slave's {@code dirOf} takes the space lock).
  */
 public final class MasterInputExcluder implements InputExcluder {
   private static final Logger LOG = LoggerFactory.getLogger(MasterInputExcluder.class);

@@ -39,7 +39,7 @@ import org.mpcache.common.BlockKey;
  * lent units only down to the held ones; once it is released, the guard rule applies as before.
  *
  * <p>Pure and deterministic: no I/O, no threads, no clock. Not thread-safe: the slave calls it under
- * its own lock, and the {@link InputExcluder} runs under that lock too.
+ * its own lock; the {@link InputExcluder} runs between two such calls, with no lock held.
  */
 public final class DynamicSpaceTuner {
 

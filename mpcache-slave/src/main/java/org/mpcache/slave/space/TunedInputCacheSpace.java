@@ -55,6 +55,16 @@ public final class TunedInputCacheSpace implements InputCacheSpace {
     }
   }
 
+  /**
+   * The SSD directory holding an input block's reservation, or null if it has none; read under
+   * the lock, as fills change the reservations meanwhile.
+   */
+  public String dirOf(BlockKey block) {
+    synchronized (lock) {
+      return tuner.inputDir(block);
+    }
+  }
+
   @Override
   public long freeBytes() {
     SpaceSnapshot s = snapshot();
