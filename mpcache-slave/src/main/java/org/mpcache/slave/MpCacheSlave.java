@@ -280,7 +280,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, inputSpace::dirOf,
             store::cachedLength, layout.size()),
-        cacheMaster::evict, masterLink, foreground);
+        store::leased, cacheMaster::evict, masterLink, foreground);
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
     // The blocks a previous run left, checked so far by size and header only.

@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.classification.VisibleForTesting;
 import org.mpcache.common.BlockKey;
@@ -64,6 +66,7 @@ public final class LocalizedCache {
   private final DynamicSpaceTuner tuner;
   private final Object spaceLock;
   private final InputExcluder excluder;
+  private final Predicate<BlockKey> heldByReaders;
   private final Consumer<List<BlockKey>> excludedInputDeleter;
   private final SpaceManagerLink spaceManager;
   /** Hears of the bytes granted: the SSD writes a task makes next. */
@@ -93,14 +96,17 @@ public final class LocalizedCache {
    * @param tuner the slave's tuner, shared with its Input Cache
    * @param spaceLock the lock the slave holds around every call to {@code tuner}
    * @param excluder asks the master which cached datasets to drop for localized data
-   * @param excludedInputDeleter deletes input blocks the tuner excluded (called without the lock,
-   *     before the grant that needed them is returned)
+   * @param heldByReaders whether readers hold a cached input block open (its bytes stay on the
+   *     SSD, and accounted, until they close it)
+   * @param excludedInputDeleter deletes input blocks the tuner excluded, and the plan's blocks
+   *     readers held (called without the lock, before the grant that needed them is returned)
    * @param spaceManager hears of described jobs' starts and peaks (called without the lock)
    * @param foreground counts the bytes granted as foreground work on the SSD
    */
   public LocalizedCache(DynamicSpaceTuner tuner, Object spaceLock, InputExcluder excluder,
-      Consumer<List<BlockKey>> excludedInputDeleter, SpaceManagerLink spaceManager,
-      ForegroundActivity foreground) {
+      Predicate<BlockKey> heldByReaders, Consumer<List<BlockKey>> excludedInputDeleter,
+      SpaceManagerLink spaceManager, ForegroundActivity foreground) {
+    this.heldByReaders = Objects.requireNonNull(heldByReaders, "heldByReaders");
     this.spaceManager = Objects.requireNonNull(spaceManager, "spaceManager");
     this.foreground = Objects.requireNonNull(foreground, "foreground");
     this.tuner = Objects.requireNonNull(tuner, "tuner");
@@ -141,19 +147,27 @@ public final class LocalizedCache {
     if (started) {
       spaceManager.jobStarted(job);
     }
+    List<BlockKey> held = List.of();
     if (shortfall.isPresent()) {
       DynamicSpaceTuner.Shortfall s = shortfall.get();
       EvictionPlan plan = excluder.planExclusion(s.dir(), s.lacking());
+      // Blocks readers hold open stay accounted until the store releases them, when the last
+      // reader closes: removed now, their room is not granted yet.
+      held = plan.blocks().stream().filter(heldByReaders).toList();
+      Set<BlockKey> heldSet = Set.copyOf(held);
       synchronized (spaceLock) {
         requireOwnAttemptLocked(applicationId, containerId, attemptId);
-        r = tuner.reserveLocalizedExcluding(bytes, s.dir(), plan);
+        r = tuner.reserveLocalizedExcluding(bytes, s.dir(), plan, heldSet::contains);
         recordGrantLocked(r, applicationId, containerId, attemptId, bytes);
       }
     }
-    if (!r.excluded().isEmpty()) {
-      LOG.info("Excluded {} cached input blocks from the Dynamic Pool for {} localized bytes",
-          r.excluded().size(), bytes);
-      excludedInputDeleter.accept(r.excluded());
+    if (!r.excluded().isEmpty() || !held.isEmpty()) {
+      LOG.info("Excluded {} cached input blocks from the Dynamic Pool for {} localized bytes"
+          + " ({} more that readers hold open go when they close them)", r.excluded().size(),
+          bytes, held.size());
+      List<BlockKey> removed = new ArrayList<>(r.excluded());
+      removed.addAll(held);
+      excludedInputDeleter.accept(removed);
     }
     (r.reserved() ? bytesGranted : bytesDenied).addAndGet(bytes);
     if (!r.reserved()) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.mpcache.common.BlockKey;
 
 /**
@@ -220,17 +221,19 @@ public final class DynamicSpaceTuner {
 
   /**
    * Carries out an exclusion {@code plan} for directory {@code dir} (its blocks stop being
-   * accounted, but for blocks still filling, whose bytes are still arriving and cannot be deleted,
-   * so the SSD's bytes never exceed its capacity), then reserves {@code bytes} there, or in any
+   * accounted, but for blocks still filling, whose bytes are still arriving, and blocks readers
+   * hold open ({@code held}), whose bytes stay on the SSD until the last reader closes: so the
+   * SSD's bytes never exceed its capacity), then reserves {@code bytes} there, or in any
    * directory that has the room by now.
    */
-  public Reservation reserveLocalizedExcluding(long bytes, String dir, EvictionPlan plan) {
+  public Reservation reserveLocalizedExcluding(long bytes, String dir, EvictionPlan plan,
+      Predicate<BlockKey> held) {
     requirePositive(bytes, "localized size");
     Volume target = volume(dir);
     List<BlockKey> excluded = new ArrayList<>();
     for (BlockKey block : plan.blocks()) {
       InputEntry entry = inputs.get(block);
-      if (entry != null && !entry.filling && releaseInput(block)) {
+      if (entry != null && !entry.filling && !held.test(block) && releaseInput(block)) {
         excluded.add(block);
       }
     }

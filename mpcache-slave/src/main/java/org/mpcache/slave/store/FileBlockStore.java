@@ -727,6 +727,12 @@ public final class FileBlockStore {
     }
   }
 
+  /** Whether a reader holds the block open: a lease of it is not closed yet. */
+  public boolean leased(BlockKey key) {
+    Entry e = entries.get(key);
+    return e != null && e.leases > 0;
+  }
+
   /** Leases of cached or removed blocks still open, for metrics and tests. */
   public int leasesHeld() {
     int n = 0;

@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +55,8 @@ class LocalizedCacheServiceTest {
   private final ForegroundActivity foreground = new ForegroundActivity(1_000, () -> 0L);
   private DynamicSpaceTuner tuner;
   private LocalizedCache cache;
+  /** Cached input blocks a reader holds open. */
+  private final Set<BlockKey> held = ConcurrentHashMap.newKeySet();
   private LocalizedCacheService service;
   private LocalizedProtocolClientSideTranslatorPB client;
 
@@ -61,8 +65,8 @@ class LocalizedCacheServiceTest {
     // 1,000 bytes: Input Cache 400, pool 4 units of 100, Localized Cache 200.
     tuner = new DynamicSpaceTuner(List.of(SsdVolume.split("/ssd", 1000, 100, 0.4, 0.2)), 0.5);
     cache = new LocalizedCache(tuner, lock,
-        (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), deleted::addAll,
-        link, foreground);
+        (dir, wanted) -> new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1))), held::contains,
+        deleted::addAll, link, foreground);
     Configuration conf = new Configuration(false);
     conf.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "127.0.0.1:0");
     service = new LocalizedCacheService(cache, null);
@@ -146,6 +150,21 @@ class LocalizedCacheServiceTest {
   }
 
   @Test
+  void requestSpace_poolHoldsInputAReaderHoldsOpen_removesItButGrantsNoRoomYet()
+      throws IOException {
+    BlockKey open = new BlockKey("BP-1", 1, 1);
+    synchronized (lock) {
+      tuner.reserveInput(open, 800);
+      tuner.inputFilled(open);
+    }
+    held.add(open);
+    assertFalse(client.requestSpace(APP, "c1", "a1", 300).isGranted(),
+        "granted room the open block's bytes still take on the SSD");
+    assertEquals(List.of(open), deleted, "the block the master chose is removed all the same");
+    assertEquals(800, cache.snapshot().inputCacheUsed());
+  }
+
+  @Test
   void requestSpace_masterSlowToPlan_holdsNoLockMeanwhile() throws Exception {
     CountDownLatch asked = new CountDownLatch(1);
     CountDownLatch answer = new CountDownLatch(1);
@@ -157,7 +176,7 @@ class LocalizedCacheServiceTest {
         Thread.currentThread().interrupt();
       }
       return new EvictionPlan(List.of(new BlockKey("BP-1", 1, 1)));
-    }, deleted::addAll, link, foreground);
+    }, held::contains, deleted::addAll, link, foreground);
     synchronized (lock) {
       tuner.reserveInput(new BlockKey("BP-1", 1, 1), 800);
       tuner.inputFilled(new BlockKey("BP-1", 1, 1));

@@ -23,7 +23,7 @@ class DynamicSpaceTunerTest {
       return r;
     }
     return t.shortfall(bytes).map(s -> t.reserveLocalizedExcluding(bytes, s.dir(),
-        excluder.planExclusion(s.dir(), s.lacking()))).orElse(r);
+        excluder.planExclusion(s.dir(), s.lacking()), b -> false)).orElse(r);
   }
 
   private static final long UNIT = 100;
@@ -180,6 +180,25 @@ class DynamicSpaceTunerTest {
     assertEquals(List.of(block(2)), r.excluded());
     SpaceSnapshot s = t.snapshot();
     assertTrue(s.inputCacheUsed() + s.localizedCacheUsed() <= s.capacity(), s::toString);
+  }
+
+  @Test
+  void reserveLocalized_planNamesABlockAReaderHoldsOpen_keepsItAccountedUntilReleased() {
+    DynamicSpaceTuner t = tuner("/ssd");
+    assertTrue(t.reserveInput(block(1), 400).reserved());
+    assertTrue(t.reserveInput(block(2), 400).reserved());
+    filled(t, block(1), block(2));
+    // A reader has block 2 open: deleting its file leaves its bytes on the SSD until it closes.
+    Reservation r = t.shortfall(300).map(s -> t.reserveLocalizedExcluding(300, s.dir(),
+        new EvictionPlan(List.of(block(2))), block(2)::equals)).orElseThrow();
+    long onSsd = 400 + 400 + (r.reserved() ? 300 : 0);
+    assertTrue(onSsd <= 1000, "bytes on the SSD " + onSsd + " exceed its capacity 1000; excluded "
+        + r.excluded() + ", " + t.snapshot());
+    assertFalse(r.excluded().contains(block(2)), "a block a reader holds open was excluded");
+    assertEquals(800, t.snapshot().inputCacheUsed());
+    // The store releases it when the reader closes; then the room is there.
+    assertTrue(t.releaseInput(block(2)));
+    assertTrue(t.reserveLocalized(300).reserved());
   }
 
   @Test
