@@ -125,6 +125,9 @@ final class SlaveDirectory implements Closeable {
   private List<SlaveInfoProto> slaves;
   @GuardedBy("this")
   private long nextRefresh;
+  /** A first-list refresh a reader already waited the deadline out for: no reader waits again. */
+  @GuardedBy("this")
+  private Future<?> waitedOut;
   /** The refresh in flight, if any. */
   @GuardedBy("this")
   private Future<?> refreshing;
@@ -206,14 +209,23 @@ final class SlaveDirectory implements Closeable {
     }
   }
 
-  /** Waits a bounded time for the first list, if there is none yet and {@code first} fetches it. */
+  /**
+   * Waits a bounded time for the first list, if there is none yet and {@code first} fetches it;
+   * once one reader waited the deadline out for a refresh, the others go on without waiting for
+   * it (a later refresh is waited for again, by one reader).
+   */
   private void awaitFirstList(Future<?> first) {
     if (first == null) {
       return;
     }
     try {
       first.get(deadlineMs, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException | CancellationException e) {
+    } catch (TimeoutException e) {
+      // Reads go to HDFS until the list arrives; the readers after this one do not wait for it.
+      synchronized (this) {
+        waitedOut = first;
+      }
+    } catch (ExecutionException | CancellationException e) {
       // Reads go to HDFS until the list arrives.
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -271,7 +283,7 @@ final class SlaveDirectory implements Closeable {
         return null;
       }
     }
-    return slaves == null ? refreshing : null;
+    return slaves == null && refreshing != waitedOut ? refreshing : null;
   }
 
   /** Runs on the refresher thread: asks the master, with no lock held. */

@@ -2,6 +2,7 @@ package org.mpcache.hdfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
@@ -164,6 +166,28 @@ class SlaveDirectoryTest {
       assertTrue(System.nanoTime() < deadline, "the list never arrived");
       Thread.sleep(10);
     }
+  }
+
+  /**
+   * Only the first reader waits out the deadline for a first list the master is slow to give:
+   * readers after it (each a block's choice) go to HDFS at once, not one deadline each.
+   */
+  @Test
+  void choose_masterHangingOnTheFirstList_onlyTheFirstReaderWaits() throws Exception {
+    mode = Mode.HANG;
+    SlaveDirectory d = directory(5_000);
+    assertEquals(Optional.empty(),
+        CompletableFuture.supplyAsync(() -> chosen(d)).get(20, TimeUnit.SECONDS));
+    for (int i = 0; i < 3; i++) {
+      CompletableFuture<Optional<String>> later = CompletableFuture.supplyAsync(() -> chosen(d));
+      try {
+        assertEquals(Optional.empty(), later.get(2_500, TimeUnit.MILLISECONDS));
+      } catch (TimeoutException e) {
+        fail("reader " + (i + 2) + " waited for the same first list again");
+      }
+    }
+    assertEquals(1, release.getCount(), "the master was still hanging");
+    assertEquals(1, calls.get(), "one request for the first list");
   }
 
   @Test
