@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.function.LongSupplier;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 
 /**
  * The one place that decides how a cached block is read, for sequential and positional readers
@@ -24,16 +25,43 @@ import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
  * ({@link FailoverBlockReader}). One per stream: it holds the sequential reader's window.
  * Thread-safe: positional reads and the look-ahead thread build readers beside the sequential
  * reader, whose window only that reader's thread touches.
+ *
+ * <p>Descriptor passing fails open like any transport: a fault in setting it up (the socket, or
+ * Netty's native transport failing to load or link: a {@link LinkageError} such as
+ * {@link UnsatisfiedLinkError}, {@link NoClassDefFoundError} or
+ * {@link ExceptionInInitializerError}) is counted ({@link ClientCounters#descriptorFaults}) and
+ * the block goes on through the next transport. Other errors (out of memory) are not the cache's
+ * to hide.
  */
 final class BlockReaderFactory {
+  /** How a block file is had from a slave's descriptor socket: a seam for tests. */
+  @FunctionalInterface
+  interface DescriptorOpener {
+    /** As {@link LocalBlockReader#open}, for block {@code t}. */
+    LocalBlockReader open(String socket, BlockTarget t, BlockAccessProto access, long timeoutMs,
+        long releaseTimeoutMs) throws IOException;
+  }
+
+  /** Descriptors through Netty's native transport ({@link DescriptorClient}). */
+  static final DescriptorOpener NATIVE = (socket, t, access, timeoutMs, releaseTimeoutMs) ->
+      LocalBlockReader.open(socket, t.key(), t.token(), access, t.length(), timeoutMs,
+          releaseTimeoutMs);
+
   private final ClientContext ctx;
   private final LongSupplier ticker;
+  private final DescriptorOpener descriptors;
   private final DescriptorBlockReader.Window window = new DescriptorBlockReader.Window();
 
   /** @param ticker the time in nanoseconds, for deadlines */
   BlockReaderFactory(ClientContext ctx, LongSupplier ticker) {
+    this(ctx, ticker, NATIVE);
+  }
+
+  /** @param descriptors how block files are had from descriptor sockets ({@link #NATIVE}) */
+  BlockReaderFactory(ClientContext ctx, LongSupplier ticker, DescriptorOpener descriptors) {
     this.ctx = ctx;
     this.ticker = ticker;
+    this.descriptors = descriptors;
   }
 
   /** A new budget for block {@code t}: shared by its calls when sequential, else per call. */
@@ -51,7 +79,7 @@ final class BlockReaderFactory {
    */
   BlockReader direct(BlockTarget t, Deadline d, boolean sequential) {
     String socket = t.slave().descriptorSocket();
-    if (socket == null || !descriptorsUsable(t.slave()) || !DescriptorClient.isAvailable()) {
+    if (socket == null || !descriptorsUsable(t.slave()) || unavailability() != null) {
       return null;
     }
     return descriptor(t, socket, true, d, sequential);
@@ -110,18 +138,32 @@ final class BlockReaderFactory {
     if (hit == null || !descriptorsUsable(t.slave()) || !hit.hasDomainSocketPath()) {
       return null;
     }
-    if (!DescriptorClient.isAvailable()) {
+    Throwable unavailable = unavailability();
+    if (unavailable != null) {
       ClientCounters.get().descriptorFault("descriptor passing unavailable (no native transport"
-          + " here: " + DescriptorClient.unavailabilityCause() + ")", null);
+          + " here: " + unavailable + ")", null);
       return null;
     }
     return descriptor(t, hit.getDomainSocketPath(), false, d, sequential);
   }
 
   /**
+   * Why descriptors cannot be had in this JVM, null when they can: Netty's native transport is
+   * missing, or cannot even be loaded.
+   */
+  private static Throwable unavailability() {
+    try {
+      return DescriptorClient.isAvailable() ? null : DescriptorClient.unavailabilityCause();
+    } catch (LinkageError e) {
+      return e;
+    }
+  }
+
+  /**
    * Asks {@code socket} for block {@code t}'s file within what is left of {@code d}, charged to
-   * it; null when not granted, or when the socket faulted: that is said once per JVM and the
-   * socket forgotten, so that the next hit's lookup says where it is now.
+   * it; null when not granted, or when the socket or the transport faulted: that is counted,
+   * said once per JVM and the socket forgotten, so that the next hit's lookup says where it is
+   * now.
    *
    * @param standsForLookup whether the request carries the reader's access, as a lookup would
    */
@@ -129,12 +171,11 @@ final class BlockReaderFactory {
       Deadline d, boolean sequential) {
     long start = d.now();
     try {
-      LocalBlockReader file = LocalBlockReader.open(socket, t.key(), t.token(),
-          standsForLookup ? t.access() : null, t.length(), d.remainingMillis(),
-          d.limitMillis());
+      LocalBlockReader file = descriptors.open(socket, t, standsForLookup ? t.access() : null,
+          d.remainingMillis(), d.limitMillis());
       return file == null ? null : new DescriptorBlockReader(file, sequential ? window : null,
           ctx.conf().readBytes);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
       t.slave().descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "
           + t.slave().id + " at " + socket + ": " + e.getMessage() + ")", e);

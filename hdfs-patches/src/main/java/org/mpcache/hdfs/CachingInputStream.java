@@ -25,7 +25,6 @@ import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -64,7 +63,9 @@ import org.mpcache.common.protocolPB.RpcSupport;
  * than per block (each such call wakes threads on both sides, which a reader and its DataNode
  * keeping the node's cores busy pay for). Block readers the stream leaves are released without
  * waiting for the slave; closing waits for those releases, so the slave's counters hold the
- * stream's reads when close returns.
+ * stream's reads when close returns. Positional reads keep the readers of a bounded number of
+ * blocks ({@link PositionalReads}); every reader the stream holds is released when it closes or
+ * unbuffers, when it is dropped unclosed, or when its FileSystem closes ({@link OpenStreams}).
  */
 final class CachingInputStream extends FSInputStream
     implements ByteBufferReadable, ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
@@ -119,10 +120,6 @@ final class CachingInputStream extends FSInputStream
       return fallbackCause != null && fallbackCause.slaveFault();
     }
   }
-
-  /** Releases the block files that streams dropped unclosed held. */
-  private static final Cleaner CLEANER = Cleaner.create(new ThreadFactoryBuilder()
-      .setDaemon(true).setNameFormat("mpcache-client-cleaner").build());
 
   private final DFSInputStream hdfs;
   private final FileBlocks blocks;
@@ -187,7 +184,13 @@ final class CachingInputStream extends FSInputStream
     this.preads = new PositionalReads(this.blocks, ctx, factory, hdfs);
     this.misses = new MissLookups(ctx.conf().missLookupIntervalNanos,
         RequestChecks.MAX_LOOKUP_BLOCKS, ticker);
-    this.cleanable = CLEANER.register(this, held);
+    // Neither reaches the stream, which must be collectable while they are registered.
+    LookAhead.HeldFiles sequential = held;
+    PositionalReads positional = preads;
+    this.cleanable = ctx.openStreams().register(this, () -> {
+      sequential.run();
+      positional.releaseAll();
+    });
   }
 
   private void checkOpen() throws IOException {
@@ -750,6 +753,11 @@ final class CachingInputStream extends FSInputStream
     return hdfs.seekToNewSource(target);
   }
 
+  /** How many blocks' cache readers the stream's positional reads hold now. */
+  int heldPositionalReaders() {
+    return preads.held();
+  }
+
   @Override
   public synchronized int available() throws IOException {
     checkOpen();
@@ -763,7 +771,7 @@ final class CachingInputStream extends FSInputStream
     flushDeferred();
     sendReports(misses.takeReports());
     held.dropAhead();
-    preads.release(releases);
+    releases.addAll(preads.releaseAll());
     hdfs.unbuffer();
   }
 
@@ -803,9 +811,9 @@ final class CachingInputStream extends FSInputStream
     leaveBlock();
     flushDeferred();
     sendReports(misses.takeReports());
+    releases.addAll(preads.releaseAll());
     // Releases a block file found ahead; the cleaner has nothing left to do.
     cleanable.clean();
-    preads.release(releases);
     long waitMs = ctx.conf().deadlineMs;
     awaitAll(releases, waitMs);
     awaitAll(reports, waitMs);

@@ -34,6 +34,8 @@ final class ClientConf {
   final int streamReadahead;
   /** The least time between two lookups of a sequential reader of missed blocks. */
   final long missLookupIntervalNanos;
+  /** The most blocks whose readers a stream's positional reads keep between reads. */
+  final int positionalMaxHeldBlocks;
   /** The most time the cache may add to one block before the rest is read from HDFS. */
   final int deadlineMs;
   final long deadlineNanos;
@@ -70,6 +72,9 @@ final class ClientConf {
     missLookupIntervalNanos = TimeUnit.MILLISECONDS.toNanos(ConfigChecks.longAtLeast(conf,
         ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY,
         ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT, 0));
+    positionalMaxHeldBlocks = ConfigChecks.intAtLeast(conf,
+        ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY,
+        ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_DEFAULT, 1);
     fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
         ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
     if (fillQueueBytes < fillWriteBytes) {

@@ -104,6 +104,19 @@ public final class ClientConfigKeys {
       "mpcache.client.miss.lookup.interval.ms";
   public static final long MISS_LOOKUP_INTERVAL_MS_DEFAULT = 200;
 
+  /**
+   * The most blocks of one stream whose cache readers its positional reads keep between reads,
+   * at least 1: a reader found for a block serves the block's later positional reads without
+   * another lookup, and holds what the transport holds (a block file's descriptor and the
+   * slave's connection and space for it, or a block stream). Past the bound the block read
+   * least recently lets its reader go and is looked up again when next read. Whatever the
+   * bound, a stream's readers are let go when it closes or unbuffers, when it is dropped
+   * unclosed and collected, and when its FileSystem closes.
+   */
+  public static final String POSITIONAL_MAX_HELD_BLOCKS_KEY =
+      "mpcache.client.positional.max-held-blocks";
+  public static final int POSITIONAL_MAX_HELD_BLOCKS_DEFAULT = 8;
+
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;

@@ -26,6 +26,7 @@ public final class ClientCounters {
   private final AtomicLong hitsByDescriptor = new AtomicLong();
   private final AtomicLong hitsByRpc = new AtomicLong();
   private final AtomicBoolean descriptorFaultLogged = new AtomicBoolean();
+  private final AtomicLong descriptorFaults = new AtomicLong();
   private final AtomicLong hitsByStream = new AtomicLong();
   private final AtomicBoolean streamFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
@@ -91,10 +92,11 @@ public final class ClientCounters {
   }
 
   /**
-   * Says, at WARN once per JVM and at DEBUG after that, that a local hit could not get or read
-   * its block file's descriptor and is read through RPC.
+   * Counts, and says at WARN once per JVM and at DEBUG after that, that a local hit could not
+   * get or read its block file's descriptor and is read through RPC.
    */
   void descriptorFault(String detail, Throwable error) {
+    descriptorFaults.incrementAndGet();
     if (descriptorFaultLogged.compareAndSet(false, true)) {
       LOG.warn("mpCache local hit through a descriptor: {}; reading through the slave's RPC "
           + "instead. Further cases are logged at DEBUG.", detail, error);
@@ -157,7 +159,15 @@ public final class ClientCounters {
     return hitsByDescriptor.get();
   }
 
-  /** Hits read through the slave's RPC. */
+  /**
+   * Local hits whose block file's descriptor could not be had or read (the socket, the native
+   * transport, the file): each went on through the slave's block stream or RPC.
+   */
+  public long descriptorFaults() {
+    return descriptorFaults.get();
+  }
+
+  /** Hits read through the slave's block stream. */
   public long hitsByStream() {
     return hitsByStream.get();
   }

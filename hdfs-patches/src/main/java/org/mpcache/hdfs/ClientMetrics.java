@@ -48,6 +48,9 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("HitsByRpc",
             "Hits without a descriptor: read through the slave's block stream or read RPC"),
             c.hitsByRpc())
+        .addCounter(Interns.info("DescriptorFaults",
+            "Local hits whose descriptor could not be had or read: read through stream or RPC"),
+            c.descriptorFaults())
         .addCounter(Interns.info("HitsByStream",
             "Blocks read through a slave's block stream (per stream and block)"),
             c.hitsByStream())

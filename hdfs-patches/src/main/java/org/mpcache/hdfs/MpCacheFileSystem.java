@@ -75,7 +75,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     client = new ClientContext(settings, directory,
         new BackgroundCalls("mpcache-client-fill", settings.fillThreads, settings.deadlineMs),
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
-        statistics);
+        new OpenStreams(), statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -166,6 +166,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     try {
       // Fills under way get up to the cache deadline to finish, while the slave proxies are open.
       if (client != null) {
+        // Streams left open let their block files go: the slaves free what they hold for them.
+        client.openStreams().close();
         client.fills().close();
         client.background().close();
         client.directory().close();

@@ -190,4 +190,43 @@ class CachingInputStreamTest {
   void read_missedBlocksSlowerThanTheLookupInterval_eachLookedUp() throws Exception {
     assertEquals(4, lookupsOfMissedBlocks(300));
   }
+
+  /** Reads 10 bytes positionally at the start of each block of {@code s}, back to front. */
+  private static void readEachBlockPositionally(FakeSlave s, CachingInputStream in)
+      throws Exception {
+    for (int i = s.blocks - 1; i >= 0; i--) {
+      byte[] got = new byte[10];
+      assertEquals(10, in.read((long) i * s.blockBytes, got, 0, 10));
+      assertArrayEquals(Arrays.copyOfRange(s.content, i * s.blockBytes, i * s.blockBytes + 10),
+          got);
+    }
+  }
+
+  @Test
+  void read_positionalOverMoreBlocksThanHeld_holdsTheBoundAndReleasesAtCloseOfStreamOrFs()
+      throws Exception {
+    try (FakeSlave twelve = new FakeSlave(12, BLOCK)) {
+      for (int i = 0; i < 12; i++) {
+        twelve.cached.add(i);
+      }
+      Configuration conf = new Configuration(false);
+      conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 4);
+      CachingInputStream closed = twelve.open(conf);
+      readEachBlockPositionally(twelve, closed);
+      assertEquals(4, closed.heldPositionalReaders(), "only the blocks read last keep readers");
+      int lookups = twelve.lookups.get();
+      readEachBlockPositionally(twelve, closed);
+      assertEquals(lookups + 12, twelve.lookups.get(), "let go, so looked up again");
+      closed.close();
+      assertEquals(0, closed.heldPositionalReaders());
+
+      // Never closed: the FileSystem's close lets its readers go.
+      CachingInputStream leaked = twelve.open(conf);
+      readEachBlockPositionally(twelve, leaked);
+      assertEquals(4, leaked.heldPositionalReaders());
+      twelve.openStreams.close();
+      assertEquals(0, leaked.heldPositionalReaders());
+      assertEquals(0, twelve.openStreams.size());
+    }
+  }
 }

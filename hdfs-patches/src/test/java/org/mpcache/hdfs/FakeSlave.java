@@ -77,6 +77,8 @@ final class FakeSlave implements Closeable {
   final SlaveDirectory directory = mock(SlaveDirectory.class);
   final DFSInputStream hdfs = mock(DFSInputStream.class);
   final BackgroundCalls background = new BackgroundCalls("fake-slave-background", 1, 1_000);
+  /** The open streams of the streams' FileSystem: closing it is the FileSystem closing. */
+  final OpenStreams openStreams = new OpenStreams();
   /** Indexes of the blocks the slave caches. */
   final Set<Integer> cached = ConcurrentHashMap.newKeySet();
   final AtomicInteger lookups = new AtomicInteger();
@@ -125,7 +127,7 @@ final class FakeSlave implements Closeable {
     c.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, DEADLINE_MS);
     c.setInt(ClientConfigKeys.READ_BYTES_KEY, READ_BYTES);
     ClientContext ctx = new ClientContext(new ClientConf(c), directory, background, background,
-        null);
+        openStreams, null);
     List<LocatedBlock> located = new ArrayList<>();
     for (int i = 0; i < blocks; i++) {
       LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", i + 1, blockBytes, 1),

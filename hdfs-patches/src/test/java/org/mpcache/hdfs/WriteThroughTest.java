@@ -84,7 +84,7 @@ class WriteThroughTest {
     conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 0);
     ClientContext ctx = new ClientContext(new ClientConf(conf), directory, senders, senders,
-        null);
+        new OpenStreams(), null);
     return new WriteThrough(ctx, slave, KEY, "", List.of("127.0.0.1:9866"), BLOCK, 7);
   }
 

@@ -254,7 +254,6 @@ class InstallGuideTest {
     Path mapredSite = etcHadoop.resolve("mapred-site.xml");
     Map<String, String> core = new LinkedHashMap<>();
     core.put("fs.hdfs.impl", "org.mpcache.hdfs.MpCacheFileSystem");
-    core.put("fs.hdfs.impl.disable.cache", "true");
     core.put("mpcache.master.rpc-address", "127.0.0.1:" + PORTS.get("master.rpc"));
     SiteFile.set(coreSite, core);
     Map<String, String> yarn = new LinkedHashMap<>();
@@ -324,7 +323,7 @@ class InstallGuideTest {
         "the slave has no localized-space history for " + second.application);
 
     // 8. Turn mpCache off for the cluster, restart the NodeManager, run the job again.
-    SiteFile.remove(coreSite, "fs.hdfs.impl", "fs.hdfs.impl.disable.cache");
+    SiteFile.remove(coreSite, "fs.hdfs.impl");
     SiteFile.remove(mapredSite, "mapreduce.job.map.output.collector.class",
         "mapreduce.job.reduce.shuffle.consumer.plugin.class");
     SiteFile.set(yarnSite, Map.of("yarn.nodemanager.aux-services", "mapreduce_shuffle"));

@@ -10,8 +10,8 @@ import org.mpcache.hdfs.MpCacheFileSystem;
 
 /**
  * Hadoop's FileSystem contract bound to mpCache's hdfs:// FileSystem on an embedded cluster
- * ({@link MpCacheContractCluster}), so Hadoop's own open, seek and unbuffer contract tests run
- * through the cache.
+ * ({@link MpCacheContractCluster}), so Hadoop's own create, open, seek and unbuffer contract tests
+ * run through the cache.
  */
 final class MpCacheContract extends AbstractFSContract {
   private final MiniMpCacheCluster cluster;

@@ -349,6 +349,10 @@ public final class MiniMpCacheCluster implements Closeable {
       startDaemons();
     }
     conf.setClass("fs.hdfs.impl", MpCacheFileSystem.class, FileSystem.class);
+    // Unlike a deployment (docs/install.md keeps Hadoop's FileSystem cache on), each FileSystem
+    // made from this conf is new: tests give a copy client settings of its own, which a cached
+    // instance made from another copy would ignore, and close the FileSystems they get, which
+    // would close a cached one under the other tests of the JVM.
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     setUnlessConfigured(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
     if (spec.yarn) {

@@ -70,7 +70,9 @@ public final class SlaveConfigKeys {
    * The Unix domain socket on which the slave hands readers on its host open descriptors of
    * cached block files (local hits without the RPC data path). Empty: off, and every hit is read
    * through RPC. Its directory must exist and be writable by its owner only (the slave's user or
-   * root), e.g. {@code /var/run/mpcache/slave.socket}; at most about 100 characters.
+   * root), and each ancestor be owned by that user or root and writable by no one else unless
+   * it has the sticky bit, e.g. {@code /var/run/mpcache/slave.socket}; at most about 100
+   * characters.
    */
   public static final String DOMAIN_SOCKET_PATH_KEY = "mpcache.slave.domain.socket.path";
   public static final String DOMAIN_SOCKET_PATH_DEFAULT = "";

@@ -225,6 +225,8 @@ public final class ReadPathFigures {
       Configuration scrConf = new Configuration(c.plainHadoopConf());
       scrConf.setBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY, true);
       scrConf.setBoolean(HdfsClientConfigKeys.DFS_CLIENT_USE_LEGACY_BLOCKREADERLOCAL, true);
+      // A FileSystem of its own, made from these settings: one Hadoop's FileSystem cache held
+      // for this cluster and user would have been made from another client's.
       scrConf.setBoolean("fs.hdfs.impl.disable.cache", true);
       // A client context of its own: HDFS shares one per name, the first client's settings win.
       scrConf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "short-circuit");

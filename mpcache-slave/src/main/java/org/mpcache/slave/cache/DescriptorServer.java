@@ -27,6 +27,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -76,6 +77,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DescriptorServer extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(DescriptorServer.class);
+  /** The sticky bit of a file mode: only a file's owner may rename or remove it. */
+  private static final int STICKY_BIT = 01000;
   /** Threads checking requests and opening files; few, as each answer is quick. */
   private static final int WORKERS = 4;
   /**
@@ -206,29 +209,45 @@ public final class DescriptorServer extends AbstractService {
 
   /**
    * Refuses a socket path whose directory is missing, not owned by this process's user or root,
-   * or writable by group or others, as HDFS checks {@code dfs.domain.socket.path}.
+   * or writable by group or others; or one with an ancestor directory not owned by this user or
+   * root, or writable by group or others without the sticky bit (as {@code /tmp} has it): its
+   * owner, or anyone who may write it, could rename the socket's directory away and put one of
+   * their own in its place. As HDFS checks {@code dfs.domain.socket.path}
+   * ({@code DomainSocket.validateSocketPathSecurity0}).
    */
   static void checkDirectory(Path socket) throws IOException {
     String key = SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY;
-    Path dir = socket.toAbsolutePath().getParent();
+    Path dir = socket.toAbsolutePath().normalize().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       throw new IOException(key + "=" + socket + ": its directory " + dir
           + " does not exist; create it, writable by the slave's user only");
     }
-    PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class);
-    String owner = a.owner().getName();
     String me = System.getProperty("user.name");
-    if (!owner.equals(me) && !owner.equals("root")) {
-      throw new IOException(key + "=" + socket + ": its directory " + dir + " is owned by "
-          + owner + ", not by the slave's user " + me + " or root; another user could replace "
-          + "the socket");
-    }
-    Set<PosixFilePermission> p = a.permissions();
-    if (p.contains(PosixFilePermission.GROUP_WRITE)
-        || p.contains(PosixFilePermission.OTHERS_WRITE)) {
-      throw new IOException(key + "=" + socket + ": its directory " + dir + " is writable by "
-          + "group or others (" + java.nio.file.attribute.PosixFilePermissions.toString(p)
-          + "); make it writable by its owner only (chmod go-w)");
+    for (Path d = dir; d != null; d = d.getParent()) {
+      String which = d == dir ? "its directory " : "its ancestor ";
+      PosixFileAttributes a = Files.readAttributes(d, PosixFileAttributes.class);
+      String owner = a.owner().getName();
+      if (!owner.equals(me) && !owner.equals("root")) {
+        throw new IOException(key + "=" + socket + ": " + which + d + " is owned by " + owner
+            + ", not by the slave's user " + me + " or root; another user could replace the "
+            + "socket");
+      }
+      Set<PosixFilePermission> p = a.permissions();
+      if (!p.contains(PosixFilePermission.GROUP_WRITE)
+          && !p.contains(PosixFilePermission.OTHERS_WRITE)) {
+        continue;
+      }
+      String mode = PosixFilePermissions.toString(p);
+      if (d == dir) {
+        throw new IOException(key + "=" + socket + ": its directory " + dir + " is writable by "
+            + "group or others (" + mode + "); make it writable by its owner only (chmod go-w)");
+      }
+      if ((((Integer) Files.getAttribute(d, "unix:mode")) & STICKY_BIT) == 0) {
+        throw new IOException(key + "=" + socket + ": its ancestor " + d + " is writable by "
+            + "group or others (" + mode + ") without the sticky bit; another user could "
+            + "replace the socket's directory. Make it writable by its owner only (chmod go-w "
+            + d + ") or set its sticky bit (chmod +t " + d + ")");
+      }
     }
   }
 

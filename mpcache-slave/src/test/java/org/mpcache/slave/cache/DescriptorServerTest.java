@@ -214,4 +214,25 @@ class DescriptorServerTest {
         e.getMessage());
     s.stop();
   }
+  @Test
+  void checkDirectory_ancestorOthersCanWriteWithoutStickyBit_refusedNamingIt() throws IOException {
+    Path open = Files.createDirectory(dir.resolve("open"));
+    Path safe = Files.createDirectory(open.resolve("safe"));
+    Files.setPosixFilePermissions(safe, PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    IOException e = assertThrows(IOException.class,
+        () -> DescriptorServer.checkDirectory(safe.resolve("s.socket")));
+    assertTrue(e.getMessage().contains(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY), e.getMessage());
+    assertTrue(e.getMessage().contains("its ancestor " + open + " "), e.getMessage());
+    assertTrue(e.getMessage().contains("sticky"), e.getMessage());
+  }
+
+  @Test
+  void checkDirectory_ancestorOthersCanWriteWithStickyBit_accepted() throws IOException {
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Path safe = Files.createDirectory(shared.resolve("safe"));
+    Files.setPosixFilePermissions(safe, PosixFilePermissions.fromString("rwx------"));
+    Files.setAttribute(shared, "unix:mode", 01777);
+    DescriptorServer.checkDirectory(safe.resolve("s.socket"));
+  }
 }
