@@ -615,7 +615,8 @@ final class CachingInputStream extends FSInputStream
     ReportReadRequestProto report = FileBlocks.readReport(c.target, c.bytesFromHdfs,
         c.fallbackCause);
     if (c.fill != null) {
-      c.fill.leave(() -> FileBlocks.send(slave, report));
+      SlaveDirectory directory = ctx.directory();
+      c.fill.leave(() -> FileBlocks.send(directory, slave, report));
     } else {
       sendReports(misses.hold(slave, report));
     }
@@ -636,7 +637,7 @@ final class CachingInputStream extends FSInputStream
   private void sendReports(MissLookups.Batch<ReportReadRequestProto> held) {
     if (held != null) {
       for (ReportReadRequestProto r : held.items()) {
-        sendLater(() -> FileBlocks.send(held.slave(), r));
+        sendLater(() -> FileBlocks.send(ctx.directory(), held.slave(), r));
       }
     }
   }

@@ -130,12 +130,24 @@ final class FileBlocks {
     return b.build();
   }
 
-  /** Sends {@code report} to {@code slave}; a failure loses only a counter. */
-  static void send(SlaveDirectory.Slave slave, ReportReadRequestProto report) {
+  /**
+   * Sends {@code report} to {@code slave}; a failure loses only a counter. A slave that did not
+   * answer (in time) is marked faulty in {@code directory}, so that the client leaves it alone
+   * for its next reports and reads.
+   *
+   * @return false when the slave did not answer
+   */
+  static boolean send(SlaveDirectory directory, SlaveDirectory.Slave slave,
+      ReportReadRequestProto report) {
     try {
       RpcSupport.call(() -> slave.proxy.reportRead(null, report));
-    } catch (IOException ignored) {
-      // Only a counter is lost.
+      return true;
+    } catch (IOException e) {
+      if (FallbackCause.of(e).slaveFault()) {
+        directory.markFaulty(slave.id);
+        return false;
+      }
+      return true;
     }
   }
 

@@ -2,11 +2,13 @@ package org.mpcache.hdfs;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
@@ -232,13 +234,24 @@ final class PositionalReads {
     return n;
   }
 
-  /** Tells each block's slave what positional reads read of it from HDFS, and forgets it all. */
+  /**
+   * Tells each block's slave what positional reads read of it from HDFS, and forgets it all. A
+   * slave that does not answer one report (in time) is marked faulty and sent no more, so the
+   * reports cost at most one deadline per slave, however many blocks were read.
+   */
   void reportAndForget() {
+    Set<String> silent = new HashSet<>();
     byIndex.forEach((index, p) -> {
       long bytes = p.bytesFromHdfs.sum();
       if (bytes > 0) {
-        ctx.directory().choose(blocks.get(index)).ifPresent(s ->
-            FileBlocks.send(s, FileBlocks.readReport(blocks.target(index, s), bytes, null)));
+        ctx.directory().choose(blocks.get(index))
+            .filter(s -> !silent.contains(s.id))
+            .ifPresent(s -> {
+              if (!FileBlocks.send(ctx.directory(), s,
+                  FileBlocks.readReport(blocks.target(index, s), bytes, null))) {
+                silent.add(s.id);
+              }
+            });
       }
     });
     byIndex.clear();

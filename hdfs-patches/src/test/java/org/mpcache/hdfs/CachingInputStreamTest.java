@@ -3,13 +3,18 @@ package org.mpcache.hdfs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 
+import java.net.SocketTimeoutException;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +159,28 @@ class CachingInputStreamTest {
       assertEquals(reads, slave.reads.get(), "no more cache reads of the block");
     }
     assertEquals(1, slave.corruptReports.get());
+  }
+
+  /**
+   * At close, the read reports of missed positional blocks stop at the first one their slave
+   * does not answer in time: the slave is marked faulty and sent no more, so close costs one
+   * deadline per slave, not one per block.
+   */
+  @Test
+  void close_positionalReportsToASlaveThatTimesOut_oneCallAndTheSlaveLeftAlone()
+      throws Exception {
+    try (FakeSlave four = new FakeSlave(4, BLOCK)) {
+      AtomicInteger reports = new AtomicInteger();
+      when(four.proxy.reportRead(any(), any())).thenAnswer(inv -> {
+        reports.incrementAndGet();
+        throw new ServiceException(new SocketTimeoutException("scripted: no answer in time"));
+      });
+      try (CachingInputStream in = four.open()) {
+        readEachBlockPositionally(four, in);
+      }
+      assertEquals(1, reports.get(), "read reports sent to a slave that timed out");
+      verify(four.directory).markFaulty("s1");
+    }
   }
 
   /**
