@@ -59,7 +59,7 @@ final class LocalDaemons {
    */
   static MpCacheMaster startMaster(Configuration conf) {
     if (!MpCacheConfiguration.setByUser(conf, MasterConfigKeys.STATE_DIR_KEY)) {
-      conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
+      conf.set(MasterConfigKeys.STATE_DIR_KEY, MasterConfigKeys.STATE_DIR_NONE);
     }
     MpCacheMaster m = new MpCacheMaster();
     m.init(conf);

@@ -103,12 +103,14 @@ final class DaemonProcesses implements AutoCloseable {
   /**
    * Starts daemon {@code name} from main class {@code main} with configuration {@code conf}; a
    * master without a state directory unless {@code conf} names one, since the default, under
-   * {@code hadoop.tmp.dir}, is shared by every master on the machine.
+   * {@code hadoop.tmp.dir}, is shared by every master on the machine (an empty value would not
+   * survive the site file: it says {@code none}).
    */
   void start(String name, Class<?> main, Configuration conf) throws IOException {
-    if (!MpCacheConfiguration.setByUser(conf, MasterConfigKeys.STATE_DIR_KEY)) {
+    if (!MpCacheConfiguration.setByUser(conf, MasterConfigKeys.STATE_DIR_KEY)
+        || conf.getTrimmed(MasterConfigKeys.STATE_DIR_KEY, "").isEmpty()) {
       conf = new Configuration(conf);
-      conf.set(MasterConfigKeys.STATE_DIR_KEY, "");
+      conf.set(MasterConfigKeys.STATE_DIR_KEY, MasterConfigKeys.STATE_DIR_NONE);
     }
     File confDir = new File(dir, name + "-conf");
     if (!confDir.isDirectory() && !confDir.mkdirs()) {

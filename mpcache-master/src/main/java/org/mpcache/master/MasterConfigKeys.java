@@ -125,10 +125,13 @@ public final class MasterConfigKeys {
    * (the policy's per-dataset state, decommission flags, queued prefetches) and reloads it at
    * start; with {@code mpcache.master.space.history.file} unset it keeps the space history too.
    * By default under {@code hadoop.tmp.dir}, where Hadoop's daemons keep their data unless told
-   * otherwise. Empty: nothing is checkpointed, and a restarted master relearns it.
+   * otherwise. {@link #STATE_DIR_NONE}: nothing is checkpointed, and a restarted master relearns
+   * it (a site file cannot carry an empty value: Hadoop drops it and keeps the default).
    */
   public static final String STATE_DIR_KEY = "mpcache.master.state.dir";
   public static final String STATE_DIR_DEFAULT = "${hadoop.tmp.dir}/mpcache/master-state";
+  /** The value of {@link #STATE_DIR_KEY} that turns checkpoints off. */
+  public static final String STATE_DIR_NONE = "none";
 
   /** How often the master checkpoints its state directory (and once more when it stops). */
   public static final String STATE_CHECKPOINT_INTERVAL_MS_KEY =

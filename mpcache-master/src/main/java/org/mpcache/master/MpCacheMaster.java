@@ -249,14 +249,16 @@ public class MpCacheMaster extends CompositeService {
   }
 
   /**
-   * The state directory, absolute; null when {@code mpcache.master.state.dir} is empty. Read with
+   * The state directory, absolute; null when {@code mpcache.master.state.dir} is
+   * {@link MasterConfigKeys#STATE_DIR_NONE} or empty. Read with
    * {@link Configuration#get(String, String)}, which expands {@code ${hadoop.tmp.dir}} in the
    * default as in a value.
    */
   private static Path stateDir(Configuration conf) {
     String dir = conf.get(MasterConfigKeys.STATE_DIR_KEY,
         MasterConfigKeys.STATE_DIR_DEFAULT).trim();
-    return dir.isEmpty() ? null : Paths.get(dir).toAbsolutePath();
+    return dir.isEmpty() || dir.equalsIgnoreCase(MasterConfigKeys.STATE_DIR_NONE) ? null
+        : Paths.get(dir).toAbsolutePath();
   }
 
   /**

@@ -74,6 +74,28 @@ class MpCacheMasterStateDirTest {
     }
   }
 
+  /**
+   * Turned off in a site file: Hadoop drops a property whose value is empty when it loads an XML
+   * file (the default then applies), so the off value a site file can carry is {@code none}.
+   */
+  @Test
+  void report_stateDirNoneInASiteFile_checkpointsNothing() throws Exception {
+    Path site = dir.resolve("mpcache-site.xml");
+    Files.writeString(site, "<configuration><property><name>" + MasterConfigKeys.STATE_DIR_KEY
+        + "</name><value>none</value></property></configuration>");
+    Configuration conf = new Configuration();
+    conf.set("hadoop.tmp.dir", dir.resolve("tmp").toString());
+    conf.addResource(new org.apache.hadoop.fs.Path(site.toUri()));
+    MpCacheMaster m = start(conf);
+    try {
+      assertFalse(m.getStatus().report().getCheckpoint().hasStateDir(),
+          "state directory " + m.getStatus().report().getCheckpoint().getStateDir());
+    } finally {
+      m.stop();
+    }
+    assertFalse(Files.exists(dir.resolve("tmp")), "checkpointed under hadoop.tmp.dir");
+  }
+
   @Test
   void restart_withTheDefaults_keepsDatasetFrequenciesUnderHadoopTmpDir() throws Exception {
     Configuration conf = new Configuration();

@@ -336,7 +336,8 @@ public final class MiniMpCacheCluster implements Closeable {
     setUnlessConfigured(masterConf, MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     // No checkpoints unless the test asks for them: the default, under hadoop.tmp.dir, is shared
     // by every cluster on the machine, and a restart stands for a crash (restartMaster).
-    setUnlessConfigured(masterConf, MasterConfigKeys.STATE_DIR_KEY, "");
+    setUnlessConfigured(masterConf, MasterConfigKeys.STATE_DIR_KEY,
+        MasterConfigKeys.STATE_DIR_NONE);
     setUnlessConfigured(masterConf, MasterConfigKeys.SLAVE_EXPIRY_MS_KEY, "5000");
     if (external) {
       conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
