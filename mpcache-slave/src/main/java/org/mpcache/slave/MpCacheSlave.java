@@ -35,7 +35,7 @@ import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.BlockFileCheck;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.ConnectionLimits;
-import org.mpcache.slave.cache.DatasetCounters;
+import org.mpcache.slave.master.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;

@@ -47,7 +47,6 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.common.protocolPB.SlaveMasterProtocolPB;
-import org.mpcache.slave.cache.DatasetCounters;
 import org.mpcache.slave.localized.SpaceManagerLink;
 import org.mpcache.slave.store.CachedBlock;
 import org.slf4j.Logger;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mpcache.slave.master.DatasetCounters;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto.Status;

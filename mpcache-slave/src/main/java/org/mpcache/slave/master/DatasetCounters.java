@@ -1,4 +1,4 @@
-package org.mpcache.slave.cache;
+package org.mpcache.slave.master;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -83,30 +83,30 @@ public final class DatasetCounters {
   }
 
   /** A lookup of a block of {@code datasetId} found it cached here. */
-  void hit(String datasetId) {
+  public void hit(String datasetId) {
     add(datasetId, r -> r.hits, 1);
   }
 
   /** A lookup for {@code datasetId} did not find its block cached here. */
-  void miss(String datasetId) {
+  public void miss(String datasetId) {
     add(datasetId, r -> r.misses, 1);
   }
 
-  void bytesFromCache(String datasetId, long n) {
+  public void bytesFromCache(String datasetId, long n) {
     add(datasetId, r -> r.bytesFromCache, n);
   }
 
-  void bytesFromHdfs(String datasetId, long n) {
+  public void bytesFromHdfs(String datasetId, long n) {
     add(datasetId, r -> r.bytesFromHdfs, n);
   }
 
   /** A block cached for {@code datasetId}. */
-  void filled(String datasetId) {
+  public void filled(String datasetId) {
     add(datasetId, r -> r.fills, 1);
   }
 
   /** A block of {@code datasetId} removed on the master's order. */
-  void evicted(String datasetId) {
+  public void evicted(String datasetId) {
     add(datasetId, r -> r.evictions, 1);
   }
 

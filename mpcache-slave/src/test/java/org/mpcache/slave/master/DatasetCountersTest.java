@@ -1,4 +1,4 @@
-package org.mpcache.slave.cache;
+package org.mpcache.slave.master;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
