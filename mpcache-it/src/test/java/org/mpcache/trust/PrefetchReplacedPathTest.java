@@ -29,14 +29,15 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
-import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.InputCache;
+import org.mpcache.slave.prefetch.FillFileSystems;
 import org.mpcache.slave.prefetch.FillHoldOff;
 import org.mpcache.slave.prefetch.FillYield;
 import org.mpcache.slave.prefetch.PrefetchService;
-import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.FileBlockStore;
-import org.mpcache.slave.verify.FillVerifier;
 
 /**
  * A path renamed over between the moment prefetch checks a block and the moment it reads it never
@@ -69,12 +70,14 @@ class PrefetchReplacedPathTest {
     private final AtomicBoolean ran = new AtomicBoolean();
 
     HookedPrefetcher(MpCacheSlave slave, IoAction onFirstCheck) {
-      super(slave.getStore(), new CacheMaster(slave.getStore(), BlockAccessChecker.open(),
-          slave.getCounters(), FOREGROUND, slave.getMasterLink(), FillVerifier.off(),
-          fill -> false, (key, path, offset, length) -> false, slave.getFillSources(), 60_000,
-          SMALL_BLOCK, () -> ""),
-          slave.getMasterLink(), slave.getCounters(), slave.getFillSources(),
-          (key, path, offset, length) -> true, 8, 4, 0,
+      this(new InputCache(slave.getStore(), slave.getCounters(), slave.getMasterLink()), slave,
+          onFirstCheck);
+    }
+
+    private HookedPrefetcher(InputCache cache, MpCacheSlave slave, IoAction onFirstCheck) {
+      super(cache, new FillAdmission(cache, slave.getMasterLink(),
+          (key, path, offset, length) -> true), slave.getFillSources(),
+          new FillFileSystems(cluster.conf(), slave.getFillSources()), 8, 4, 0,
           new FillHoldOff(0, 0), new FillYield(0, 1_000, 0), FOREGROUND);
       this.onFirstCheck = onFirstCheck;
     }
@@ -117,7 +120,7 @@ class PrefetchReplacedPathTest {
     prefetcher.init(cluster.conf());
     prefetcher.start();
     try {
-      prefetcher.submit(commands);
+      prefetcher.submit(commands.stream().map(FillRequest::of).toList());
       Waits.waitFor(() -> prefetcher.filled() + prefetcher.skipped() + prefetcher.failed()
           == commands.size(), "the prefetches to finish");
     } finally {
@@ -193,7 +196,7 @@ class PrefetchReplacedPathTest {
     prefetcher.init(cluster.conf());
     prefetcher.start();
     try {
-      prefetcher.submit(commands);
+      prefetcher.submit(commands.stream().map(FillRequest::of).toList());
       submitted.countDown();
       Waits.waitFor(() -> prefetcher.filled() == keys.size(), "the four prefetches");
     } finally {

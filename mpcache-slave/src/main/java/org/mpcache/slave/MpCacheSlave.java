@@ -35,6 +35,9 @@ import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.BlockFileCheck;
 import org.mpcache.slave.cache.CacheMaster;
 import org.mpcache.slave.cache.ConnectionLimits;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.InputCache;
 import org.mpcache.slave.master.DatasetCounters;
 import org.mpcache.slave.cache.DescriptorServer;
 import org.mpcache.slave.cache.SlaveCounters;
@@ -46,6 +49,7 @@ import org.mpcache.slave.localized.SpacePrediction;
 import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
+import org.mpcache.slave.prefetch.FillFileSystems;
 import org.mpcache.slave.prefetch.FillHoldOff;
 import org.mpcache.slave.prefetch.FillSourceGate;
 import org.mpcache.slave.prefetch.FillSources;
@@ -107,6 +111,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   /** Times the SSD reads, leaving out stalls of the whole process; null before init. */
   private RunningClock readClock;
   private SlaveCounters counters;
+  private InputCache inputCache;
   private CacheMaster cacheMaster;
   private DescriptorServer descriptorServer;
   private BlockStreamServer streamServer;
@@ -116,6 +121,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private MasterLink masterLink;
   private PrefetchService prefetcher;
   private FillSourceGate fillSources;
+  private FillFileSystems fillFileSystems;
   private StartupVerifier startupVerifier;
   private SlaveMetrics metrics;
   private String hostname;
@@ -176,6 +182,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         SlaveConfigKeys.DATASETS_MAX_KEY, SlaveConfigKeys.DATASETS_MAX_DEFAULT, 1),
         heartbeatDatasets, Time::now));
     masterLink = new MasterLink(master, rpcTimeout, () -> this);
+    // Before the services: they change the Input Cache through it.
+    inputCache = new InputCache(store, counters, masterLink);
     // The master's view stays true: a directory's dropped blocks are removals like evictions.
     store.onVolumeOut((dir, dropped) -> dropped.forEach(masterLink::reportRemoved));
     long yieldWindow = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_WINDOW_MS_KEY,
@@ -200,9 +208,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     String socket = conf.getTrimmed(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
         SlaveConfigKeys.DOMAIN_SOCKET_PATH_DEFAULT);
     if (!socket.isEmpty()) {
-      // The Cache Master, made below, drops the blocks found corrupt and counts hits.
-      descriptorServer = new DescriptorServer(Paths.get(socket), store, access, counters,
-          foreground, (key, why) -> cacheMaster.drop(key, why), hit -> cacheMaster.countHit(hit),
+      descriptorServer = new DescriptorServer(Paths.get(socket), inputCache, access, foreground,
           new ConnectionLimits(ConfigChecks.intAtLeast(conf,
               SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_KEY,
               SlaveConfigKeys.DOMAIN_SOCKET_MAX_CONNECTIONS_DEFAULT, 1),
@@ -219,8 +225,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           SlaveConfigKeys.STREAM_ADDRESS_KEY);
     } else {
       streamServer = new BlockStreamServer(ConfigChecks.address(conf,
-          SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), store,
-          access, counters, foreground, (key, why) -> cacheMaster.drop(key, why), readMax,
+          SlaveConfigKeys.STREAM_ADDRESS_KEY, SlaveConfigKeys.STREAM_ADDRESS_DEFAULT), inputCache,
+          access, foreground, readMax,
           new ConnectionLimits(ConfigChecks.intAtLeast(conf,
               SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY,
               SlaveConfigKeys.STREAM_MAX_CONNECTIONS_DEFAULT, 1),
@@ -238,25 +244,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       LOG.info("The slave fills blocks from its cluster's HDFS only: {}",
           fillSources.sources().authorities());
     }
+    fillFileSystems = new FillFileSystems(conf, fillSources);
     // Whether a block is the file's a fill names: asked before every fill's admission.
     BlockFileCheck blockFiles =
         verify ? createBlockFileCheck(conf) : (key, path, offset, length) -> true;
-    // The prefetcher, made below, carries out the fills the Cache Master asks of the slave.
-    cacheMaster = new CacheMaster(store, access, counters, foreground, masterLink, verifier,
-        fill -> prefetcher.fillForReader(fill),
-        blockFiles, fillSources, fillTimeout, readMax,
-        descriptors == null ? () -> "" : descriptors::advertisedPath);
-    // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
-    rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
-        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
-        // A block evicted between a reader's lookup and its read is an expected answer, not a
-        // fault: one log line, not a stack trace per read.
-        .terse(RequestRefusedException.class, BlockNotCachedException.class)
-        // A read's response carries up to readMax bytes of data and the message around them.
-        .expectResponsesUpTo(readMax + 64 * 1024)
-        .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
-    prefetcher = new PrefetchService(store, cacheMaster, masterLink, counters, fillSources,
-        blockFiles,
+    FillAdmission admission = new FillAdmission(inputCache, masterLink, blockFiles);
+    prefetcher = new PrefetchService(inputCache, admission, fillSources, fillFileSystems,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
@@ -275,12 +268,24 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_KEY,
                 SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
         foreground);
+    cacheMaster = new CacheMaster(inputCache, access, foreground, verifier, admission,
+        prefetcher::fillForReader, fillSources, fillTimeout, readMax,
+        descriptors == null ? () -> "" : descriptors::advertisedPath);
+    // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
+    rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
+        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
+        // A block evicted between a reader's lookup and its read is an expected answer, not a
+        // fault: one log line, not a stack trace per read.
+        .terse(RequestRefusedException.class, BlockNotCachedException.class)
+        // A read's response carries up to readMax bytes of data and the message around them.
+        .expectResponsesUpTo(readMax + 64 * 1024)
+        .authorize(new SlavePolicyProvider()).tokens(access.rpcSecretManager());
     // The excluder runs with no lock held (its reclaim is an RPC): it reads a block's directory
     // under the space lock, as fills change the reservations meanwhile.
     localizedCache = new LocalizedCache(tuner, spaceLock,
         new MasterInputExcluder(masterLink::requestReclaim, inputSpace::dirOf,
             store::cachedLength, layout.size()),
-        store::leased, cacheMaster::evict, masterLink, foreground);
+        store::leased, inputCache::evict, masterLink, foreground);
     // Tasks call the Localized Cache with their block tokens too.
     localizedService = new LocalizedCacheService(localizedCache, access.rpcSecretManager());
     // The blocks a previous run left, checked so far by size and header only.
@@ -289,7 +294,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             SlaveConfigKeys.VERIFY_BYTES_PER_SEC_DEFAULT, 0),
         (key, why) -> {
           counters.blockFailedVerification();
-          cacheMaster.drop(key, why);
+          inputCache.drop(key, why);
         });
     addService(cacheMaster);
     addService(prefetcher);
@@ -304,7 +309,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     addService(rpcServer);
     addService(localizedService);
     addService(masterLink);
-    // Last: it drops blocks through the Cache Master and reports them through the link.
+    // Last: it drops blocks through the Input Cache and reports them through the link.
     addService(startupVerifier);
     super.serviceInit(conf);
   }
@@ -337,11 +342,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   /**
    * Whether a block is the one a file of the cluster's HDFS holds at an offset: the slave's own
-   * NameNode call ({@link PrefetchService#isBlockOf}); a seam for tests that fake the NameNode.
+   * NameNode call ({@link FillFileSystems#isBlockOf}); a seam for tests that fake the NameNode.
    * Used only with {@code mpcache.slave.fill.verify} on.
    */
   protected BlockFileCheck createBlockFileCheck(Configuration conf) {
-    return (key, path, offset, length) -> prefetcher.isBlockOf(key, path, offset, length);
+    return fillFileSystems;
   }
 
   /**
@@ -484,12 +489,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   @Override
   public void evict(List<BlockKey> blocks) {
-    cacheMaster.evict(blocks);
+    inputCache.evict(blocks);
   }
 
   @Override
   public void prefetch(List<PrefetchCommandProto> commands) {
-    prefetcher.submit(commands);
+    prefetcher.submit(commands.stream().map(FillRequest::of).toList());
   }
 
   @Override

@@ -3,7 +3,6 @@ package org.mpcache.slave.cache;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.protocolPB.RequestChecks;
@@ -57,18 +56,17 @@ final class BlockLender {
     }
   }
 
+  private final InputCache cache;
   private final FileBlockStore store;
   private final BlockAccessChecker access;
   private final SlaveCounters counters;
-  private final BiConsumer<BlockKey, String> drop;
 
-  /** @param drop drops a block found corrupt (its checksum file gone or short) */
-  BlockLender(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
-      BiConsumer<BlockKey, String> drop) {
-    this.store = store;
+  /** @param cache drops a block found corrupt (its checksum file gone or short) */
+  BlockLender(InputCache cache, BlockAccessChecker access) {
+    this.cache = cache;
+    this.store = cache.store();
     this.access = access;
-    this.counters = counters;
-    this.drop = drop;
+    this.counters = cache.counters();
   }
 
   /** Checks that the caller may read {@code block}; the refusal's message says why not. */
@@ -95,7 +93,7 @@ final class BlockLender {
     try {
       l = store.lease(key);
     } catch (CorruptBlockException e) {
-      drop.accept(key, e.getMessage());
+      cache.drop(key, e.getMessage());
       return new Loan(Outcome.NOT_CACHED, "corrupt: " + e.getMessage(), null, null);
     } catch (IOException e) {
       counters.readErrors.incrementAndGet();

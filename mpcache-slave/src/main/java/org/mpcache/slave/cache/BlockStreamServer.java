@@ -25,9 +25,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import org.apache.hadoop.service.AbstractService;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorFrames;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto;
@@ -91,20 +89,19 @@ public final class BlockStreamServer extends AbstractService {
   private volatile int port;
 
   /**
-   * @param drop drops a block found corrupt (its checksum file gone or short)
+   * @param cache drops a block found corrupt (its checksum file gone or short)
    * @param readMaxBytes the most bytes one request is answered with
    * @param limits how many connections may be open, how long a connection may take to send its
    *     first request, and how long a granted one may then stay silent
    */
-  public BlockStreamServer(InetSocketAddress bind, FileBlockStore store,
-      BlockAccessChecker access, SlaveCounters counters, ForegroundActivity foreground,
-      BiConsumer<BlockKey, String> drop, int readMaxBytes, ConnectionLimits limits) {
+  public BlockStreamServer(InetSocketAddress bind, InputCache cache, BlockAccessChecker access,
+      ForegroundActivity foreground, int readMaxBytes, ConnectionLimits limits) {
     super(BlockStreamServer.class.getSimpleName());
     this.bind = bind;
-    this.store = store;
-    this.counters = counters;
+    this.store = cache.store();
+    this.counters = cache.counters();
     this.foreground = foreground;
-    this.lender = new BlockLender(store, access, counters, drop);
+    this.lender = new BlockLender(cache, access);
     this.readMaxBytes = readMaxBytes;
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());

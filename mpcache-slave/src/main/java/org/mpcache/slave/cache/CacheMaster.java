@@ -3,7 +3,6 @@ package org.mpcache.slave.cache;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,18 +34,13 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
-import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
-import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.FillChecksums;
-import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
-import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.prefetch.FillSourceGate;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.ForegroundActivity;
-import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
 import org.mpcache.slave.store.CorruptBlockException;
@@ -105,16 +99,15 @@ import org.slf4j.LoggerFactory;
 public final class CacheMaster extends AbstractService implements ClientSlaveProtocolPB {
   private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
 
+  private final InputCache cache;
   private final FileBlockStore store;
-  private final BlockAccessChecker access;
   private final SlaveCounters counters;
+  private final BlockAccessChecker access;
   /** Hears of the bytes each read serves from the SSD. */
   private final ForegroundActivity foreground;
-  private final MasterLink masterLink;
   private final FillVerifier verifier;
+  private final FillAdmission admission;
   private final SlaveFills slaveFills;
-  /** Checks a write-through fill's file before its admission is asked. */
-  private final BlockFileCheck blockFiles;
   private final FillSourceGate sources;
   private final long fillTimeoutMs;
   private final int readMaxBytes;
@@ -127,19 +120,19 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final AtomicInteger committing = new AtomicInteger();
   private ScheduledExecutorService reaper;
 
-  public CacheMaster(FileBlockStore store, BlockAccessChecker access, SlaveCounters counters,
-      ForegroundActivity foreground, MasterLink masterLink, FillVerifier verifier,
-      SlaveFills slaveFills, BlockFileCheck blockFiles, FillSourceGate sources,
-      long fillTimeoutMs, int readMaxBytes, Supplier<String> domainSocketPath) {
+  public CacheMaster(InputCache cache, BlockAccessChecker access, ForegroundActivity foreground,
+      FillVerifier verifier, FillAdmission admission, SlaveFills slaveFills,
+      FillSourceGate sources, long fillTimeoutMs, int readMaxBytes,
+      Supplier<String> domainSocketPath) {
     super(CacheMaster.class.getSimpleName());
-    this.store = store;
+    this.cache = cache;
+    this.store = cache.store();
+    this.counters = cache.counters();
     this.access = access;
-    this.counters = counters;
     this.foreground = foreground;
-    this.masterLink = masterLink;
     this.verifier = verifier;
+    this.admission = admission;
     this.slaveFills = slaveFills;
-    this.blockFiles = blockFiles;
     this.sources = sources;
     this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
@@ -222,8 +215,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
             false, req.getAhead(), List.of()));
       } catch (ServiceException e) {
         // Only this block is refused: nothing is counted or filled for it.
-        answer.addFollowing(miss("refused: "
-            + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage())));
+        answer.addFollowing(miss(MissReason.REFUSED,
+            e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
       }
     }
     return answer.build();
@@ -234,8 +227,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
    * each following one, with nothing counted or filled.
    */
   private static LookupResponseProto refusedSource(String path, int following) {
-    LookupResponseProto refused = miss("refused: " + path + " is not on this cluster's HDFS,"
-        + " the only one the slave fills from");
+    LookupResponseProto refused = miss(MissReason.REFUSED, path + " is not on this cluster's"
+        + " HDFS, the only one the slave fills from");
     LookupResponseProto.Builder answer = refused.toBuilder();
     for (int i = 0; i < following; i++) {
       answer.addFollowing(refused);
@@ -252,13 +245,12 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       long rawOffset, boolean offerFill, boolean ahead, List<ReportReadRequestProto> reports)
       throws ServiceException {
     BlockKey key;
-    PrefetchCommandProto completion = null;
+    FillRequest completion = null;
     try {
       key = RequestChecks.access(access);
       long blockOffset = RequestChecks.uint64("blockOffset", rawOffset, 0, Long.MAX_VALUE);
       if (path != null) {
-        completion = PrefetchCommandProto.newBuilder().setAccess(access).setOffset(blockOffset)
-            .setPath(path).build();
+        completion = FillRequest.of(access, path, blockOffset);
       }
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
@@ -274,7 +266,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     long length = store.cachedLength(key);
     if (length >= 0) {
-      countHit(access);
+      cache.hit(access);
       LookupResponseProto.Builder hit = LookupResponseProto.newBuilder()
           .setStatus(LookupResponseProto.Status.HIT).setLength(length);
       String socket = domainSocketPath.get();
@@ -285,82 +277,48 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     }
     if (ahead) {
       // The reader asks again when it enters the block: its miss is counted and filled then.
-      return miss("not cached");
+      return miss(MissReason.NOT_CACHED, null);
     }
     counters.miss(access.getDatasetId());
     if (!offerFill && completion == null) {
-      return miss("not cached");
+      return miss(MissReason.NOT_CACHED, null);
     }
     if (store.state(key).isPresent()) {
-      return miss("being filled");
+      return miss(MissReason.BEING_FILLED, null);
     }
     if (access.getBlockBytes() > store.space().capacityBytes()) {
-      return miss("larger than the Input Cache");
+      return miss(MissReason.LARGER_THAN_INPUT_CACHE, null);
     }
     if (!offerFill) {
       // The reader reads HDFS at once; admission and the read are the fill thread's.
       return slaveFills.request(completion)
           ? LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
-              .setSlaveFills(true).setMissReason("filled by the slave").build()
-          : miss("slave fill queue full");
+              .setSlaveFills(true).setMissReason(MissReason.FILLED_BY_SLAVE.describe(null))
+              .build()
+          : miss(MissReason.SLAVE_FILL_QUEUE_FULL, null);
     }
-    return offerFill(access, key, caller(), completion);
+    return offerFill(key, completion);
   }
 
   /**
-   * Counts a hit on the block {@code access} names, as its lookup does: in the slave's counters
-   * and in the master's figures of its dataset. A descriptor request that stands for the lookup
-   * counts its grant here.
+   * Admits and opens a write-through fill for the caller ({@link FillAdmission});
+   * {@code completion} names the file and is the slave's own fill of the block should the caller
+   * abandon it. A lookup naming no file is a miss: the master admits a block only by its file.
    */
-  public void countHit(BlockAccessProto access) {
-    counters.hit(store.datasetOf(ProtoConverters.fromProto(access.getBlock())));
-    masterLink.reportHit(access);
-  }
-
-  /**
-   * Admits and opens a write-through fill for the caller once the NameNode confirms the block is
-   * the named file's; {@code completion} names the file and is the slave's own fill of the block
-   * should the caller abandon it. A lookup naming no file is a miss: the master admits a block
-   * only by its file.
-   */
-  private LookupResponseProto offerFill(BlockAccessProto accessProto, BlockKey key,
-      String caller, PrefetchCommandProto completion) {
+  private LookupResponseProto offerFill(BlockKey key, FillRequest completion) {
     if (completion == null) {
-      return miss("the lookup names no file for the block");
+      return miss(MissReason.NO_FILE, null);
     }
-    try {
-      if (!blockFiles.isBlockOf(key, completion.getPath(), completion.getOffset(),
-          accessProto.getBlockBytes())) {
-        return miss("not the block of " + completion.getPath() + " at "
-            + completion.getOffset() + " of " + accessProto.getBlockBytes() + " bytes");
+    FillAdmission.Result a = admission.admit(completion);
+    if (!a.admitted()) {
+      if (a.refusal() == MissReason.SSD_ERROR) {
+        LOG.warn("Cannot start caching {}: {}", key, a.detail());
       }
-    } catch (IOException e) {
-      return miss("cannot check the block's file at the NameNode: " + e.getMessage());
+      return miss(a.refusal(), a.detail());
     }
-    ReplaceResponseProto decision;
-    try {
-      decision = masterLink.requestReplace(accessProto, store.space().freeBytes(), false,
-          completion.getPath(), completion.getOffset());
-    } catch (IOException e) {
-      return miss("master unreachable: " + e.getMessage());
-    }
-    if (!decision.getAdmitted()) {
-      return miss("not admitted: " + decision.getReason());
-    }
-    evict(ProtoConverters.fromProtos(decision.getEvictList()));
-    try {
-      Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes(),
-          accessProto.getDatasetId(), accessProto.getDatasetBlocks());
-      if (fill.isEmpty()) {
-        return miss("no space after eviction");
-      }
-      long id = fills.add(fill.get(), caller, completion, Time.monotonicNow());
-      return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
-          .setFillId(id).build();
-    } catch (IOException e) {
-      LOG.warn("Cannot start caching {}: {}", key, e.getMessage());
-      return miss("cannot write to the SSD: " + e.getMessage());
-    }
+    long id = fills.add(a.fill(), caller(), completion, Time.monotonicNow());
+    return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
+        .setFillId(id).build();
   }
 
   /** Refuses a client that HDFS did not authorize to read the block. */
@@ -403,20 +361,9 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         + Objects.toString(Server.getRemoteAddress(), "");
   }
 
-  private static LookupResponseProto miss(String reason) {
+  private static LookupResponseProto miss(MissReason reason, String detail) {
     return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
-        .setMissReason(reason).build();
-  }
-
-  /** Evicts blocks the master chose and reports each removal back. */
-  public void evict(List<BlockKey> blocks) {
-    for (BlockKey k : blocks) {
-      String datasetId = store.datasetOf(k);
-      if (store.remove(k)) {
-        counters.evicted(datasetId);
-      }
-      masterLink.reportRemoved(k);
-    }
+        .setMissReason(reason.describe(detail)).build();
   }
 
   @Override
@@ -443,7 +390,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     } catch (BlockNotCachedException e) {
       throw new ServiceException(e);
     } catch (CorruptBlockException e) {
-      drop(key, e.getMessage());
+      cache.drop(key, e.getMessage());
       throw new ServiceException(e);
     } catch (IOException e) {
       counters.readErrors.incrementAndGet();
@@ -459,15 +406,6 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
       b.addChecksums(crc);
     }
     return b.build();
-  }
-
-  /** Drops a cached block found corrupt: counted, logged and reported to the master. */
-  public void drop(BlockKey key, String why) {
-    if (store.remove(key)) {
-      counters.blocksCorrupt.incrementAndGet();
-      LOG.warn("Dropped cached block {}: {}", key, why);
-      masterLink.reportRemoved(key);
-    }
   }
 
   @Override
@@ -577,9 +515,8 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         return CommitResponseProto.newBuilder().setCached(false).build();
       }
     }
-    counters.blockCached(s.fill.datasetId());
+    cache.cached(s.fill.key(), s.fill.datasetId());
     counters.fillsWriteThrough.incrementAndGet();
-    masterLink.reportCached(s.fill.key());
     return CommitResponseProto.newBuilder().setCached(true).build();
   }
 
@@ -645,7 +582,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
         return ReportCorruptResponseProto.getDefaultInstance();
       }
       if (!store.verify(key)) {
-        drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
+        cache.drop(key, "a client found a checksum mismatch (" + req.getReason() + ")");
       }
     } catch (BlockNotCachedException gone) {
       LOG.debug("Block {} reported corrupt is already gone", key);

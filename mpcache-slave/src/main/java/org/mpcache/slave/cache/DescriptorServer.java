@@ -30,10 +30,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import org.apache.hadoop.service.AbstractService;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorFrames;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
@@ -114,7 +111,7 @@ public final class DescriptorServer extends AbstractService {
   private final ForegroundActivity foreground;
   private final BlockLender lender;
   /** Counts the hit of a grant whose request stands for the block's lookup. */
-  private final Consumer<BlockAccessProto> hits;
+  private final InputCache cache;
   private final ConnectionLimits limits;
   private final ConnectionCap cap;
   private EventLoopGroup loop;
@@ -123,24 +120,23 @@ public final class DescriptorServer extends AbstractService {
   private volatile boolean serving;
 
   /**
-   * @param drop drops a block found corrupt (its checksum file gone or short)
-   * @param hits counts the hit of a grant whose request carries the reader's access (it stands
-   *     for the block's lookup)
+   * @param cache drops a block found corrupt (its checksum file gone or short), and counts the
+   *     hit of a grant whose request carries the reader's access (it stands for the block's
+   *     lookup)
    * @param limits how many connections may be open, and how long one may take to send its request
    *     and its ready frame; a granted connection then stays open as long as its reader holds the
    *     block (the idle timeout is not used: the kernel closes a local reader's connection when
    *     its process ends)
    */
-  public DescriptorServer(Path socketPath, FileBlockStore store, BlockAccessChecker access,
-      SlaveCounters counters, ForegroundActivity foreground, BiConsumer<BlockKey, String> drop,
-      Consumer<BlockAccessProto> hits, ConnectionLimits limits) {
+  public DescriptorServer(Path socketPath, InputCache cache, BlockAccessChecker access,
+      ForegroundActivity foreground, ConnectionLimits limits) {
     super(DescriptorServer.class.getSimpleName());
     this.socketPath = socketPath;
-    this.store = store;
-    this.counters = counters;
+    this.cache = cache;
+    this.store = cache.store();
+    this.counters = cache.counters();
     this.foreground = foreground;
-    this.lender = new BlockLender(store, access, counters, drop);
-    this.hits = hits;
+    this.lender = new BlockLender(cache, access);
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());
   }
@@ -353,7 +349,7 @@ public final class DescriptorServer extends AbstractService {
       counters.descriptorsGranted.incrementAndGet();
       foreground.record(lease.length());
       if (lookup != null) {
-        hits.accept(lookup);
+        cache.hit(lookup);
       }
       DescriptorResponseProto.Builder b = DescriptorResponseProto.newBuilder()
           .setStatus(Status.GRANTED).setLength(lease.length()).setChunkSize(lease.chunkSize());

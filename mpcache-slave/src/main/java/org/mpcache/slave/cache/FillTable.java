@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.concurrent.GuardedBy;
-import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
 import org.mpcache.slave.store.BlockFill;
 
 /**
@@ -25,11 +24,11 @@ final class FillTable {
     /** The caller that was offered the fill: only it may write, commit or abort it. */
     final String owner;
     /** The slave's own fill of the block if the owner abandons it; null: none. */
-    final PrefetchCommandProto completion;
+    final FillRequest completion;
     @GuardedBy("this")
     long lastTouched;
 
-    Session(BlockFill fill, String owner, PrefetchCommandProto completion, long now) {
+    Session(BlockFill fill, String owner, FillRequest completion, long now) {
       this.fill = fill;
       this.owner = owner;
       this.completion = completion;
@@ -41,7 +40,7 @@ final class FillTable {
   private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
 
   /** Registers a fill of {@code owner}'s; returns its new, random id. */
-  long add(BlockFill fill, String owner, PrefetchCommandProto completion, long now) {
+  long add(BlockFill fill, String owner, FillRequest completion, long now) {
     Session s = new Session(fill, owner, completion, now);
     while (true) {
       long id = random.nextLong();

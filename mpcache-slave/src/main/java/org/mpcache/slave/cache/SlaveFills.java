@@ -1,12 +1,10 @@
 package org.mpcache.slave.cache;
 
-import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
-
 /**
  * Where the Cache Master hands the blocks the slave is to read from HDFS itself for readers'
  * misses: a reader that enters a missed block anywhere but at its start or reads it by positional
- * reads, and a write-through its reader abandoned. The fill is a prefetch without the operator:
- * admission is asked as for any miss ({@code force} is never set). Implementations are
+ * reads, and a write-through its reader abandoned. The fill is admitted as any other
+ * ({@link FillAdmission}; {@code force} is never set). Implementations are
  * thread-safe, never block the caller, and collapse requests for a block already queued or being
  * filled.
  */
@@ -19,5 +17,5 @@ public interface SlaveFills {
    *     path is not on the cluster's own HDFS (the refusal is counted and logged by the
    *     implementation)
    */
-  boolean request(PrefetchCommandProto fill);
+  boolean request(FillRequest fill);
 }

@@ -73,7 +73,7 @@ import org.slf4j.LoggerFactory;
  * block their caller for at most the RPC timeout. Thread-safe: reports are queued in concurrent
  * queues, registration state is volatile.
  */
-public final class MasterLink extends AbstractService implements SpaceManagerLink {
+public final class MasterLink extends AbstractService implements SpaceManagerLink, MasterReports {
   private static final Logger LOG = LoggerFactory.getLogger(MasterLink.class);
   private static final int MAX_BATCH = 1_000;
   /** The longest wait between two attempts to reach an unreachable master. */
@@ -213,11 +213,13 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
     }
   }
 
+  @Override
   public void reportCached(BlockKey key) {
     cached.add(key);
     poke();
   }
 
+  @Override
   public void reportRemoved(BlockKey key) {
     removed.add(key);
     poke();
@@ -227,6 +229,7 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
    * Queues a hit for the next report; dropped (and counted) when {@link #MAX_QUEUED_HITS} wait
    * already, as while the master is away or slow.
    */
+  @Override
   public void reportHit(BlockAccessProto access) {
     if (hitsWaiting.incrementAndGet() > MAX_QUEUED_HITS) {
       hitsWaiting.decrementAndGet();

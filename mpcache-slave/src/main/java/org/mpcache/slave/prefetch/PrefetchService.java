@@ -1,16 +1,12 @@
 package org.mpcache.slave.prefetch;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.PrivilegedExceptionAction;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -18,36 +14,26 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.annotation.concurrent.GuardedBy;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.io.IOUtils;
-import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.SlaveMasterProtos.PrefetchCommandProto;
-import org.mpcache.common.proto.SlaveMasterProtos.ReplaceResponseProto;
-import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.slave.SlaveConfigKeys;
-import org.mpcache.slave.cache.BlockFileCheck;
-import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.InputCache;
+import org.mpcache.slave.cache.MissReason;
 import org.mpcache.slave.cache.SlaveCounters;
 import org.mpcache.slave.cache.SlaveFills;
-import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockFill;
-import org.mpcache.slave.store.FileBlockStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,13 +41,13 @@ import org.slf4j.LoggerFactory;
  * Fills blocks from HDFS by the slave itself: the master's prefetch commands
  * ({@code mpcache admin prefetch}) and the fills readers' misses ask for ({@link SlaveFills}: a
  * block entered anywhere but at its start, read by positional reads, or whose write-through was
- * abandoned). For each block it asks the Replace Arbitrator as for any miss (skipping the
- * admission test when the operator forced a prefetch), evicts what the answer says, then reads the
- * block from HDFS itself with its own {@link DistributedFileSystem} (never through the cache) and
- * stores it as a client's write-through would, checksums included. A block whose file changed
+ * abandoned). Each block is admitted as any miss's ({@link FillAdmission}; the master skips its
+ * admission test when the operator forced a prefetch), then read from HDFS with the slave's own
+ * {@link DistributedFileSystem} ({@link FillFileSystems}, never through the cache) and stored as
+ * a client's write-through would be, checksums included. A block whose file changed
  * since it was asked for (other block id or generation stamp at that offset) is skipped.
  *
- * <p>Each source has one background thread and a bounded queue. Prefetch commands beyond theirs
+ * <p>Two queues, each with one background thread: readers' misses and prefetches. Prefetch commands beyond theirs
  * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by
  * block (one fill however many readers miss it); beyond {@code mpcache.slave.fill.queue} they are
  * dropped, counted as failed, and the next reader's miss asks again. A failed reader's fill is
@@ -93,20 +79,12 @@ import org.slf4j.LoggerFactory;
 public class PrefetchService extends AbstractService {
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchService.class);
   private static final int READ_BYTES = 1 << 20;
-  /**
-   * The start of the name of the HDFS client context of a slave's fills when they read block files
-   * by path; each slave started in the JVM adds a number of its own.
-   */
-  private static final String FILL_CLIENT_CONTEXT = "mpcache-slave-fill-";
-  private static final AtomicInteger SLAVES = new AtomicInteger();
 
-  private final FileBlockStore store;
-  private final CacheMaster cacheMaster;
-  private final MasterLink masterLink;
+  private final InputCache cache;
   private final SlaveCounters counters;
+  private final FillAdmission admission;
   private final FillSourceGate sources;
-  /** Checks a fill's file before its admission is asked. */
-  private final BlockFileCheck blockFiles;
+  private final FillFileSystems fileSystems;
   private final int queueLimit;
   private final int readerQueueLimit;
   private final FillHoldOff holdOff;
@@ -136,10 +114,6 @@ public class PrefetchService extends AbstractService {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong bytesRead = new AtomicLong();
   private final AtomicLong bytesReadLocally = new AtomicLong();
-  private final String clientContext = FILL_CLIENT_CONTEXT + SLAVES.incrementAndGet();
-  /** One client per file system of the cluster's own ({@link FillSources}): a bounded few. */
-  @GuardedBy("this")
-  private final Map<String, FileSystem> fileSystems = new HashMap<>();
   private ThreadPoolExecutor executor;
   private ThreadPoolExecutor readerExecutor;
   /** The file each thread filled its last block from; each confined to its thread. */
@@ -149,7 +123,7 @@ public class PrefetchService extends AbstractService {
 
   /**
    * @param sources lets through fills from the cluster's own HDFS only
-   * @param blockFiles tells whether a fill's block is the file's it names, before admission
+   * @param fileSystems reads the blocks; closed when the service stops
    * @param queueLimit how many prefetch commands wait at most
    * @param readerQueueLimit how many readers' fills wait at most
    * @param bytesPerSec the most bytes per second all fills read from HDFS together, 0 for no
@@ -158,16 +132,15 @@ public class PrefetchService extends AbstractService {
    * @param yield when fills give way to foreground work on the SSD
    * @param foreground the SSD's foreground work, which {@code yield} weighs
    */
-  public PrefetchService(FileBlockStore store, CacheMaster cacheMaster, MasterLink masterLink,
-      SlaveCounters counters, FillSourceGate sources, BlockFileCheck blockFiles, int queueLimit,
-      int readerQueueLimit, long bytesPerSec, FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
+  public PrefetchService(InputCache cache, FillAdmission admission, FillSourceGate sources,
+      FillFileSystems fileSystems, int queueLimit, int readerQueueLimit, long bytesPerSec,
+      FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
     super(PrefetchService.class.getSimpleName());
-    this.store = store;
-    this.cacheMaster = cacheMaster;
-    this.masterLink = masterLink;
-    this.counters = counters;
+    this.cache = cache;
+    this.counters = cache.counters();
+    this.admission = admission;
     this.sources = sources;
-    this.blockFiles = blockFiles;
+    this.fileSystems = fileSystems;
     this.queueLimit = queueLimit;
     this.readerQueueLimit = readerQueueLimit;
     this.holdOff = holdOff;
@@ -204,12 +177,7 @@ public class PrefetchService extends AbstractService {
     }
     prefetchSource.close();
     readerSource.close();
-    synchronized (this) {
-      for (FileSystem fs : fileSystems.values()) {
-        IOUtils.closeStream(fs);
-      }
-      fileSystems.clear();
-    }
+    fileSystems.close();
     super.serviceStop();
   }
 
@@ -217,15 +185,15 @@ public class PrefetchService extends AbstractService {
    * Queues commands from a heartbeat; returns at once. A command naming a path off the cluster's
    * own HDFS is refused and counted as skipped.
    */
-  public void submit(List<PrefetchCommandProto> commands) {
+  public void submit(List<FillRequest> commands) {
     long askedAt = Time.monotonicNow();
-    for (PrefetchCommandProto command : commands) {
-      String own = sources.admit(command.getPath(), "prefetch");
+    for (FillRequest command : commands) {
+      String own = sources.admit(command.path(), "prefetch");
       if (own == null) {
         skipped.incrementAndGet();
         continue;
       }
-      PrefetchCommandProto c = command.toBuilder().setPath(own).build();
+      FillRequest c = command.withPath(own);
       try {
         executor.execute(() -> {
           try {
@@ -236,7 +204,7 @@ public class PrefetchService extends AbstractService {
         });
       } catch (RejectedExecutionException e) {
         LOG.warn("Prefetch queue full ({} blocks): dropping {} and the rest of this batch",
-            queueLimit, c.getAccess().getBlock());
+            queueLimit, c.key());
         skipped.addAndGet(1);
         return;
       }
@@ -248,23 +216,22 @@ public class PrefetchService extends AbstractService {
    * caller's RPC handler thread. False, and nothing queued, for a path off the cluster's own HDFS
    * (the Cache Master refuses those at the lookup already).
    */
-  public boolean fillForReader(PrefetchCommandProto request) {
-    String own = sources.admit(request.getPath(), "reader's fill");
+  public boolean fillForReader(FillRequest request) {
+    String own = sources.admit(request.path(), "reader's fill");
     if (own == null) {
       return false;
     }
-    PrefetchCommandProto c = request.getPath().equals(own) ? request
-        : request.toBuilder().setPath(own).build();
-    BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
+    FillRequest c = request.path().equals(own) ? request : request.withPath(own);
+    BlockKey key = c.key();
     long askedAt = Time.monotonicNow();
     if (holdOff.holdsOff()) {
       // A miss collapsed into a queued fill still says the file's reader is reading.
-      lastMiss.put(c.getPath(), askedAt);
+      lastMiss.put(c.path(), askedAt);
       if (lastMiss.size() > readerQueueLimit) {
         lastMiss.values().removeIf(t -> holdOff.delayMs(t, t, askedAt) == 0);
         Iterator<String> files = lastMiss.keySet().iterator();
         while (lastMiss.size() > readerQueueLimit && files.hasNext()) {
-          if (!files.next().equals(c.getPath())) {
+          if (!files.next().equals(c.path())) {
             files.remove();
           }
         }
@@ -276,10 +243,10 @@ public class PrefetchService extends AbstractService {
     try {
       readerExecutor.execute(() -> {
         try {
-          if (!awaitQuiet(c.getPath(), askedAt)) {
+          if (!awaitQuiet(c.path(), askedAt)) {
             return;
           }
-          fillForReaderNow(key, c, askedAt);
+          fillForReaderNow(c, askedAt);
         } finally {
           readerFills.remove(key);
           readerSource.release(!readerExecutor.getQueue().isEmpty());
@@ -368,17 +335,17 @@ public class PrefetchService extends AbstractService {
     return readerFills.size();
   }
 
-  private void fillForReaderNow(BlockKey key, PrefetchCommandProto c, long askedAt) {
+  private void fillForReaderNow(FillRequest c, long askedAt) {
     try {
       // The handler thread that queued the first fill may have run as a caller: read as the
       // slave itself, whoever created this thread.
-      if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(key, c,
+      if (loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> admitAndFill(c,
           readerSource, askedAt))) {
         counters.filledBySlave();
       }
     } catch (IOException | RuntimeException e) {
-      slaveFillFailed(key, e.getClass().getSimpleName(), "reading " + c.getPath() + ": " + e);
-      masterLink.reportRemoved(key);
+      slaveFillFailed(c.key(), e.getClass().getSimpleName(), "reading " + c.path() + ": " + e);
+      cache.notCached(c.key());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -424,81 +391,77 @@ public class PrefetchService extends AbstractService {
     return failed.get();
   }
 
-  private void prefetch(PrefetchCommandProto c, long askedAt) {
-    BlockKey key = ProtoConverters.fromProto(c.getAccess().getBlock());
+  private void prefetch(FillRequest c, long askedAt) {
+    BlockKey key = c.key();
     try {
-      if (admitAndFill(key, c, prefetchSource, askedAt)) {
+      if (admitAndFill(c, prefetchSource, askedAt)) {
         filled.incrementAndGet();
       } else {
         skipped.incrementAndGet();
       }
     } catch (IOException | RuntimeException e) {
       failed.incrementAndGet();
-      LOG.warn("Prefetch of {} from {} failed: {}", key, c.getPath(), e.toString());
-      masterLink.reportRemoved(key);
+      LOG.warn("Prefetch of {} from {} failed: {}", key, c.path(), e.toString());
+      cache.notCached(key);
     }
   }
 
   /**
-   * Asks admission for the block, evicts what the arbitrator says and reads the block from HDFS
-   * into the store; false when it is cached or being filled already, not the file's block at the
-   * offset named, not admitted, or cannot be cached as planned. The block's file is checked
-   * ({@link BlockFileCheck}) before admission is asked, so that the master judges the block by a
-   * file the slave found it in.
+   * Admits the block ({@link FillAdmission}) and reads it from HDFS into the store; false when it
+   * is cached or being filled already, not the file's block at the offset named, not admitted,
+   * or cannot be cached as planned.
+   *
+   * @throws IOException when the NameNode, the master or the SSD failed the admission, or the
+   *     read failed
    */
-  private boolean admitAndFill(BlockKey key, PrefetchCommandProto c, OpenSource source,
-      long askedAt) throws IOException {
-    if (store.state(key).isPresent()) {
+  private boolean admitAndFill(FillRequest c, OpenSource source, long askedAt)
+      throws IOException {
+    BlockKey key = c.key();
+    if (cache.store().state(key).isPresent()) {
       return false;
     }
     // Before admission: the arbitrator's answer, and the evictions it orders, are acted on at
     // once, not after a wait.
     yieldToForeground(key, askedAt);
-    if (!blockFiles.isBlockOf(key, c.getPath(), c.getOffset(), c.getAccess().getBlockBytes())) {
-      LOG.info("Not filling {}: it is not the block of {} at {} of {} bytes", key, c.getPath(),
-          c.getOffset(), c.getAccess().getBlockBytes());
+    FillAdmission.Result a = admission.admit(c);
+    if (a.error() != null) {
+      throw a.error();
+    }
+    if (a.refusal() == MissReason.NO_SPACE) {
+      cache.notCached(key);
+    }
+    if (!a.admitted()) {
+      LOG.debug("Not filling {}: {}", key, a.missReason());
       return false;
     }
-    ReplaceResponseProto d = masterLink.requestReplace(c.getAccess(),
-        store.space().freeBytes(), c.getForce(), c.getPath(), c.getOffset());
-    if (!d.getAdmitted()) {
-      LOG.debug("Fill of {} not admitted: {}", key, d.getReason());
-      return false;
-    }
-    cacheMaster.evict(ProtoConverters.fromProtos(d.getEvictList()));
-    if (fill(key, c, source, askedAt)) {
-      counters.blockCached(c.getAccess().getDatasetId());
-      masterLink.reportCached(key);
+    if (fill(c, a.fill(), source, askedAt)) {
+      cache.cached(key, c.datasetId());
       return true;
     }
-    masterLink.reportRemoved(key);
+    cache.notCached(key);
     return false;
   }
 
   /**
-   * Reads the block from HDFS into the store, yielding to foreground work between chunks until
-   * the fill's longest delay from {@code askedAt} has passed; false when it cannot be cached as
-   * planned.
+   * Reads the block from HDFS into {@code fill}, yielding to foreground work between chunks
+   * until the fill's longest delay from {@code askedAt} has passed; false, and the fill aborted,
+   * when it cannot be cached as planned.
    */
-  private boolean fill(BlockKey key, PrefetchCommandProto c, OpenSource source, long askedAt)
+  private boolean fill(FillRequest c, BlockFill fill, OpenSource source, long askedAt)
       throws IOException {
-    long length = c.getAccess().getBlockBytes();
-    Path path = new Path(c.getPath());
-    HdfsDataInputStream in = source.open(path, key, c.getOffset(), length);
-    if (in == null) {
-      return false;
-    }
-    checked(key, path);
-    Optional<BlockFill> opened = store.beginFill(key, length, c.getAccess().getDatasetId(),
-        c.getAccess().getDatasetBlocks());
-    if (opened.isEmpty()) {
-      return false;
-    }
-    BlockFill fill = opened.get();
-    long local = in.getReadStatistics().getTotalShortCircuitBytesRead();
+    BlockKey key = c.key();
+    long length = c.length();
+    Path path = new Path(c.path());
     try {
+      HdfsDataInputStream in = source.open(path, key, c.offset(), length);
+      if (in == null) {
+        fill.abort();
+        return false;
+      }
+      checked(key, path);
+      long local = in.getReadStatistics().getTotalShortCircuitBytesRead();
       byte[] buf = source.buffer;
-      in.seek(c.getOffset());
+      in.seek(c.offset());
       long done = 0;
       while (done < length) {
         if (done > 0) {
@@ -506,7 +469,7 @@ public class PrefetchService extends AbstractService {
         }
         int n = (int) Math.min(buf.length, length - done);
         in.readFully(buf, 0, n);
-        if (!isKey(in.getCurrentBlock(), key)) {
+        if (!FillFileSystems.isKey(in.getCurrentBlock(), key)) {
           LOG.info("Not filling {} from HDFS: {} changed while it was read", key, path);
           fill.abort();
           return false;
@@ -553,7 +516,7 @@ public class PrefetchService extends AbstractService {
         return in;
       }
       close();
-      DistributedFileSystem fs = fileSystem(p.toUri());
+      DistributedFileSystem fs = fileSystems.get(p.toUri());
       if (fs.getFileStatus(p).isEncrypted()) {
         LOG.info("Not filling {} from HDFS: {} is encrypted; its plaintext stays off the SSD",
             key, p);
@@ -600,95 +563,9 @@ public class PrefetchService extends AbstractService {
       throws IOException {
     for (LocatedBlock lb : in.getAllBlocks()) {
       if (lb.getStartOffset() == offset) {
-        return isKey(lb.getBlock(), key) && lb.getBlockSize() == length;
+        return FillFileSystems.isKey(lb.getBlock(), key) && lb.getBlockSize() == length;
       }
     }
     return false;
-  }
-
-  private static boolean isKey(ExtendedBlock b, BlockKey key) {
-    return b != null && b.getBlockPoolId().equals(key.getBlockPoolId())
-        && b.getBlockId() == key.getBlockId() && b.getGenerationStamp() == key.getGenerationStamp();
-  }
-
-  /**
-   * Has a fill client configured by {@code conf} read the local DataNode's block files by path
-   * ({@code mpcache.slave.fill.local-path-read}), unless the configuration turns HDFS's
-   * short-circuit reads on itself: the DataNode then sends no byte of a fill, and where it
-   * refuses the slave's user, HDFS's client says so once and reads through it. The fills get
-   * client context {@code context} of their own, as HDFS shares one per name in a JVM and a
-   * refusal turns path-based reads off for its whole context: a slave started again in the
-   * same JVM asks again.
-   */
-  static void readLocalPaths(Configuration conf, String context) {
-    if (!conf.getBoolean(SlaveConfigKeys.FILL_LOCAL_PATH_READ_KEY,
-        SlaveConfigKeys.FILL_LOCAL_PATH_READ_DEFAULT)
-        || conf.getBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY,
-            HdfsClientConfigKeys.Read.ShortCircuit.DEFAULT)) {
-      return;
-    }
-    conf.setBoolean(HdfsClientConfigKeys.Read.ShortCircuit.KEY, true);
-    conf.setBoolean(HdfsClientConfigKeys.DFS_CLIENT_USE_LEGACY_BLOCKREADERLOCAL, true);
-    conf.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, context);
-  }
-
-  /**
-   * Whether {@code key} is the block the file {@code path} of the cluster's own HDFS holds at
-   * {@code offset}, {@code length} bytes long, asked of the NameNode as the slave's login user:
-   * the check every fill's admission needs ({@link BlockFileCheck}), so that neither a false
-   * file nor a false length reaches the master, which would evict for it. False for a path off
-   * the cluster's HDFS (no connection is made) and for a file that is gone or that the slave may
-   * not read.
-   */
-  public boolean isBlockOf(BlockKey key, String path, long offset, long length)
-      throws IOException {
-    Path p;
-    try {
-      p = new Path(path);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-    if (!sources.isOwn(p.toUri())) {
-      return false;
-    }
-    try {
-      return loginUser.doAs((PrivilegedExceptionAction<Boolean>) () -> {
-        for (LocatedBlock lb : fileSystem(p.toUri()).getClient()
-            .getLocatedBlocks(p.toUri().getPath(), offset, 1).getLocatedBlocks()) {
-          if (lb.getStartOffset() == offset) {
-            return isKey(lb.getBlock(), key) && lb.getBlockSize() == length;
-          }
-        }
-        return false;
-      });
-    } catch (FileNotFoundException | AccessControlException e) {
-      LOG.debug("{} is not known to be the block of {} at {}: {}", key, path, offset,
-          e.toString());
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted checking the file of " + key);
-    }
-  }
-
-  private synchronized DistributedFileSystem fileSystem(URI uri) throws IOException {
-    if (!sources.isOwn(uri)) {
-      // Every path was qualified by the gate before it was queued: this is the last stop.
-      throw new IOException("the slave fills only from its cluster's own HDFS "
-          + sources.sources().authorities() + ", not from " + uri);
-    }
-    String authority = uri.getScheme() + "://" + uri.getAuthority();
-    FileSystem fs = fileSystems.get(authority);
-    if (fs == null) {
-      Configuration conf = new Configuration(getConfig());
-      conf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
-      readLocalPaths(conf, clientContext);
-      fs = FileSystem.newInstance(URI.create(authority), conf);
-      fileSystems.put(authority, fs);
-    }
-    if (!(fs instanceof DistributedFileSystem)) {
-      throw new IOException("the slave fills blocks from HDFS only, not from " + uri);
-    }
-    return (DistributedFileSystem) fs;
   }
 }

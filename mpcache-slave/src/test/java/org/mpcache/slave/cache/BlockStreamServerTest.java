@@ -76,8 +76,9 @@ class BlockStreamServerTest {
       f.commit();
     }
     // Answers of at most 4096 bytes, as mpcache.slave.read.max.bytes would cap them.
-    server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0), store, ACCESS,
-        counters, foreground, (key, why) -> { }, 4096, limits(60_000));
+    server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0),
+        new InputCache(store, counters, new RecordingReports()), ACCESS, foreground, 4096,
+        limits(60_000));
     server.init(new Configuration(false));
     server.start();
   }
@@ -100,8 +101,9 @@ class BlockStreamServerTest {
   /** Replaces the server with one whose granted streams close after {@code idleMs} of silence. */
   private void restart(long idleMs) {
     server.stop();
-    server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0), store, ACCESS,
-        counters, foreground, (key, why) -> { }, 4096, limits(idleMs));
+    server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0),
+        new InputCache(store, counters, new RecordingReports()), ACCESS, foreground, 4096,
+        limits(idleMs));
     server.init(new Configuration(false));
     server.start();
   }

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterEach;
@@ -50,8 +49,9 @@ class DescriptorServerTest {
   /** On a clock that stands still: it keeps every byte it was told of. */
   private final ForegroundActivity foreground = new ForegroundActivity(1_000, () -> 0L);
   private DescriptorServer server;
-  /** The hits the server counted for requests that stood for the block's lookup. */
-  private final List<BlockAccessProto> hits = new CopyOnWriteArrayList<>();
+  /** The reports to the master; its hits, those of requests that stood for the block's lookup. */
+  private final RecordingReports reports = new RecordingReports();
+  private final List<BlockAccessProto> hits = reports.hits;
   private Path socket;
   private byte[] data;
 
@@ -75,9 +75,8 @@ class DescriptorServerTest {
     f.append(0, ByteBuffer.wrap(data));
     f.commit();
     socket = dir.resolve("s.socket");
-    server = new DescriptorServer(socket, store, ACCESS, counters,
-        foreground, (key, why) -> { }, hits::add,
-        new ConnectionLimits(16, "max-connections", 10_000, 0));
+    server = new DescriptorServer(socket, new InputCache(store, counters, reports), ACCESS,
+        foreground, new ConnectionLimits(16, "max-connections", 10_000, 0));
     server.init(new Configuration(false));
     server.start();
   }
@@ -204,8 +203,8 @@ class DescriptorServerTest {
   void start_refusesASocketDirectoryOthersCanWrite() throws IOException {
     Path open = Files.createDirectory(dir.resolve("open"));
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
-    DescriptorServer s = new DescriptorServer(open.resolve("s.socket"), store, ACCESS, counters,
-        foreground, (key, why) -> { }, hits::add,
+    DescriptorServer s = new DescriptorServer(open.resolve("s.socket"),
+        new InputCache(store, counters, reports), ACCESS, foreground,
         new ConnectionLimits(16, "max-connections", 10_000, 0));
     s.init(new Configuration(false));
     Exception e = assertThrows(Exception.class, s::start);

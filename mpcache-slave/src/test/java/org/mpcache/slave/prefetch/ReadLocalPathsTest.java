@@ -18,7 +18,7 @@ class ReadLocalPathsTest {
   @Test
   void byDefault_fillsReadBlockFilesByPathInAContextOfTheirOwn() {
     Configuration conf = new Configuration(false);
-    PrefetchService.readLocalPaths(conf, "fills-1");
+    FillFileSystems.readLocalPaths(conf, "fills-1");
     assertTrue(conf.getBoolean(SCR, false));
     assertTrue(conf.getBoolean(LEGACY, false));
     assertEquals("fills-1", conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT));
@@ -28,7 +28,7 @@ class ReadLocalPathsTest {
   void turnedOff_leavesTheClientAsConfigured() {
     Configuration conf = new Configuration(false);
     conf.setBoolean(SlaveConfigKeys.FILL_LOCAL_PATH_READ_KEY, false);
-    PrefetchService.readLocalPaths(conf, "fills-1");
+    FillFileSystems.readLocalPaths(conf, "fills-1");
     assertFalse(conf.getBoolean(SCR, false));
     assertNull(conf.get(LEGACY));
     assertNull(conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT));
@@ -39,7 +39,7 @@ class ReadLocalPathsTest {
     Configuration conf = new Configuration(false);
     conf.setBoolean(SCR, true);
     conf.set(HdfsClientConfigKeys.DFS_DOMAIN_SOCKET_PATH_KEY, "/var/run/hdfs/dn._PORT");
-    PrefetchService.readLocalPaths(conf, "fills-1");
+    FillFileSystems.readLocalPaths(conf, "fills-1");
     // The domain-socket reader, not the path-based one, and the shared context.
     assertNull(conf.get(LEGACY));
     assertNull(conf.get(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT));
