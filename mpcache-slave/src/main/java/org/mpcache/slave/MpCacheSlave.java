@@ -33,7 +33,7 @@ import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.MpCacheProtos.SsdDirProto;
 import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.BlockFileCheck;
-import org.mpcache.slave.cache.CacheMaster;
+import org.mpcache.slave.cache.ClientEndpoint;
 import org.mpcache.slave.cache.ConnectionLimits;
 import org.mpcache.slave.cache.FillAdmission;
 import org.mpcache.slave.cache.FillRequest;
@@ -80,15 +80,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The mpCache slave daemon, one per DataNode/NodeManager host. It owns the node's SSD directories
  * ({@code mpcache.slave.cache.dirs}), each split by the Dynamic Space Tuner into an Input Cache, a
- * Dynamic Pool and a Localized Cache (paper Section 2.1). The Cache Master keeps cached HDFS blocks
- * in the Input Cache and serves them to the tasks that read them; the Localized Cache service grants
- * the node's map and reduce tasks SSD room for their localized data; the master link reports to the
- * master, carries the split in every heartbeat, and asks the Replace Arbitrator which cached
- * datasets to exclude when localized data needs room that input holds.
+ * Dynamic Pool and a Localized Cache (paper Section 2.1). The Input Cache ({@link InputCache})
+ * keeps cached HDFS blocks, which the client endpoint serves to the tasks that read them and the
+ * filler ({@link PrefetchService}) reads from HDFS for readers' misses and prefetches; the
+ * Localized Cache service grants the node's map and reduce tasks SSD room for their localized
+ * data; the master link reports to the master, carries the split in every heartbeat, and asks the
+ * Replace Arbitrator which cached datasets to exclude when localized data needs room that input
+ * holds.
  *
  * <p>Services, in start order: the DataNode checksum source when fills are verified
- * ({@code mpcache.slave.fill.verify}), the Cache Master (so fills can be reaped), the prefetcher (ready
- * before the first heartbeat can carry commands), the descriptor server when
+ * ({@code mpcache.slave.fill.verify}), the client endpoint (so fills can be reaped), the filler
+ * (ready before the first heartbeat can carry commands), the descriptor server when
  * {@code mpcache.slave.domain.socket.path} is set (local hits), the block stream server unless
  * {@code mpcache.slave.stream.address} is empty or security asks for protected transfers (remote
  * hits), the client RPC server (its port is part of the
@@ -112,7 +114,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private RunningClock readClock;
   private SlaveCounters counters;
   private InputCache inputCache;
-  private CacheMaster cacheMaster;
+  private ClientEndpoint clientEndpoint;
   private DescriptorServer descriptorServer;
   private BlockStreamServer streamServer;
   private RpcServerService rpcServer;
@@ -197,7 +199,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
       BlockChecksumSource source = createChecksumSource(conf);
       verifier = new FillVerifier(source);
       if (source instanceof Service) {
-        // First: the Cache Master commits no fill before it can ask a DataNode.
+        // First: the client endpoint commits no fill before it can ask a DataNode.
         addService((Service) source);
       }
     } else {
@@ -268,12 +270,12 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_KEY,
                 SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
         foreground);
-    cacheMaster = new CacheMaster(inputCache, access, foreground, verifier, admission,
+    clientEndpoint = new ClientEndpoint(inputCache, access, foreground, verifier, admission,
         prefetcher::fillForReader, fillSources, fillTimeout, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
-        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(cacheMaster))
+        ClientSlaveProtocolPB.class, ClientSlaveService.newReflectiveBlockingService(clientEndpoint))
         // A block evicted between a reader's lookup and its read is an expected answer, not a
         // fault: one log line, not a stack trace per read.
         .terse(RequestRefusedException.class, BlockNotCachedException.class)
@@ -296,7 +298,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           counters.blockFailedVerification();
           inputCache.drop(key, why);
         });
-    addService(cacheMaster);
+    addService(clientEndpoint);
     addService(prefetcher);
     if (descriptorServer != null) {
       // Before the client RPC server: a hit names the socket only once it is served.
@@ -394,7 +396,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   /** Blocks being written through now. */
   public int fillsInProgress() {
-    return cacheMaster.fillsInProgress();
+    return clientEndpoint.fillsInProgress();
   }
 
   /** The slave's metrics source (null before start). */

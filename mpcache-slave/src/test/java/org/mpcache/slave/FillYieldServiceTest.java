@@ -118,7 +118,8 @@ class FillYieldServiceTest {
     SlaveFixture.waitFor(() -> fx.slave().getCounters().snapshot().getFillsBySlaveFailed() == 1,
         "the reader's fill to go on (and fail to read its file)");
     assertEquals(1, admissionsAsked());
-    assertEquals(0, prefetcher().readerFillsPending());
+    // The failure is counted before the fill's thread lets go of the block.
+    SlaveFixture.waitFor(() -> prefetcher().readerFillsPending() == 0, "the fill to end");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package org.mpcache.slave.cache;
 
 /**
- * Where the Cache Master hands the blocks the slave is to read from HDFS itself for readers'
+ * Where the client endpoint hands the blocks the slave is to read from HDFS itself for readers'
  * misses: a reader that enters a missed block anywhere but at its start or reads it by positional
  * reads, and a write-through its reader abandoned. The fill is admitted as any other
  * ({@link FillAdmission}; {@code force} is never set). Implementations are

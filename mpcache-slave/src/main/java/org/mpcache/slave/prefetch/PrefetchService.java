@@ -214,7 +214,7 @@ public class PrefetchService extends AbstractService {
   /**
    * Queues a fill a reader's miss asked for ({@link SlaveFills#request}); returns at once, on the
    * caller's RPC handler thread. False, and nothing queued, for a path off the cluster's own HDFS
-   * (the Cache Master refuses those at the lookup already).
+   * (the client endpoint refuses those at the lookup already).
    */
   public boolean fillForReader(FillRequest request) {
     String own = sources.admit(request.path(), "reader's fill");

@@ -50,9 +50,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slave's Cache Master (paper Section 2): it answers clients' lookups, serves cached blocks,
- * asks the master's Replace Arbitrator before caching a missed block, carries out the evictions
- * the arbitrator orders, and stores the bytes clients write through. A block that turns out short
+ * The slave's endpoint for clients, the client side of the paper's Cache Master (Section 2): it
+ * answers clients' lookups, serves cached blocks, has a missed block admitted
+ * ({@link FillAdmission}) and stores the bytes clients write through. A block that turns out short
  * or corrupt is dropped and reported; the client has already fallen back to HDFS. Any other I/O
  * error fails the read, is counted, and keeps the block.
  * A client's report that a block is corrupt has the slave re-read and check it, at most once per
@@ -96,8 +96,8 @@ import org.slf4j.LoggerFactory;
  * or aborts under the lock again. The store and counters are thread-safe. A background task reaps
  * abandoned fills.
  */
-public final class CacheMaster extends AbstractService implements ClientSlaveProtocolPB {
-  private static final Logger LOG = LoggerFactory.getLogger(CacheMaster.class);
+public final class ClientEndpoint extends AbstractService implements ClientSlaveProtocolPB {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientEndpoint.class);
 
   private final InputCache cache;
   private final FileBlockStore store;
@@ -120,11 +120,11 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
   private final AtomicInteger committing = new AtomicInteger();
   private ScheduledExecutorService reaper;
 
-  public CacheMaster(InputCache cache, BlockAccessChecker access, ForegroundActivity foreground,
+  public ClientEndpoint(InputCache cache, BlockAccessChecker access, ForegroundActivity foreground,
       FillVerifier verifier, FillAdmission admission, SlaveFills slaveFills,
       FillSourceGate sources, long fillTimeoutMs, int readMaxBytes,
       Supplier<String> domainSocketPath) {
-    super(CacheMaster.class.getSimpleName());
+    super(ClientEndpoint.class.getSimpleName());
     this.cache = cache;
     this.store = cache.store();
     this.counters = cache.counters();
