@@ -113,6 +113,17 @@ public final class SlaveConfigKeys {
   public static final String STREAM_IDLE_TIMEOUT_MS_KEY = "mpcache.slave.stream.idle-timeout.ms";
   public static final long STREAM_IDLE_TIMEOUT_MS_DEFAULT = 60_000;
 
+  /**
+   * Whether the block stream server's connections have TCP keepalive on ({@code SO_KEEPALIVE}),
+   * as Hadoop's RPC server's have: the kernel probes a connection that has gone quiet, and one
+   * whose reader's host vanished, or that a firewall or NAT between them dropped, fails and is
+   * closed once the probes go unanswered (after the kernel's {@code net.ipv4.tcp_keepalive_*}
+   * settings: two hours and some minutes by default, so a granted stream's idle timeout,
+   * {@link #STREAM_IDLE_TIMEOUT_MS_KEY}, comes first unless it is longer).
+   */
+  public static final String STREAM_KEEPALIVE_KEY = "mpcache.slave.stream.keepalive";
+  public static final boolean STREAM_KEEPALIVE_DEFAULT = true;
+
   /** How many prefetch commands from the master a slave queues; more are dropped. */
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;
