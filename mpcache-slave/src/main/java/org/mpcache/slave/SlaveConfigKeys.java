@@ -81,6 +81,8 @@ public final class SlaveConfigKeys {
    * The most connections the slave's descriptor server ({@link #DOMAIN_SOCKET_PATH_KEY}) keeps
    * open at once; a reader holding a descriptor holds one. One more is answered with an error
    * naming this key and closed, and its reader reads the block through RPC.
+   * At most 16 past it wait for that refusal at once; further ones wait in the kernel's accept
+   * queue, holding none of the slave's descriptors.
    */
   public static final String DOMAIN_SOCKET_MAX_CONNECTIONS_KEY =
       "mpcache.slave.domain.socket.max-connections";
@@ -101,6 +103,8 @@ public final class SlaveConfigKeys {
    * at once, as {@code dfs.datanode.max.transfer.threads} caps a DataNode's: each holds a socket
    * and, once granted, a block file. One more is answered with an error naming this key and
    * closed, and its reader reads the block through RPC.
+   * At most 16 past it wait for that refusal at once; further ones wait in the kernel's accept
+   * queue, holding none of the slave's descriptors.
    */
   public static final String STREAM_MAX_CONNECTIONS_KEY = "mpcache.slave.stream.max-connections";
   public static final int STREAM_MAX_CONNECTIONS_DEFAULT = 4_096;

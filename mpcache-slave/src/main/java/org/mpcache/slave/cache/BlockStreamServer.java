@@ -124,6 +124,7 @@ public final class BlockStreamServer extends AbstractService {
         new DefaultThreadFactory("mpcache-stream-worker", true));
     try {
       server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+          .option(ChannelOption.RCVBUF_ALLOCATOR, ConnectionCap.acceptor())
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.SO_KEEPALIVE, keepAlive)
           .childHandler(new ChannelInitializer<SocketChannel>() {
