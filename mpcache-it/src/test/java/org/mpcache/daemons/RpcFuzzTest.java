@@ -59,6 +59,7 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
@@ -738,6 +739,16 @@ class RpcFuzzTest {
     all.add(new MethodCases("Localized", "applicationFinished",
         () -> ApplicationFinishedRequestProto.newBuilder().setApplicationId("application_8_0008"),
         applicationFinished));
+
+    Map<String, Kind> runningOnNode = new LinkedHashMap<>();
+    runningOnNode.put("applicationIds", both(
+        repeatedText("applicationIds", "application_9_", Expect.answered()), text(true)));
+    runningOnNode.put("containerIds", both(
+        repeatedText("containerIds", "container_9_0009_01_", Expect.answered()), text(true)));
+    // Lists the base grant's application and container: the report ends nothing.
+    all.add(new MethodCases("Localized", "runningOnNode",
+        () -> RunningOnNodeRequestProto.newBuilder().addApplicationIds(APP)
+            .addContainerIds(CONTAINER), runningOnNode));
 
     // slave -> master
     Map<String, Kind> register = new LinkedHashMap<>();
