@@ -773,6 +773,7 @@ class RpcFuzzTest {
     register.put("cachedBlocks.datasetId", handedBackWhenRefused(ID));
     register.put("cachedBlocks.datasetBlocks", handedBackWhenRefused(
         number(1, Integer.MAX_VALUE, true)));
+    register.put("cachedBlocks.file", handedBackWhenRefused(OPTIONAL_ID));
     all.add(new MethodCases("SlaveMaster", "registerSlave", new FuzzSlave() {
       @Override
       public Message.Builder setUp() {

@@ -350,7 +350,7 @@ public final class CacheMaster extends AbstractService implements ClientSlavePro
     evict(ProtoConverters.fromProtos(decision.getEvictList()));
     try {
       Optional<BlockFill> fill = store.beginFill(key, accessProto.getBlockBytes(),
-          accessProto.getDatasetId(), accessProto.getDatasetBlocks());
+          accessProto.getDatasetId(), accessProto.getDatasetBlocks(), completion.getPath());
       if (fill.isEmpty()) {
         return miss("no space after eviction");
       }

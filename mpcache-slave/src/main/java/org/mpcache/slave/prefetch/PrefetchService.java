@@ -490,7 +490,7 @@ public class PrefetchService extends AbstractService {
     }
     checked(key, path);
     Optional<BlockFill> opened = store.beginFill(key, length, c.getAccess().getDatasetId(),
-        c.getAccess().getDatasetBlocks());
+        c.getAccess().getDatasetBlocks(), c.getPath());
     if (opened.isEmpty()) {
       return false;
     }

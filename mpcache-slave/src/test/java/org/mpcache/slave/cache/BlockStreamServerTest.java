@@ -73,7 +73,7 @@ class BlockStreamServerTest {
     data = new byte[10_000];
     new Random(5).nextBytes(data);
     for (BlockKey k : new BlockKey[] {KEY, OTHER}) {
-      BlockFill f = store.beginFill(k, data.length, "/d", 2).orElseThrow();
+      BlockFill f = store.beginFill(k, data.length, "/d", 2, "").orElseThrow();
       f.append(0, ByteBuffer.wrap(data));
       f.commit();
     }
