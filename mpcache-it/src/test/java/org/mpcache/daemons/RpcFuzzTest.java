@@ -59,6 +59,7 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
@@ -739,6 +740,16 @@ class RpcFuzzTest {
         () -> ApplicationFinishedRequestProto.newBuilder().setApplicationId("application_8_0008"),
         applicationFinished));
 
+    Map<String, Kind> runningOnNode = new LinkedHashMap<>();
+    runningOnNode.put("applicationIds", both(
+        repeatedText("applicationIds", "application_9_", Expect.answered()), text(true)));
+    runningOnNode.put("containerIds", both(
+        repeatedText("containerIds", "container_9_0009_01_", Expect.answered()), text(true)));
+    // Lists the base grant's application and container: the report ends nothing.
+    all.add(new MethodCases("Localized", "runningOnNode",
+        () -> RunningOnNodeRequestProto.newBuilder().addApplicationIds(APP)
+            .addContainerIds(CONTAINER), runningOnNode));
+
     // slave -> master
     Map<String, Kind> register = new LinkedHashMap<>();
     register.put("slave", required());
@@ -762,6 +773,7 @@ class RpcFuzzTest {
     register.put("cachedBlocks.datasetId", handedBackWhenRefused(ID));
     register.put("cachedBlocks.datasetBlocks", handedBackWhenRefused(
         number(1, Integer.MAX_VALUE, true)));
+    register.put("cachedBlocks.file", handedBackWhenRefused(OPTIONAL_ID));
     all.add(new MethodCases("SlaveMaster", "registerSlave", new FuzzSlave() {
       @Override
       public Message.Builder setUp() {

@@ -107,14 +107,18 @@ class StaleAdoptionTest {
     String uri = cluster.plainFileSystem().getUri().toString();
     try (NameNodeGenerationStamps stamps = new NameNodeGenerationStamps(cluster.conf())) {
       assertEquals(Set.of(appendedBefore.get(2)),
-          stamps.stale(uri + "/stamps/appended", appendedBefore));
-      assertEquals(Set.copyOf(replacedBefore), stamps.stale(uri + "/stamps/replaced",
+          stamps.stale(uri + "/stamps/appended/f", appendedBefore));
+      assertEquals(Set.copyOf(replacedBefore), stamps.stale(uri + "/stamps/replaced/f",
           replacedBefore));
-      assertEquals(Set.of(), stamps.stale(uri + "/stamps/kept", keptBefore));
-      assertEquals(Set.of(), stamps.stale(uri + "/stamps/kept," + uri + "/stamps/appended",
-          List.of(keptBefore.get(0), appendedBefore.get(0))), "a dataset of two paths");
-      assertEquals(Set.copyOf(keptBefore), stamps.stale(uri + "/stamps/none", keptBefore),
-          "a dataset whose path is gone has nothing current");
+      assertEquals(Set.of(), stamps.stale(uri + "/stamps/kept/f", keptBefore));
+      assertEquals(Set.of(), stamps.stale("/stamps/kept/f", keptBefore),
+          "a path without scheme is on fs.defaultFS");
+      assertEquals(Set.copyOf(keptBefore), stamps.stale(uri + "/stamps/none/f", keptBefore),
+          "a file that is gone has nothing current");
+      assertEquals(Set.copyOf(keptBefore), stamps.stale(uri + "/stamps/kept", keptBefore),
+          "a directory is not the block's file");
+      assertEquals(Set.of(), stamps.stale("hdfs://elsewhere.invalid:8020/stamps/kept/f",
+          keptBefore), "another cluster's file is not asked about: kept");
     }
   }
 

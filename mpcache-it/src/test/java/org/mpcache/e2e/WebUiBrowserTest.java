@@ -241,7 +241,7 @@ class WebUiBrowserTest {
       // A fill's free-space query meets EIO; none tolerated: the directory goes out.
       try (Injection eio = storage.fail(Op.USABLE, Errno.EIO)) {
         assertThrows(java.io.IOException.class, () -> slave.getStore().beginFill(
-            new BlockKey("BP-web-ui", 1, 1), 1, "/web-ui-fault", 1));
+            new BlockKey("BP-web-ui", 1, 1), 1, "/web-ui-fault", 1, ""));
       }
       assertFalse(slave.getStore().volumes().get(0).inService());
       String id = slave.info().getSlaveId();

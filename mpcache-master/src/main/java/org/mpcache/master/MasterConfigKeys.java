@@ -208,7 +208,7 @@ public final class MasterConfigKeys {
 
   /**
    * The most blocks adopted at slaves' registrations that one pass checks against the NameNode
-   * (one listing of each dataset's paths per pass).
+   * (one block-list call per file the blocks were recorded with).
    */
   public static final String ADOPTION_CHECK_BATCH_BLOCKS_KEY =
       "mpcache.master.adoption.check.batch-blocks";

@@ -103,7 +103,7 @@ class MpCacheMasterStateDirTest {
     MpCacheMaster m = start(conf);
     BlockKey block = new BlockKey("BP-1", 1, 1);
     // A slave that holds a block of the dataset, read once: the hit counts toward its frequency.
-    m.getArbitrator().onRegister("h1:7000", List.of(new HeldBlock(block, 1000, "/data/in", 2)),
+    m.getArbitrator().onRegister("h1:7000", List.of(new HeldBlock(block, 1000, "/data/in", 2, null)),
         1 << 20, (1 << 20) - 1000);
     m.getArbitrator().onHits(List.of(new BlockAccess("h1:7000", block, 1000, "/data/in", 2,
         "job_1", 1_000)));

@@ -234,7 +234,9 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
               SlaveConfigKeys.STREAM_MAX_CONNECTIONS_DEFAULT, 1),
               SlaveConfigKeys.STREAM_MAX_CONNECTIONS_KEY, rpcTimeout,
               ConfigChecks.longAtLeast(conf, SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_KEY,
-                  SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_DEFAULT, 1)));
+                  SlaveConfigKeys.STREAM_IDLE_TIMEOUT_MS_DEFAULT, 1)),
+          conf.getBoolean(SlaveConfigKeys.STREAM_KEEPALIVE_KEY,
+              SlaveConfigKeys.STREAM_KEEPALIVE_DEFAULT));
     }
     DescriptorServer descriptors = descriptorServer;
     fillSources = new FillSourceGate(FillSources.of(conf), Time::monotonicNow);

@@ -81,6 +81,8 @@ public final class SlaveConfigKeys {
    * The most connections the slave's descriptor server ({@link #DOMAIN_SOCKET_PATH_KEY}) keeps
    * open at once; a reader holding a descriptor holds one. One more is answered with an error
    * naming this key and closed, and its reader reads the block through RPC.
+   * At most 16 past it wait for that refusal at once; further ones wait in the kernel's accept
+   * queue, holding none of the slave's descriptors.
    */
   public static final String DOMAIN_SOCKET_MAX_CONNECTIONS_KEY =
       "mpcache.slave.domain.socket.max-connections";
@@ -101,6 +103,8 @@ public final class SlaveConfigKeys {
    * at once, as {@code dfs.datanode.max.transfer.threads} caps a DataNode's: each holds a socket
    * and, once granted, a block file. One more is answered with an error naming this key and
    * closed, and its reader reads the block through RPC.
+   * At most 16 past it wait for that refusal at once; further ones wait in the kernel's accept
+   * queue, holding none of the slave's descriptors.
    */
   public static final String STREAM_MAX_CONNECTIONS_KEY = "mpcache.slave.stream.max-connections";
   public static final int STREAM_MAX_CONNECTIONS_DEFAULT = 4_096;
@@ -112,6 +116,17 @@ public final class SlaveConfigKeys {
    */
   public static final String STREAM_IDLE_TIMEOUT_MS_KEY = "mpcache.slave.stream.idle-timeout.ms";
   public static final long STREAM_IDLE_TIMEOUT_MS_DEFAULT = 60_000;
+
+  /**
+   * Whether the block stream server's connections have TCP keepalive on ({@code SO_KEEPALIVE}),
+   * as Hadoop's RPC server's have: the kernel probes a connection that has gone quiet, and one
+   * whose reader's host vanished, or that a firewall or NAT between them dropped, fails and is
+   * closed once the probes go unanswered (after the kernel's {@code net.ipv4.tcp_keepalive_*}
+   * settings: two hours and some minutes by default, so a granted stream's idle timeout,
+   * {@link #STREAM_IDLE_TIMEOUT_MS_KEY}, comes first unless it is longer).
+   */
+  public static final String STREAM_KEEPALIVE_KEY = "mpcache.slave.stream.keepalive";
+  public static final boolean STREAM_KEEPALIVE_DEFAULT = true;
 
   /** How many prefetch commands from the master a slave queues; more are dropped. */
   public static final String PREFETCH_QUEUE_KEY = "mpcache.slave.prefetch.queue";

@@ -40,6 +40,15 @@ public final class YarnIntegrationConfigKeys {
   public static final int RPC_TIMEOUT_MS_DEFAULT = 3000;
 
   /**
+   * How often, in milliseconds, the NodeManager's auxiliary service sends the slave the
+   * applications and containers running on the node: the slave ends the grants of any other, so
+   * a finish notice that never arrived (a lost call, a slave down at the time) holds its SSD
+   * room only until the next report.
+   */
+  public static final String RECONCILE_INTERVAL_MS_KEY = "mpcache.localized.reconcile.interval.ms";
+  public static final long RECONCILE_INTERVAL_MS_DEFAULT = 60_000;
+
+  /**
    * The usable bytes a localized file must leave free on the SSD dir's filesystem: a task writes to
    * the SSD only when the filesystem really has the file's estimated size plus this much, whatever
    * the slave granted (the NodeManager, other tasks and files the slave does not account share the

@@ -1,16 +1,18 @@
 package org.mpcache.common.protocolPB;
 
 import java.io.IOException;
+import java.util.Collection;
 
 /**
  * What a node's map and reduce tasks and its NodeManager ask of the mpCache slave beside them: room
  * in the SSD Localized Cache for map spills, map outputs and reduce-side merges, and the start and
  * end of the containers and applications that hold it. The NodeManager's calls
- * ({@link #containerStarted}, {@link #containerFinished}, {@link #applicationFinished}) are
- * accepted from the NodeManager's user only; a task's calls only for a container the NodeManager
+ * ({@link #containerStarted}, {@link #containerFinished}, {@link #applicationFinished},
+ * {@link #runningOnNode}) are accepted from the NodeManager's user only; a task's calls only for a container the NodeManager
  * started for that application, from a caller authenticated as the container's user. A grant
  * lasts until its container finishes, except the bytes an attempt reports as retained (its final
- * map output, which the ShuffleHandler serves until the application ends). Implementations are
+ * map output, which the ShuffleHandler serves until the application ends); a finish the
+ * NodeManager's notice of which was lost is caught up with at its next {@link #runningOnNode}. Implementations are
  * thread-safe.
  */
 public interface LocalizedProtocol {
@@ -49,4 +51,13 @@ public interface LocalizedProtocol {
 
   /** An application finished on this node: all its grants end. */
   void applicationFinished(String applicationId) throws IOException;
+
+  /**
+   * The NodeManager's view of this node: the applications and containers it runs now. Every
+   * other container ends as at {@link #containerFinished} and every other application as at
+   * {@link #applicationFinished}, so that a finish whose notice never arrived (a lost call, a
+   * NodeManager restarted) holds its grants only until the next report.
+   */
+  void runningOnNode(Collection<String> applicationIds, Collection<String> containerIds)
+      throws IOException;
 }

@@ -3,6 +3,7 @@ package org.mpcache.common.protocolPB;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Collection;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtobufRpcEngine2;
 import org.apache.hadoop.ipc.RPC;
@@ -13,6 +14,7 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 
 /**
  * Calls a slave's Localized Cache over Hadoop RPC: the client side of {@link LocalizedProtocol}, used
@@ -93,6 +95,17 @@ public final class LocalizedProtocolClientSideTranslatorPB implements LocalizedP
     try {
       proxy.applicationFinished(null,
           ApplicationFinishedRequestProto.newBuilder().setApplicationId(applicationId).build());
+    } catch (ServiceException e) {
+      throw unwrap(e);
+    }
+  }
+
+  @Override
+  public void runningOnNode(Collection<String> applicationIds, Collection<String> containerIds)
+      throws IOException {
+    try {
+      proxy.runningOnNode(null, RunningOnNodeRequestProto.newBuilder()
+          .addAllApplicationIds(applicationIds).addAllContainerIds(containerIds).build());
     } catch (ServiceException e) {
       throw unwrap(e);
     }

@@ -1,6 +1,7 @@
 package org.mpcache.common.protocolPB;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
@@ -15,12 +16,15 @@ import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeResponseProto;
 
 /**
  * Serves {@link LocalizedProtocolPB} calls from a {@link LocalizedProtocol} implementation on the
  * slave. Every request's values are checked first ({@link RequestChecks}): ids of 1 to
  * {@link RequestChecks#MAX_ID_CHARS} characters without control characters, byte counts below
- * 2^63, a positive size asked for; a bad one is refused with a {@link RequestRefusedException}
+ * 2^63, a positive size asked for, at most {@link #MAX_RUNNING} ids of running applications or
+ * containers; a bad one is refused with a {@link RequestRefusedException}
  * naming the field, before the implementation sees it. Thread-safe when the implementation is.
  */
 public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedProtocolPB {
@@ -32,6 +36,11 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
       ContainerFinishedResponseProto.getDefaultInstance();
   private static final ApplicationFinishedResponseProto APPLICATION_FINISHED =
       ApplicationFinishedResponseProto.getDefaultInstance();
+
+  /** The most applications, and the most containers, one report of a node's may list. */
+  public static final int MAX_RUNNING = 100_000;
+  private static final RunningOnNodeResponseProto RUNNING =
+      RunningOnNodeResponseProto.getDefaultInstance();
 
   private final LocalizedProtocol impl;
 
@@ -117,6 +126,26 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
           RequestChecks.MAX_ID_CHARS);
       impl.applicationFinished(request.getApplicationId());
       return APPLICATION_FINISHED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  @Override
+  public RunningOnNodeResponseProto runningOnNode(RpcController controller,
+      RunningOnNodeRequestProto request) throws ServiceException {
+    try {
+      RequestChecks.count("applicationIds", request.getApplicationIdsCount(), MAX_RUNNING);
+      RequestChecks.count("containerIds", request.getContainerIdsCount(), MAX_RUNNING);
+      for (ByteString id : request.getApplicationIdsList().asByteStringList()) {
+        RequestChecks.text("applicationIds", id, RequestChecks.MAX_ID_CHARS);
+      }
+      for (ByteString id : request.getContainerIdsList().asByteStringList()) {
+        RequestChecks.text("containerIds", id, RequestChecks.MAX_ID_CHARS);
+      }
+      impl.runningOnNode(List.copyOf(request.getApplicationIdsList()),
+          List.copyOf(request.getContainerIdsList()));
+      return RUNNING;
     } catch (IOException | RuntimeException e) {
       throw new ServiceException(e);
     }

@@ -123,7 +123,8 @@ public final class BlockStreamConnection implements Closeable {
   }
 
   /**
-   * Connects to the stream server at {@code address} for block {@code block}.
+   * Connects to the stream server at {@code address} for block {@code block}, with TCP
+   * keepalive on.
    *
    * @param token the block's access token, URL-safe; empty when HDFS issued none
    * @param blockLength the block's length as the NameNode gave it
@@ -134,6 +135,9 @@ public final class BlockStreamConnection implements Closeable {
     Socket s = new Socket();
     try {
       s.setTcpNoDelay(true);
+      // As Hadoop's RPC client does: a slave whose host vanished while the reader holds the
+      // stream between reads is found by the kernel, and the next read fails at once.
+      s.setKeepAlive(true);
       s.setReceiveBufferSize(1 << 20);
       s.connect(address, Math.max(1, timeoutMs));
       s.setSoTimeout(Math.max(1, timeoutMs));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -23,6 +24,7 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.TcpKeepAlive;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto.Status;
@@ -99,6 +101,15 @@ class BlockStreamConnectionTest {
       r.addChecksums((int) crc.getValue());
     }
     return r;
+  }
+
+  @Test
+  void open_kernelProbesTheSlaveWithKeepalives() throws Exception {
+    assumeTrue(TcpKeepAlive.visible(), "needs Linux's /proc/net/tcp");
+    try (BlockStreamConnection c = connect(5_000); Socket accepted = server.accept()) {
+      assertTrue(TcpKeepAlive.on(accepted.getPort(), server.getLocalPort()),
+          "SO_KEEPALIVE on the reader's socket");
+    }
   }
 
   @Test

@@ -23,12 +23,18 @@ import org.slf4j.LoggerFactory;
  * readers ask for blocks by the generation stamp the NameNode gives them, so it only takes room
  * until the check finds it.
  *
+ * <p>A block is checked against its own file, the one the slave found it in at the NameNode
+ * before it filled it and recorded with it ({@link HeldBlock#file}), never against the dataset's
+ * input paths, which are the claim of the reader whose miss cached it: the master asks the
+ * NameNode about one file per question, as its own user. A block without a recorded file is not
+ * checked; it leaves the cache as the policy evicts it.
+ *
  * <p>Each pass plans, calls, applies: it takes up to a batch of due blocks from the queue, asks
- * {@link GenerationStamps} once per dataset among them with no lock held, then hands each slave's
+ * {@link GenerationStamps} once per file among them with no lock held, then hands each slave's
  * stale blocks to the {@link StaleCopies} sink (the arbitrator orders them out). When HDFS cannot
- * answer for a dataset, that dataset's blocks, and those of every dataset the pass had not asked
- * about yet, wait for the retry interval and are asked about again: a slow or absent NameNode
- * delays the check, it never evicts anything.
+ * answer for a file, that file's blocks, and those of every file the pass had not asked about
+ * yet, wait for the retry interval and are asked about again: a slow or absent NameNode delays
+ * the check, it never evicts anything.
  *
  * <p>Thread-safe: the queue is guarded by this object's monitor, which is never held across a
  * call to HDFS or to the sink. One worker thread runs the passes once the service starts.
@@ -47,8 +53,8 @@ public final class AdoptionChecker extends AbstractService {
   private record Copy(String slaveId, BlockKey block) {
   }
 
-  /** A copy's dataset and the earliest time (monotonic ms) it may be checked. */
-  private record Due(String datasetId, long notBefore) {
+  /** A copy's file and the earliest time (monotonic ms) it may be checked. */
+  private record Due(String file, long notBefore) {
   }
 
   private final GenerationStamps stamps;
@@ -83,11 +89,17 @@ public final class AdoptionChecker extends AbstractService {
     this.clock = clock;
   }
 
-  /** Queues the blocks a slave's registration adopted, to be checked at once. */
+  /**
+   * Queues the blocks a slave's registration adopted, to be checked at once; those without a
+   * recorded file are not checked.
+   */
   public synchronized void enqueue(String slaveId, List<HeldBlock> adopted) {
     long now = clock.getAsLong();
     for (HeldBlock h : adopted) {
-      if (queue.put(new Copy(slaveId, h.block()), new Due(h.datasetId(), now)) == null) {
+      if (h.file() == null) {
+        continue;
+      }
+      if (queue.put(new Copy(slaveId, h.block()), new Due(h.file(), now)) == null) {
         pendingBySlave.merge(slaveId, 1, Integer::sum);
       }
     }
@@ -119,7 +131,7 @@ public final class AdoptionChecker extends AbstractService {
           it.hasNext() && taken < batchBlocks; ) {
         Map.Entry<Copy, Due> e = it.next();
         if (e.getValue().notBefore() <= now) {
-          plan.computeIfAbsent(e.getValue().datasetId(), d -> new LinkedHashMap<>())
+          plan.computeIfAbsent(e.getValue().file(), f -> new LinkedHashMap<>())
               .computeIfAbsent(e.getKey().slaveId(), s -> new ArrayList<>())
               .add(e.getKey().block());
           taken++;
@@ -145,8 +157,8 @@ public final class AdoptionChecker extends AbstractService {
         unanswered.add(d.getKey());
         continue;
       } catch (RuntimeException e) {
-        // A dataset id HDFS cannot be asked about (not a path it parses): nothing to check.
-        LOG.warn("Cannot check dataset {} against HDFS; its adopted blocks are kept: {}",
+        // A file HDFS cannot be asked about (not a path it parses): nothing to check.
+        LOG.warn("Cannot check file {} against HDFS; its adopted blocks are kept: {}",
             d.getKey(), e.toString());
         stale = Set.of();
       }
@@ -164,7 +176,7 @@ public final class AdoptionChecker extends AbstractService {
       settle(plan.get(d), d, true);
     }
     if (failure != null) {
-      LOG.warn("HDFS could not say whether {} adopted dataset(s) are current; their blocks stay "
+      LOG.warn("HDFS could not say whether the blocks of {} adopted file(s) are current; they stay "
           + "cached and are checked again in {} ms: {}", unanswered.size(), retryMs,
           failure.toString());
     }
@@ -176,7 +188,7 @@ public final class AdoptionChecker extends AbstractService {
   }
 
   /** Takes answered blocks off the queue, or puts unanswered ones back for later. */
-  private synchronized void settle(Map<String, List<BlockKey>> bySlave, String datasetId,
+  private synchronized void settle(Map<String, List<BlockKey>> bySlave, String file,
       boolean retry) {
     long later = clock.getAsLong() + retryMs;
     for (Map.Entry<String, List<BlockKey>> s : bySlave.entrySet()) {
@@ -184,7 +196,7 @@ public final class AdoptionChecker extends AbstractService {
         Copy c = new Copy(s.getKey(), b);
         Due was = queue.remove(c);
         if (retry && was != null) {
-          queue.put(c, new Due(datasetId, later)); // to the end of the queue
+          queue.put(c, new Due(file, later)); // to the end of the queue
         } else if (was != null) {
           pendingBySlave.computeIfPresent(s.getKey(), (k, n) -> n > 1 ? n - 1 : null);
         }

@@ -7,19 +7,16 @@ import java.net.URI;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
-import org.apache.hadoop.fs.UnsupportedFileSystemException;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
-import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.io.IOUtils;
@@ -29,95 +26,90 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link GenerationStamps} from the NameNode: lists each of a dataset's input paths (recursively,
- * globs expanded) with block locations, so one listing call returns the blocks of many files (up
- * to the NameNode's {@code dfs.ls.limit}), and stops as soon as every block asked about was seen.
- * The client runs as the master's login user (under Kerberos, the master's principal); a path it
- * may not read, or one not on HDFS, cannot be checked and its blocks count as current.
+ * {@link GenerationStamps} from the NameNode: asks for the block list of the one file a block was
+ * cached from ({@code getBlockLocations} over the whole file), as the master's login user (under
+ * Kerberos, the master's principal). Only the cluster's own HDFS is asked: the file system of
+ * {@code fs.defaultFS} and the nameservices of {@code dfs.nameservices}, as the slaves fill only
+ * from those. A file elsewhere, or one the master may not read, cannot be checked and its blocks
+ * count as current; no connection is made for it.
  *
- * <p>Thread-safe: one HDFS client per file system URI, opened on first use and closed by
- * {@link #close}.
+ * <p>Thread-safe: one HDFS client per file system of the cluster, opened on first use and closed
+ * by {@link #close}.
  */
 public final class NameNodeGenerationStamps implements GenerationStamps, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(NameNodeGenerationStamps.class);
 
   private final Configuration conf;
+  /** The file systems of the cluster's own HDFS, as {@code hdfs://authority}. */
+  private final Set<URI> own = new HashSet<>();
+  /** The file system a path without scheme and authority is on; null when not HDFS. */
+  private final URI defaultFs;
   @GuardedBy("this")
-  private final Map<URI, FileSystem> clients = new HashMap<>();
+  private final Map<URI, DistributedFileSystem> clients = new HashMap<>();
 
   /** @param conf the master's configuration (its {@code fs.defaultFS} qualifies bare paths) */
   public NameNodeGenerationStamps(Configuration conf) {
     this.conf = new Configuration(conf);
     // The master's own client reads HDFS directly, never through the caching FileSystem.
     this.conf.setClass("fs.hdfs.impl", DistributedFileSystem.class, FileSystem.class);
+    URI def = FileSystem.getDefaultUri(conf);
+    defaultFs = "hdfs".equalsIgnoreCase(def.getScheme()) && def.getAuthority() != null
+        ? URI.create("hdfs://" + def.getAuthority()) : null;
+    if (defaultFs != null) {
+      own.add(defaultFs);
+    }
+    for (String ns : conf.getTrimmedStringCollection(HdfsClientConfigKeys.DFS_NAMESERVICES)) {
+      own.add(URI.create("hdfs://" + ns));
+    }
   }
 
   @Override
-  public Set<BlockKey> stale(String datasetId, Collection<BlockKey> blocks) throws IOException {
+  public Set<BlockKey> stale(String file, Collection<BlockKey> blocks) throws IOException {
+    Path path = new Path(file);
+    URI uri = path.toUri();
+    URI fs = uri.getScheme() == null ? defaultFs
+        : URI.create(uri.getScheme().toLowerCase(Locale.ROOT) + "://"
+            + (uri.getAuthority() == null ? "" : uri.getAuthority()));
+    if (fs == null || !own.contains(fs)
+        || !Path.getPathWithoutSchemeAndAuthority(path).isAbsolute()) {
+      LOG.debug("Not checking blocks of {}: not a file of the cluster's HDFS {}", file, own);
+      return Set.of();
+    }
+    LocatedBlocks located;
+    try {
+      located = client(fs).getClient().getLocatedBlocks(
+          Path.getPathWithoutSchemeAndAuthority(path).toString(), 0, Long.MAX_VALUE);
+    } catch (FileNotFoundException e) {
+      return new HashSet<>(blocks); // the file is gone: its blocks too
+    } catch (AccessControlException e) {
+      LOG.warn("Cannot check the cached blocks of {} against HDFS; they are kept: {}", file,
+          e.getMessage());
+      return Set.of();
+    }
     Set<BlockKey> unseen = new HashSet<>(blocks);
-    for (String root : datasetId.split(",")) {
-      if (unseen.isEmpty()) {
-        break;
-      }
-      Path path = new Path(root);
-      DistributedFileSystem dfs = client(path);
-      if (dfs == null) {
-        return Set.of();
-      }
-      try {
-        FileStatus[] matches = dfs.globStatus(path);
-        if (matches == null) {
-          continue; // the path is gone: its blocks too
-        }
-        for (FileStatus m : matches) {
-          see(dfs.listFiles(m.getPath(), true), unseen);
-        }
-      } catch (AccessControlException e) {
-        LOG.warn("Cannot check the cached blocks of dataset {} against HDFS; they are kept: {}",
-            datasetId, e.getMessage());
-        return Set.of();
-      } catch (FileNotFoundException e) {
-        // Deleted while listed: what was not seen is gone.
-      }
+    if (located == null) {
+      return unseen;
+    }
+    for (LocatedBlock lb : located.getLocatedBlocks()) {
+      ExtendedBlock b = lb.getBlock();
+      unseen.remove(new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp()));
     }
     return unseen;
   }
 
-  /** Removes from {@code unseen} every block the listed files have, until none is left. */
-  private static void see(RemoteIterator<LocatedFileStatus> files, Set<BlockKey> unseen)
-      throws IOException {
-    while (!unseen.isEmpty() && files.hasNext()) {
-      LocatedFileStatus f = files.next();
-      LocatedBlocks blocks = f instanceof HdfsLocatedFileStatus
-          ? ((HdfsLocatedFileStatus) f).getLocatedBlocks() : null;
-      if (blocks == null) {
-        continue;
+  /** The HDFS client for one of the cluster's file systems. */
+  private synchronized DistributedFileSystem client(URI fs) throws IOException {
+    DistributedFileSystem dfs = clients.get(fs);
+    if (dfs == null) {
+      FileSystem opened = FileSystem.newInstance(fs, conf);
+      if (!(opened instanceof DistributedFileSystem)) {
+        opened.close();
+        throw new IOException(fs + " is not HDFS");
       }
-      for (LocatedBlock lb : blocks.getLocatedBlocks()) {
-        ExtendedBlock b = lb.getBlock();
-        unseen.remove(new BlockKey(b.getBlockPoolId(), b.getBlockId(), b.getGenerationStamp()));
-      }
+      dfs = (DistributedFileSystem) opened;
+      clients.put(fs, dfs);
     }
-  }
-
-  /** The HDFS client for the path's file system; null when it is not HDFS. */
-  private DistributedFileSystem client(Path path) throws IOException {
-    URI uri = path.toUri().getScheme() == null ? FileSystem.getDefaultUri(conf)
-        : URI.create(path.toUri().getScheme() + "://"
-            + (path.toUri().getAuthority() == null ? "" : path.toUri().getAuthority()));
-    FileSystem fs;
-    synchronized (this) {
-      fs = clients.get(uri);
-      if (fs == null) {
-        try {
-          fs = FileSystem.newInstance(uri, conf);
-        } catch (UnsupportedFileSystemException e) {
-          return null;
-        }
-        clients.put(uri, fs);
-      }
-    }
-    return fs instanceof DistributedFileSystem ? (DistributedFileSystem) fs : null;
+    return dfs;
   }
 
   @Override

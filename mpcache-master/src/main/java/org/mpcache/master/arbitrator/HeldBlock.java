@@ -12,8 +12,11 @@ import org.mpcache.common.BlockKey;
  * @param datasetId the dataset the block was cached for; null when the slave's record of it is
  *     unusable (the block is then evicted)
  * @param datasetBlocks that dataset's blocks, at least 1 when {@code datasetId} is given
+ * @param file the HDFS file the block is of, as the slave found it at the NameNode before the
+ *     fill: what the adoption check asks HDFS about; null when the slave has no record of it
  */
-public record HeldBlock(BlockKey block, long bytes, String datasetId, int datasetBlocks) {
+public record HeldBlock(BlockKey block, long bytes, String datasetId, int datasetBlocks,
+    String file) {
   public HeldBlock {
     Objects.requireNonNull(block, "block");
   }

@@ -128,7 +128,10 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
         BlockKey key = RequestChecks.blockKey("cachedBlocks.block", p.getBlock());
         try {
           RequestChecks.cachedBlockDataset(p);
-          held.add(new HeldBlock(key, p.getLength(), p.getDatasetId(), p.getDatasetBlocks()));
+          String file = RequestChecks.optionalText("cachedBlocks.file", p.getFileBytes(),
+              RequestChecks.MAX_PATH_CHARS);
+          held.add(new HeldBlock(key, p.getLength(), p.getDatasetId(), p.getDatasetBlocks(),
+              file.isEmpty() ? null : file));
         } catch (RequestRefusedException e) {
           // A block the slave can name but not place: handed back for eviction, not a reason to
           // refuse the slave (it would keep registering and never serve).
@@ -136,7 +139,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
             LOG.warn("Slave {} reports block {} with an unusable dataset record; evicting it "
                 + "(further ones counted, not logged): {}", id, key, e.getMessage());
           }
-          held.add(new HeldBlock(key, 0, null, 0));
+          held.add(new HeldBlock(key, 0, null, 0, null));
         }
       }
       gate.register(info, req.getSpace());

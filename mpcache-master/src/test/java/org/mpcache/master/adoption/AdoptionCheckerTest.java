@@ -47,7 +47,7 @@ class AdoptionCheckerTest {
   }
 
   private static HeldBlock held(long id, String dataset) {
-    return new HeldBlock(key(id), 10, dataset, 4);
+    return new HeldBlock(key(id), 10, dataset, 4, dataset);
   }
 
   @Test
@@ -63,6 +63,28 @@ class AdoptionCheckerTest {
     assertEquals(Map.of("s1", List.of(key(2)), "s2", List.of(key(4))), dropped);
     assertEquals(0, c.pending());
     assertEquals(0, c.pending("s1"));
+  }
+
+  @Test
+  void checkOnce_asksAboutTheBlocksRecordedFile_neverTheDatasetPathsItsReaderNamed() {
+    AdoptionChecker c = checker(100);
+    // The dataset id is a reader's claim: any cluster, the whole namespace.
+    c.enqueue("s1", List.of(new HeldBlock(key(1), 10, "hdfs://elsewhere:8020/,/", 4,
+        "/data/in/part-00000"), new HeldBlock(key(2), 10, "hdfs://elsewhere:8020/,/", 4,
+        "/data/in/part-00001")));
+    goneFromHdfs.add(key(2));
+    assertEquals(2, c.checkOnce());
+    assertEquals(List.of("/data/in/part-00000:1", "/data/in/part-00001:1"), asked);
+    assertEquals(Map.of("s1", List.of(key(2))), dropped);
+  }
+
+  @Test
+  void enqueue_blockWithoutARecordedFile_isNotChecked() {
+    AdoptionChecker c = checker(100);
+    c.enqueue("s1", List.of(new HeldBlock(key(1), 10, "/", 4, null)));
+    assertEquals(0, c.pending());
+    assertEquals(0, c.checkOnce());
+    assertEquals(List.of(), asked);
   }
 
   @Test

@@ -45,7 +45,7 @@ class ReplaceArbitratorRegisterTest {
   }
 
   private static HeldBlock held(long id, String dataset, int blocks) {
-    return new HeldBlock(key(id), BLOCK, dataset, blocks);
+    return new HeldBlock(key(id), BLOCK, dataset, blocks, null);
   }
 
   /** Registers the slave as the handler does: the registry first, then the arbitrator. */
@@ -130,7 +130,7 @@ class ReplaceArbitratorRegisterTest {
   void onRegister_noDatasetOrPastCapacity_handedBack() {
     start(CachePolicies.MPCACHE);
     List<HeldBlock> held = new ArrayList<>();
-    held.add(new HeldBlock(key(100), 0, null, 0));
+    held.add(new HeldBlock(key(100), 0, null, 0, null));
     for (long id = 1; id <= 11; id++) {
       held.add(held(id, "/big", 11));
     }
@@ -189,7 +189,7 @@ class ReplaceArbitratorRegisterTest {
     register(List.of(held(1, "/a", 3)));
     List<HeldBlock> held = new ArrayList<>();
     held.add(held(1, "/a", 3));
-    held.add(new HeldBlock(key(100), 0, null, 0));
+    held.add(new HeldBlock(key(100), 0, null, 0, null));
     for (long id = 2; id <= 11; id++) {
       held.add(held(id, "/a", 11));
     }
@@ -222,7 +222,7 @@ class ReplaceArbitratorRegisterTest {
   @Test
   void report_afterAdoptionAndStaleDrop_showsTheSlavesFigures() {
     start(CachePolicies.MPCACHE);
-    register(List.of(held(1, "/a", 2), held(2, "/a", 2), new HeldBlock(key(3), 0, null, 0)));
+    register(List.of(held(1, "/a", 2), held(2, "/a", 2), new HeldBlock(key(3), 0, null, 0, null)));
     registry.adoption(SLAVE, 2, 1, 0);
     registry.readChecksPendingFrom(id -> 5);
     registry.staleDropped(SLAVE, arbitrator.dropStale(SLAVE, List.of(key(2))));

@@ -56,6 +56,9 @@ import org.slf4j.LoggerFactory;
  * than its idle timeout (no request, no byte of an answer taken) is closed, so a reader whose
  * host vanished frees it too; and at most {@code mpcache.slave.stream.max-connections} are open
  * at once ({@link ConnectionCap}): one more is answered with an error naming the key and closed.
+ * With {@code mpcache.slave.stream.keepalive} (the default), the kernel also probes every
+ * connection with TCP keepalives, so one whose peer is gone fails even while it is not silent
+ * long enough for the idle timeout.
  *
  * <p>The stream neither authenticates its caller by SASL nor signs or encrypts: the slave does
  * not serve it under Kerberos or when {@code hadoop.rpc.protection} asks for integrity or privacy
@@ -82,6 +85,7 @@ public final class BlockStreamServer extends AbstractService {
   private final int readMaxBytes;
   private final ConnectionLimits limits;
   private final ConnectionCap cap;
+  private final boolean keepAlive;
   private EventLoopGroup loop;
   private EventExecutorGroup workers;
   private Channel server;
@@ -93,9 +97,11 @@ public final class BlockStreamServer extends AbstractService {
    * @param readMaxBytes the most bytes one request is answered with
    * @param limits how many connections may be open, how long a connection may take to send its
    *     first request, and how long a granted one may then stay silent
+   * @param keepAlive whether connections have TCP keepalive on ({@code SO_KEEPALIVE})
    */
   public BlockStreamServer(InetSocketAddress bind, InputCache cache, BlockAccessChecker access,
-      ForegroundActivity foreground, int readMaxBytes, ConnectionLimits limits) {
+      ForegroundActivity foreground, int readMaxBytes, ConnectionLimits limits,
+      boolean keepAlive) {
     super(BlockStreamServer.class.getSimpleName());
     this.bind = bind;
     this.store = cache.store();
@@ -105,6 +111,7 @@ public final class BlockStreamServer extends AbstractService {
     this.readMaxBytes = readMaxBytes;
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());
+    this.keepAlive = keepAlive;
   }
 
   @Override
@@ -114,7 +121,9 @@ public final class BlockStreamServer extends AbstractService {
         new DefaultThreadFactory("mpcache-stream-worker", true));
     try {
       server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+          .option(ChannelOption.RCVBUF_ALLOCATOR, ConnectionCap.acceptor())
           .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.SO_KEEPALIVE, keepAlive)
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
@@ -163,6 +164,7 @@ public final class DescriptorServer extends AbstractService {
     workers = new DefaultEventExecutorGroup(WORKERS,
         new DefaultThreadFactory("mpcache-descriptor-worker", true));
     server = new ServerBootstrap().group(loop).channel(EpollServerDomainSocketChannel.class)
+        .option(ChannelOption.RCVBUF_ALLOCATOR, ConnectionCap.acceptor())
         .childHandler(new ChannelInitializer<EpollDomainSocketChannel>() {
           @Override
           protected void initChannel(EpollDomainSocketChannel ch) {

@@ -78,7 +78,7 @@ public final class FillAdmission {
     cache.evict(ProtoConverters.fromProtos(d.getEvictList()));
     try {
       Optional<BlockFill> fill = store.beginFill(r.key(), r.length(), r.datasetId(),
-          r.datasetBlocks());
+          r.datasetBlocks(), r.path());
       return fill.isPresent() ? new Result(fill.get(), null, null, null)
           : Result.refused(MissReason.NO_SPACE, null);
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package org.mpcache.slave.localized;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -359,6 +361,41 @@ public final class LocalizedCache {
     if (app != null && app.job.isKnown() && app.peak > 0) {
       spaceManager.jobFinished(app.job, app.peak);
     }
+  }
+
+  /**
+   * The NodeManager's view of this node: every container not in {@code containerIds} ends as at
+   * {@link #containerFinished}, and every application not in {@code applicationIds} as at
+   * {@link #applicationFinished}.
+   */
+  public void runningOnNode(Collection<String> applicationIds, Collection<String> containerIds) {
+    Set<String> apps = Set.copyOf(applicationIds);
+    Set<String> running = Set.copyOf(containerIds);
+    Set<String> endedApps = new TreeSet<>();
+    Set<String> endedContainers = new TreeSet<>();
+    synchronized (spaceLock) {
+      for (String app : this.apps.keySet()) {
+        if (!apps.contains(app)) {
+          endedApps.add(app);
+        }
+      }
+      for (AttemptGrants grants : attempts.values()) {
+        if (!apps.contains(grants.applicationId)) {
+          endedApps.add(grants.applicationId);
+        } else if (!running.contains(grants.containerId)
+            && !grants.reserved.equals(grants.retained)) {
+          endedContainers.add(grants.containerId);
+        }
+      }
+    }
+    if (!endedApps.isEmpty() || !endedContainers.isEmpty()) {
+      LOG.info("The NodeManager no longer runs applications {} and containers {} that held"
+          + " localized grants here: their finish notices never arrived; ending their grants",
+          endedApps, endedContainers);
+    }
+    // Each is idempotent: a notice that arrives meanwhile finds nothing left to release.
+    endedContainers.forEach(this::containerFinished);
+    endedApps.forEach(this::applicationFinished);
   }
 
   /** Bytes requested and granted on the SSD since the slave started (requests, not writes). */

@@ -83,6 +83,19 @@ public final class LocalizedOwners {
     containers.values().removeIf(o -> o.applicationId.equals(applicationId));
   }
 
+  /**
+   * Forgets the containers the NodeManager no longer runs: those not in {@code containerIds}, or
+   * of an application not in {@code applicationIds}.
+   */
+  public synchronized void runningOnNode(String caller, Collection<String> applicationIds,
+      Collection<String> containerIds) throws AccessControlException {
+    requireNodeManager(caller, "runningOnNode", "this node");
+    Set<String> apps = Set.copyOf(applicationIds);
+    Set<String> running = Set.copyOf(containerIds);
+    containers.entrySet().removeIf(e -> !running.contains(e.getKey())
+        || !apps.contains(e.getValue().applicationId));
+  }
+
   private boolean isNodeManager(String caller) {
     return caller != null && nodeManagerUsers.contains(caller);
   }

@@ -1,6 +1,7 @@
 package org.mpcache.slave.localized;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.mpcache.common.protocolPB.LocalizedGrant;
@@ -59,5 +60,12 @@ final class OwnerCheckedLocalized implements LocalizedProtocol {
   public void applicationFinished(String applicationId) throws IOException {
     owners.applicationFinished(caller.get(), applicationId);
     cache.applicationFinished(applicationId);
+  }
+
+  @Override
+  public void runningOnNode(Collection<String> applicationIds, Collection<String> containerIds)
+      throws IOException {
+    owners.runningOnNode(caller.get(), applicationIds, containerIds);
+    cache.runningOnNode(applicationIds, containerIds);
   }
 }

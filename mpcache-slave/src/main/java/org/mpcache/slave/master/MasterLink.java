@@ -429,9 +429,13 @@ public final class MasterLink extends AbstractService implements SpaceManagerLin
   private static List<CachedBlockProto> held(List<CachedBlock> blocks) {
     List<CachedBlockProto> out = new ArrayList<>(blocks.size());
     for (CachedBlock b : blocks) {
-      out.add(CachedBlockProto.newBuilder().setBlock(ProtoConverters.toProto(b.key()))
-          .setLength(b.length()).setDatasetId(b.datasetId()).setDatasetBlocks(b.datasetBlocks())
-          .build());
+      CachedBlockProto.Builder p = CachedBlockProto.newBuilder()
+          .setBlock(ProtoConverters.toProto(b.key())).setLength(b.length())
+          .setDatasetId(b.datasetId()).setDatasetBlocks(b.datasetBlocks());
+      if (!b.file().isEmpty()) {
+        p.setFile(b.file());
+      }
+      out.add(p.build());
     }
     return out;
   }

@@ -29,6 +29,7 @@ public final class BlockFill {
   private final Object claim;
   private final String datasetId;
   private final int datasetBlocks;
+  private final String blockFile;
   private final CRC32C crc = new CRC32C();
   private final CRC32C blockCrc32c = new CRC32C();
   private final CRC32 blockCrc32 = new CRC32();
@@ -39,7 +40,7 @@ public final class BlockFill {
   private boolean finished;
 
   BlockFill(FileBlockStore store, BlockStorage storage, BlockFile file, long length,
-      int chunkSize, Object claim, String datasetId, int datasetBlocks) {
+      int chunkSize, Object claim, String datasetId, int datasetBlocks, String blockFile) {
     this.store = store;
     this.storage = storage;
     this.file = file;
@@ -49,6 +50,7 @@ public final class BlockFill {
     this.claim = claim;
     this.datasetId = datasetId;
     this.datasetBlocks = datasetBlocks;
+    this.blockFile = blockFile;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
   }
 
@@ -174,6 +176,11 @@ public final class BlockFill {
 
   int datasetBlocks() {
     return datasetBlocks;
+  }
+
+  /** The HDFS file the block is of, recorded with it ({@link CachedBlock#file}). */
+  String blockFile() {
+    return blockFile;
   }
 
   /** What marks the store's entry of the block as this fill's. */

@@ -9,17 +9,21 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.protocolPB.RequestChecks;
 
 /**
  * The checksum sidecar of a cached block file, and the block's record on the SSD: what a master
- * needs to adopt the block again after either side restarted. Layout (big-endian), version 2:
+ * needs to adopt the block again after either side restarted, and check it against its file.
+ * Layout (big-endian), version 3:
  * <pre>
  *   magic "MPCC" (int), version (int), chunk size (int), block length (long), trailer bytes (int)
  *   one CRC32C (int) per chunk of the block
  *   trailer: block pool (int length + UTF-8), block id (long), generation stamp (long),
  *            dataset id (int length + UTF-8), dataset blocks (int),
+ *            HDFS file (int length + UTF-8; empty when unknown),
  *            CRC32C (int) of the fixed header and the trailer before it
  * </pre>
+ * Version 2 is version 3 without the file, which is then unknown.
  * The chunk checksums come first, at a fixed offset, so that a read finds them without knowing the
  * trailer's size. The checksums are computed from the bytes as they were written; the slave never
  * recomputes them on the read path: the client verifies each chunk it receives, so a block
@@ -33,12 +37,16 @@ import org.mpcache.common.BlockKey;
  */
 final class ChecksumFile {
   private static final int MAGIC = 0x4d504343; // "MPCC"
-  static final int VERSION = 2;
+  static final int VERSION = 3;
+  /** The version before the file was recorded; still read. */
+  private static final int VERSION_WITHOUT_FILE = 2;
+  /** The longest file recorded: an HDFS path as a lookup may name it. */
+  private static final int MAX_FILE_CHARS = RequestChecks.MAX_PATH_CHARS;
   /** Where the chunk checksums start. */
   static final int HEADER_BYTES = 4 + 4 + 4 + 8 + 4;
   /** The largest trailer accepted: two length-prefixed strings of bounded size and the rest. */
   static final int MAX_TRAILER_BYTES = 4 + 4 * BlockKey.MAX_POOL_ID_CHARS + 8 + 8 + 4
-      + 4 * 32 * 1024 + 4 + 4;
+      + 4 * 32 * 1024 + 4 + 4 + 4 * MAX_FILE_CHARS + 4;
 
   /** What a sidecar says of its block. */
   static final class Header {
@@ -47,13 +55,17 @@ final class ChecksumFile {
     final BlockKey key;
     final String datasetId;
     final int datasetBlocks;
+    /** The HDFS file the block is of; empty when unknown. */
+    final String file;
 
-    Header(int chunkSize, long blockLength, BlockKey key, String datasetId, int datasetBlocks) {
+    Header(int chunkSize, long blockLength, BlockKey key, String datasetId, int datasetBlocks,
+        String file) {
       this.chunkSize = chunkSize;
       this.blockLength = blockLength;
       this.key = key;
       this.datasetId = datasetId;
       this.datasetBlocks = datasetBlocks;
+      this.file = file;
     }
   }
 
@@ -66,13 +78,15 @@ final class ChecksumFile {
 
   /**
    * The whole sidecar of a block of {@code blockLength} bytes whose chunks have {@code crcs},
-   * cached for dataset {@code datasetId} of {@code datasetBlocks} blocks.
+   * cached for dataset {@code datasetId} of {@code datasetBlocks} blocks, of HDFS file
+   * {@code file}.
    */
   static ByteBuffer encode(int chunkSize, long blockLength, int[] crcs, BlockKey key,
-      String datasetId, int datasetBlocks) {
+      String datasetId, int datasetBlocks, String file) {
     byte[] pool = key.getBlockPoolId().getBytes(StandardCharsets.UTF_8);
     byte[] dataset = datasetId.getBytes(StandardCharsets.UTF_8);
-    int trailer = trailerBytes(pool.length, dataset.length);
+    byte[] path = file.getBytes(StandardCharsets.UTF_8);
+    int trailer = trailerBytes(pool.length, dataset.length, path.length);
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length + trailer);
     b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength).putInt(trailer);
     for (int c : crcs) {
@@ -80,20 +94,22 @@ final class ChecksumFile {
     }
     int trailerStart = b.position();
     b.putInt(pool.length).put(pool).putLong(key.getBlockId()).putLong(key.getGenerationStamp())
-        .putInt(dataset.length).put(dataset).putInt(datasetBlocks);
+        .putInt(dataset.length).put(dataset).putInt(datasetBlocks).putInt(path.length).put(path);
     b.putInt(headerCrc(b.array(), trailerStart, b.position()));
     return b.flip();
   }
 
   /** The bytes of the sidecar {@link #encode} writes for a block of {@code blockLength}. */
-  static long bytes(int chunkSize, long blockLength, BlockKey key, String datasetId) {
+  static long bytes(int chunkSize, long blockLength, BlockKey key, String datasetId,
+      String file) {
     return HEADER_BYTES + 4L * chunks(chunkSize, blockLength) + trailerBytes(
         key.getBlockPoolId().getBytes(StandardCharsets.UTF_8).length,
-        datasetId.getBytes(StandardCharsets.UTF_8).length);
+        datasetId.getBytes(StandardCharsets.UTF_8).length,
+        file.getBytes(StandardCharsets.UTF_8).length);
   }
 
-  private static int trailerBytes(int poolBytes, int datasetBytes) {
-    return 4 + poolBytes + 8 + 8 + 4 + datasetBytes + 4 + 4;
+  private static int trailerBytes(int poolBytes, int datasetBytes, int fileBytes) {
+    return 4 + poolBytes + 8 + 8 + 4 + datasetBytes + 4 + 4 + fileBytes + 4;
   }
 
   /** The CRC32C of the fixed header and of the trailer up to {@code trailerEnd}. */
@@ -121,9 +137,9 @@ final class ChecksumFile {
       throw new IOException("Not an mpCache checksum file (magic " + Integer.toHexString(magic)
           + "): " + file);
     }
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_FILE) {
       throw new IOException("Checksum file " + file + " has format version " + version
-          + "; this slave reads version " + VERSION + " only");
+          + "; this slave reads versions " + VERSION_WITHOUT_FILE + " and " + VERSION + " only");
     }
     int chunkSize = d.getInt();
     long length = d.getLong();
@@ -152,6 +168,7 @@ final class ChecksumFile {
       long genStamp = t.getLong();
       String datasetId = string(t, 32 * 1024);
       int datasetBlocks = t.getInt();
+      String blockFile = version == VERSION ? string(t, MAX_FILE_CHARS) : "";
       int trailerEnd = HEADER_BYTES + t.position();
       int stored = t.getInt();
       if (t.hasRemaining()) {
@@ -168,7 +185,7 @@ final class ChecksumFile {
         throw new IOException("no dataset identity (dataset '" + datasetId + "' of "
             + datasetBlocks + " blocks)");
       }
-      return new Header(chunkSize, length, key, datasetId, datasetBlocks);
+      return new Header(chunkSize, length, key, datasetId, datasetBlocks, blockFile);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw new IOException("Corrupt checksum trailer in " + file + ": " + e);
     } catch (IOException e) {

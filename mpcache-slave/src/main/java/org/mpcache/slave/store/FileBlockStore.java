@@ -87,6 +87,8 @@ public final class FileBlockStore {
     /** The dataset the block was cached for, and that dataset's blocks (see {@link CachedBlock}). */
     final String datasetId;
     final int datasetBlocks;
+    /** The HDFS file the block is of ({@link CachedBlock#file}). */
+    final String file;
     final State state;
     /** FILLING: the claim of the fill that owns the key, kept when the entry is marked discarded. */
     final Object claim;
@@ -97,12 +99,13 @@ public final class FileBlockStore {
     /** REMOVING: the files are deleted; the space goes with the last lease. */
     final boolean filesDeleted;
 
-    private Entry(Path dir, long length, String datasetId, int datasetBlocks, State state,
-        Object claim, boolean discard, int leases, boolean filesDeleted) {
+    private Entry(Path dir, long length, String datasetId, int datasetBlocks, String file,
+        State state, Object claim, boolean discard, int leases, boolean filesDeleted) {
       this.dir = dir;
       this.length = length;
       this.datasetId = datasetId;
       this.datasetBlocks = datasetBlocks;
+      this.file = file;
       this.state = state;
       this.claim = claim;
       this.discard = discard;
@@ -110,33 +113,36 @@ public final class FileBlockStore {
       this.filesDeleted = filesDeleted;
     }
 
-    static Entry filling(long length, String datasetId, int datasetBlocks, Object claim) {
-      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, false, 0,
-          false);
+    static Entry filling(long length, String datasetId, int datasetBlocks, String file,
+        Object claim) {
+      return new Entry(null, length, datasetId, datasetBlocks, file, State.FILLING, claim, false,
+          0, false);
     }
 
-    static Entry cached(Path dir, long length, String datasetId, int datasetBlocks) {
-      return new Entry(dir, length, datasetId, datasetBlocks, State.CACHED, null, false, 0,
-          false);
+    static Entry cached(Path dir, long length, String datasetId, int datasetBlocks,
+        String file) {
+      return new Entry(dir, length, datasetId, datasetBlocks, file, State.CACHED, null, false,
+          0, false);
     }
 
     Entry discarded() {
-      return new Entry(null, length, datasetId, datasetBlocks, State.FILLING, claim, true, 0,
-          false);
+      return new Entry(null, length, datasetId, datasetBlocks, file, State.FILLING, claim, true,
+          0, false);
     }
 
     Entry removing() {
-      return new Entry(dir, length, datasetId, datasetBlocks, State.REMOVING, null, false, leases,
-          false);
+      return new Entry(dir, length, datasetId, datasetBlocks, file, State.REMOVING, null, false,
+          leases, false);
     }
 
     Entry withLeases(int n) {
-      return new Entry(dir, length, datasetId, datasetBlocks, state, claim, discard, n,
+      return new Entry(dir, length, datasetId, datasetBlocks, file, state, claim, discard, n,
           filesDeleted);
     }
 
     Entry deleted() {
-      return new Entry(dir, length, datasetId, datasetBlocks, state, claim, discard, leases, true);
+      return new Entry(dir, length, datasetId, datasetBlocks, file, state, claim, discard, leases,
+          true);
     }
 
     /** Whether the block is gone but for its table entry and space, which may now be released. */
@@ -245,7 +251,8 @@ public final class FileBlockStore {
       if (space.tryReserve(key, h.blockLength, root.toString()) == null) {
         throw new IOException("no room left in the Input Cache's capacity");
       }
-      entries.put(key, Entry.cached(root, h.blockLength, h.datasetId, h.datasetBlocks));
+      entries.put(key, Entry.cached(root, h.blockLength, h.datasetId, h.datasetBlocks,
+          h.file));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
       deleteQuietly(data, crc);
@@ -289,7 +296,7 @@ public final class FileBlockStore {
     List<CachedBlock> out = new ArrayList<>();
     entries.forEach((k, e) -> {
       if (e.state == State.CACHED) {
-        out.add(new CachedBlock(k, e.length, e.datasetId, e.datasetBlocks));
+        out.add(new CachedBlock(k, e.length, e.datasetId, e.datasetBlocks, e.file));
       }
     });
     return out;
@@ -318,8 +325,8 @@ public final class FileBlockStore {
 
   /**
    * Starts filling a block of {@code length} bytes, cached for dataset {@code datasetId} of
-   * {@code datasetBlocks} blocks (recorded on the SSD with it): reserves its space and claims the
-   * key.
+   * {@code datasetBlocks} blocks, of HDFS file {@code file} (recorded on the SSD with it):
+   * reserves its space and claims the key.
    *
    * @return the fill, or empty when the block is already present or its space cannot be reserved
    * @throws IOException when the SSD directory's file system cannot take the block and its
@@ -327,7 +334,7 @@ public final class FileBlockStore {
    *     take; nothing is reserved or created then
    */
   public Optional<BlockFill> beginFill(BlockKey key, long length, String datasetId,
-      int datasetBlocks) throws IOException {
+      int datasetBlocks, String file) throws IOException {
     if (length < 0) {
       throw new IllegalArgumentException("length must not be negative: " + length);
     }
@@ -338,7 +345,8 @@ public final class FileBlockStore {
     // Claim the key first: the space holds one reservation per block, and a key's previous
     // reservation is released before its entry goes, so the key is free to reserve once claimed.
     Object claim = new Object();
-    if (entries.putIfAbsent(key, Entry.filling(length, datasetId, datasetBlocks, claim)) != null) {
+    if (entries.putIfAbsent(key, Entry.filling(length, datasetId, datasetBlocks, file, claim))
+        != null) {
       return Optional.empty();
     }
     String reserved;
@@ -359,15 +367,15 @@ public final class FileBlockStore {
       return Optional.empty();
     }
     try {
-      checkUsable(Paths.get(reserved), key, length, datasetId);
+      checkUsable(Paths.get(reserved), key, length, datasetId, file);
     } catch (IOException | RuntimeException e) {
       space.release(key);
       unclaim(key, claim);
       throw e;
     }
-    BlockFile file = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
-    return Optional.of(new BlockFill(this, storage, file, length, chunkSize, claim, datasetId,
-        datasetBlocks));
+    BlockFile fillFile = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
+    return Optional.of(new BlockFill(this, storage, fillFile, length, chunkSize, claim,
+        datasetId, datasetBlocks, file));
   }
 
   /**
@@ -375,9 +383,9 @@ public final class FileBlockStore {
    * fill that would run out of room midway is not started, so that a full SSD costs no file
    * created and deleted again per miss.
    */
-  private void checkUsable(Path dir, BlockKey key, long length, String datasetId)
+  private void checkUsable(Path dir, BlockKey key, long length, String datasetId, String file)
       throws IOException {
-    long need = length + ChecksumFile.bytes(chunkSize, length, key, datasetId);
+    long need = length + ChecksumFile.bytes(chunkSize, length, key, datasetId, file);
     long usable = storage.usableBytes(dir);
     if (usable < need) {
       throw new IOException("the file system of SSD directory " + dir + " has " + usable
@@ -397,7 +405,7 @@ public final class FileBlockStore {
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
       ByteBuffer sidecar = ChecksumFile.encode(fill.chunkSize(), fill.length(),
-          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks());
+          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks(), fill.blockFile());
       int sidecarBytes = sidecar.remaining();
       storage.write(tmpCrc, 0, sidecar, true);
       wrote(sidecarBytes);
@@ -427,7 +435,7 @@ public final class FileBlockStore {
   /** Turns the fill's entry CACHED unless the block was removed meanwhile. */
   private boolean publish(BlockFill fill) {
     Entry cached = Entry.cached(fill.file().dir(), fill.length(), fill.datasetId(),
-        fill.datasetBlocks());
+        fill.datasetBlocks(), fill.blockFile());
     while (true) {
       Entry e = entries.get(fill.key());
       if (e == null || e.claim != fill.claim() || e.discard

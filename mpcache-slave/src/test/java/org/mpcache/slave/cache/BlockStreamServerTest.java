@@ -2,8 +2,10 @@ package org.mpcache.slave.cache;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.slave.master.DatasetCounters;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.TcpKeepAlive;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.StreamResponseProto;
@@ -71,14 +74,14 @@ class BlockStreamServerTest {
     data = new byte[10_000];
     new Random(5).nextBytes(data);
     for (BlockKey k : new BlockKey[] {KEY, OTHER}) {
-      BlockFill f = store.beginFill(k, data.length, "/d", 2).orElseThrow();
+      BlockFill f = store.beginFill(k, data.length, "/d", 2, "").orElseThrow();
       f.append(0, ByteBuffer.wrap(data));
       f.commit();
     }
     // Answers of at most 4096 bytes, as mpcache.slave.read.max.bytes would cap them.
     server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0),
         new InputCache(store, counters, new RecordingReports()), ACCESS, foreground, 4096,
-        limits(60_000));
+        limits(60_000), true);
     server.init(new Configuration(false));
     server.start();
   }
@@ -100,10 +103,15 @@ class BlockStreamServerTest {
 
   /** Replaces the server with one whose granted streams close after {@code idleMs} of silence. */
   private void restart(long idleMs) {
+    restart(idleMs, true);
+  }
+
+  /** Replaces the server, its connections with TCP keepalive on or off. */
+  private void restart(long idleMs, boolean keepAlive) {
     server.stop();
     server = new BlockStreamServer(new InetSocketAddress("127.0.0.1", 0),
         new InputCache(store, counters, new RecordingReports()), ACCESS, foreground, 4096,
-        limits(idleMs));
+        limits(idleMs), keepAlive);
     server.init(new Configuration(false));
     server.start();
   }
@@ -198,6 +206,43 @@ class BlockStreamServerTest {
       assertTrue(r.getMessage().contains("one block"), r.getMessage());
       assertEquals(-1, in.read());
     }
+  }
+
+  @Test
+  void serve_grantedStream_kernelProbesItsReaderWithKeepalives() throws Exception {
+    assumeTrue(TcpKeepAlive.visible(), "needs Linux's /proc/net/tcp");
+    try (Socket s = grantedRawStream()) {
+      assertTrue(TcpKeepAlive.on(server.port(), s.getLocalPort()),
+          "SO_KEEPALIVE on the accepted socket");
+    }
+  }
+
+  @Test
+  void serve_keepaliveTurnedOff_kernelDoesNotProbe() throws Exception {
+    assumeTrue(TcpKeepAlive.visible(), "needs Linux's /proc/net/tcp");
+    restart(60_000, false);
+    try (Socket s = grantedRawStream()) {
+      assertFalse(TcpKeepAlive.on(server.port(), s.getLocalPort()),
+          "no SO_KEEPALIVE on the accepted socket");
+    }
+  }
+
+  /** A connection granted the first KiB of {@link #KEY}, its answer read. */
+  private Socket grantedRawStream() throws IOException {
+    Socket s = new Socket("127.0.0.1", server.port());
+    s.setSoTimeout(10_000);
+    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+    byte[] req = StreamRequestProto.newBuilder().setBlock(ProtoConverters.toProto(KEY))
+        .setBlockToken(GOOD_TOKEN).setOffset(0).setLength(1024).build().toByteArray();
+    out.writeInt(req.length);
+    out.write(req);
+    out.flush();
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    byte[] body = new byte[in.readInt()];
+    in.readFully(body);
+    assertEquals(Status.GRANTED, StreamResponseProto.parseFrom(body).getStatus());
+    in.readFully(new byte[1024]);
+    return s;
   }
 
   @Test

@@ -71,7 +71,7 @@ class DescriptorServerTest {
         new Object()), CHUNK);
     data = new byte[5000];
     new Random(5).nextBytes(data);
-    BlockFill f = store.beginFill(KEY, data.length, "/d", 1).orElseThrow();
+    BlockFill f = store.beginFill(KEY, data.length, "/d", 1, "").orElseThrow();
     f.append(0, ByteBuffer.wrap(data));
     f.commit();
     socket = dir.resolve("s.socket");
@@ -176,7 +176,7 @@ class DescriptorServerTest {
   @Test
   void request_ofABlockNotCachedOrBeingFilledGetsNoDescriptor() throws IOException {
     BlockKey filling = new BlockKey("BP-1", 8, 1001);
-    BlockFill f = store.beginFill(filling, 100, "/d", 1).orElseThrow();
+    BlockFill f = store.beginFill(filling, 100, "/d", 1, "").orElseThrow();
     for (BlockKey k : new BlockKey[] {new BlockKey("BP-1", 9, 1001), filling}) {
       DescriptorClient.Lease l = request(k, GOOD_TOKEN);
       assertFalse(l.granted());

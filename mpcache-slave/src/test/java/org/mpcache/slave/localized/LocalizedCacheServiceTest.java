@@ -118,6 +118,33 @@ class LocalizedCacheServiceTest {
   }
 
   @Test
+  void runningOnNode_containerFinishNoticeLost_grantEndsButRetainedBytesStay() throws IOException {
+    client.requestSpace(APP, "c1", "attempt_m0", 300);
+    client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 120);
+    client.requestSpace(APP, "c2", "attempt_r0", 100);
+    client.requestSpace(APP, "c3", "attempt_r1", 50);
+    // c1 and c2 finished; their notices never reached the slave.
+    client.runningOnNode(List.of(APP), List.of("c3"));
+    assertEquals(120 + 50, cache.snapshot().localizedCacheUsed(),
+        "the finished containers' grants end, their retained map output stays");
+    assertEquals(170, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void runningOnNode_applicationFinishNoticeLost_allItsGrantsEnd() throws IOException {
+    client.requestSpace(APP, "c1", "attempt_m0", 500, new LocalizedJob("wordcount", 1_000));
+    client.reportRetained(APP, "c1", "attempt_m0", "/ssd", 450);
+    client.requestSpace("application_1_0002", "c9", "attempt_other", 50);
+    client.runningOnNode(List.of("application_1_0002"), List.of("c9"));
+    SpaceSnapshot s = cache.snapshot();
+    assertEquals(50, s.localizedCacheUsed(), "only the running application's grant is left");
+    assertEquals(0, s.poolLentToLocalized());
+    assertEquals(0, cache.grantedBytes(APP));
+    assertEquals(List.of(new LocalizedJob("wordcount", 1_000) + "=500"), finished,
+        "the job's peak reported as at its finish");
+  }
+
+  @Test
   void requestSpace_ssdFull_isDenied() throws IOException {
     assertTrue(client.requestSpace(APP, "c1", "a1", 600).isGranted());
     LocalizedGrant g = client.requestSpace(APP, "c1", "a1", 1);

@@ -72,11 +72,26 @@ class LocalizedOwnersTest {
   }
 
   @Test
+  void runningOnNode_forgetsContainersNoLongerListedOrOfEndedApplications()
+      throws AccessControlException {
+    owners.containerStarted("yarn", "container_2", APP, "alice");
+    owners.containerStarted("yarn", "container_3", "application_1_0002", "alice");
+    owners.runningOnNode("yarn", List.of(APP), List.of("container_2", "container_3"));
+    assertRefused(() -> owners.checkTaskCall("alice", "requestSpace", APP, C1),
+        "has not registered");
+    assertRefused(() -> owners.checkTaskCall("alice", "requestSpace", "application_1_0002",
+        "container_3"), "has not registered");
+    assertDoesNotThrow(() -> owners.checkTaskCall("alice", "requestSpace", APP, "container_2"));
+  }
+
+  @Test
   void nodeManagerCalls_byAnotherUser_areRefusedNamingTheKey() {
     String key = LocalizedConfigKeys.NODEMANAGER_USERS_KEY;
     assertRefused(() -> owners.containerFinished("alice", C1), "containerFinished", "alice", C1,
         key);
     assertRefused(() -> owners.applicationFinished("alice", APP), "applicationFinished", APP, key);
+    assertRefused(() -> owners.runningOnNode("alice", List.of(), List.of()), "runningOnNode",
+        key);
     assertRefused(() -> owners.containerStarted("bob", "container_3", APP, "bob"),
         "containerStarted", "container_3", key);
     // Nothing changed: alice's container is still hers, bob's was never registered.

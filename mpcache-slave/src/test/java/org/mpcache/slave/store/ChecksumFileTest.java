@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +31,8 @@ class ChecksumFileTest {
   }
 
   private byte[] encoded(String datasetId, int datasetBlocks) {
-    ByteBuffer b = ChecksumFile.encode(1024, 2500, CRCS, KEY, datasetId, datasetBlocks);
+    ByteBuffer b = ChecksumFile.encode(1024, 2500, CRCS, KEY, datasetId, datasetBlocks,
+        "/user/ana/in/part-00000");
     byte[] out = new byte[b.remaining()];
     b.get(out);
     return out;
@@ -49,6 +52,7 @@ class ChecksumFileTest {
     assertEquals(KEY, h.key);
     assertEquals("/user/ana/in/\u00e9t\u00e9", h.datasetId);
     assertEquals(17, h.datasetBlocks);
+    assertEquals("/user/ana/in/part-00000", h.file);
     assertArrayEquals(CRCS, ChecksumFile.readChecksums(storage, file, 0, 3));
   }
 
@@ -89,6 +93,32 @@ class ChecksumFileTest {
     IOException e = assertThrows(IOException.class,
         () -> ChecksumFile.readHeader(storage, file, KEY));
     assertTrue(e.getMessage().contains("format version 1"), e.getMessage());
+  }
+
+  @Test
+  void readHeader_versionTwo_isReadWithAnUnknownFile() throws IOException {
+    // The version 2 layout: version 3's without the file.
+    byte[] pool = KEY.getBlockPoolId().getBytes(StandardCharsets.UTF_8);
+    byte[] dataset = "/in".getBytes(StandardCharsets.UTF_8);
+    int trailer = 4 + pool.length + 8 + 8 + 4 + dataset.length + 4 + 4;
+    ByteBuffer v2 = ByteBuffer.allocate(24 + 4 * CRCS.length + trailer);
+    v2.putInt(0x4d504343).putInt(2).putInt(1024).putLong(2500).putInt(trailer);
+    for (int c : CRCS) {
+      v2.putInt(c);
+    }
+    int trailerStart = v2.position();
+    v2.putInt(pool.length).put(pool).putLong(KEY.getBlockId()).putLong(KEY.getGenerationStamp())
+        .putInt(dataset.length).put(dataset).putInt(3);
+    CRC32C crc = new CRC32C();
+    crc.update(v2.array(), 0, 24);
+    crc.update(v2.array(), trailerStart, v2.position() - trailerStart);
+    v2.putInt((int) crc.getValue());
+    store(v2.array());
+    ChecksumFile.Header h = ChecksumFile.readHeader(storage, file, KEY);
+    assertEquals("/in", h.datasetId);
+    assertEquals(3, h.datasetBlocks);
+    assertEquals("", h.file);
+    assertArrayEquals(CRCS, ChecksumFile.readChecksums(storage, file, 0, 3));
   }
 
   @Test

@@ -91,7 +91,7 @@ class FailingVolumeTest {
   private void fill(BlockKey k) throws IOException {
     byte[] data = new byte[BLOCK];
     new Random(k.getBlockId()).nextBytes(data);
-    BlockFill f = store.beginFill(k, BLOCK, "/data", 1).orElseThrow();
+    BlockFill f = store.beginFill(k, BLOCK, "/data", 1, "").orElseThrow();
     f.append(0, ByteBuffer.wrap(data));
     f.commit();
   }
@@ -110,7 +110,7 @@ class FailingVolumeTest {
     try (Injection eio = storage.fail(Op.WRITE, Errno.EIO)) {
       for (int i = 0; i < TAKES_OUT; i++) {
         // Both directories have the same room: each fill goes to the first, a.
-        BlockFill f = store.beginFill(key(20 + i), BLOCK, "/data", 1).orElseThrow();
+        BlockFill f = store.beginFill(key(20 + i), BLOCK, "/data", 1, "").orElseThrow();
         assertEquals(a, f.file().dir());
         assertThrows(IOException.class, () -> f.append(0, ByteBuffer.wrap(new byte[BLOCK])));
         f.abort();
@@ -266,6 +266,6 @@ class FailingVolumeTest {
     }
     assertEquals(List.of(), store.cachedBlocks());
     assertEquals(0, store.space().capacityBytes());
-    assertEquals(Optional.empty(), store.beginFill(key(50), BLOCK, "/data", 1), "no fill");
+    assertEquals(Optional.empty(), store.beginFill(key(50), BLOCK, "/data", 1, ""), "no fill");
   }
 }

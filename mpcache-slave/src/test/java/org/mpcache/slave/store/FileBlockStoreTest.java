@@ -62,7 +62,7 @@ class FileBlockStoreTest {
   }
 
   private static void fill(FileBlockStore s, BlockKey k, byte[] data) throws IOException {
-    BlockFill f = s.beginFill(k, data.length, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(k, data.length, DATASET, 1, "").orElseThrow();
     for (int off = 0; off < data.length; off += 777) {
       f.append(off, ByteBuffer.wrap(data, off, Math.min(777, data.length - off)));
     }
@@ -89,7 +89,7 @@ class FileBlockStoreTest {
   @Test
   void lease_carriesTheStoredChecksumsAndOnlyOfCachedBlocks() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1, "").orElseThrow();
     assertEquals(Optional.empty(), s.lease(key(1)), "a block being filled is not lent");
     f.abort();
     byte[] data = bytes(5000, 2);
@@ -118,7 +118,7 @@ class FileBlockStoreTest {
       assertEquals(Optional.empty(), s.lease(key(1)), "no new lease after the removal");
       assertEquals(-1, s.cachedLength(key(1)));
       assertEquals(5000, s.space().usedBytes(), "the open file still holds the SSD's bytes");
-      assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1));
+      assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1, ""));
       ByteBuffer all = ByteBuffer.allocate(5000);
       open.read(all, 0);
       assertArrayEquals(data, all.array(), "a reader that has the file reads it to its end");
@@ -129,19 +129,19 @@ class FileBlockStoreTest {
     }
     assertEquals(0, s.space().usedBytes(), "the last lease released the space");
     assertEquals(Optional.empty(), s.state(key(1)));
-    assertTrue(s.beginFill(key(1), 5000, DATASET, 1).isPresent(), "the key is free again");
+    assertTrue(s.beginFill(key(1), 5000, DATASET, 1, "").isPresent(), "the key is free again");
   }
 
   @Test
   void beginFill_reservesSpaceAndRefusesWhatDoesNotFit() throws IOException {
     FileBlockStore s = open(6000);
-    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 5000, DATASET, 1, "").orElseThrow();
     assertEquals(5000, s.space().usedBytes());
-    assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1));
-    assertEquals(Optional.empty(), s.beginFill(key(1), 10, DATASET, 1), "a block being filled is claimed");
+    assertEquals(Optional.empty(), s.beginFill(key(2), 2000, DATASET, 1, ""));
+    assertEquals(Optional.empty(), s.beginFill(key(1), 10, DATASET, 1, ""), "a block being filled is claimed");
     f.abort();
     assertEquals(0, s.space().usedBytes());
-    assertTrue(s.beginFill(key(2), 2000, DATASET, 1).isPresent());
+    assertTrue(s.beginFill(key(2), 2000, DATASET, 1, "").isPresent());
   }
 
   @Test
@@ -153,7 +153,7 @@ class FileBlockStoreTest {
     long sidecar = s.bytesWritten() - data.length;
     // The checksum file: a header and one CRC per 1 KiB chunk.
     assertTrue(sidecar > 3 * 4, "the checksum file counts: " + sidecar);
-    BlockFill f = s.beginFill(key(2), 2000, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(2), 2000, DATASET, 1, "").orElseThrow();
     f.append(0, ByteBuffer.wrap(bytes(1500, 8)));
     f.abort();
     assertEquals(data.length + sidecar + 1500, s.bytesWritten(),
@@ -163,7 +163,7 @@ class FileBlockStoreTest {
   @Test
   void append_rejectsOutOfOrderAndOverlongWrites() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 100, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 100, DATASET, 1, "").orElseThrow();
     assertThrows(IOException.class, () -> f.append(10, ByteBuffer.allocate(5)));
     f.append(0, ByteBuffer.allocate(60));
     assertThrows(IOException.class, () -> f.append(60, ByteBuffer.allocate(41)));
@@ -173,7 +173,7 @@ class FileBlockStoreTest {
   @Test
   void read_blockNotCachedWhileFillingOrAfterRemove() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 10, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 10, DATASET, 1, "").orElseThrow();
     assertThrows(BlockNotCachedException.class, () -> s.read(key(1), 0, 10));
     f.append(0, ByteBuffer.allocate(10));
     f.commit();
@@ -197,7 +197,7 @@ class FileBlockStoreTest {
     }
     Path crc3 = s.blockFile(key(3)).orElseThrow().resolveSibling("blk_3_1001.crc");
     Files.write(crc3, new byte[] {1, 2, 3});
-    BlockFill unfinished = s.beginFill(key(4), 3000, DATASET, 1).orElseThrow();
+    BlockFill unfinished = s.beginFill(key(4), 3000, DATASET, 1, "").orElseThrow();
     unfinished.append(0, ByteBuffer.allocate(100));
 
     FileBlockStore again = open(1 << 20);
@@ -210,9 +210,9 @@ class FileBlockStoreTest {
   }
 
   @Test
-  void open_restoresEachBlocksDatasetFromItsSidecar() throws IOException {
+  void open_restoresEachBlocksDatasetAndFileFromItsSidecar() throws IOException {
     FileBlockStore s = open(1 << 20);
-    BlockFill f = s.beginFill(key(1), 1500, "/data/a", 7).orElseThrow();
+    BlockFill f = s.beginFill(key(1), 1500, "/data/a", 7, "/data/a/part-00000").orElseThrow();
     f.append(0, ByteBuffer.wrap(bytes(1500, 9)));
     f.commit();
     fill(s, key(2), bytes(10, 10));
@@ -220,8 +220,8 @@ class FileBlockStoreTest {
     FileBlockStore again = open(1 << 20);
     List<CachedBlock> restored = new ArrayList<>(again.cachedBlockRecords());
     restored.sort((x, y) -> x.key().compareTo(y.key()));
-    assertEquals(List.of(new CachedBlock(key(1), 1500, "/data/a", 7),
-        new CachedBlock(key(2), 10, DATASET, 1)), restored);
+    assertEquals(List.of(new CachedBlock(key(1), 1500, "/data/a", 7, "/data/a/part-00000"),
+        new CachedBlock(key(2), 10, DATASET, 1, "")), restored);
   }
 
   @Test
@@ -340,7 +340,7 @@ class FileBlockStoreTest {
     long before = openDescriptors();
     List<BlockFill> fills = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      fills.add(s.beginFill(key(i), 1000, DATASET, 1).orElseThrow());
+      fills.add(s.beginFill(key(i), 1000, DATASET, 1, "").orElseThrow());
     }
     long held = openDescriptors() - before;
     fills.forEach(BlockFill::abort);
@@ -352,7 +352,7 @@ class FileBlockStoreTest {
   void append_thenCommit_closesTheFileBetweenWrites() throws IOException {
     FileBlockStore s = open(1 << 20);
     byte[] data = bytes(5000, 3);
-    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1, "").orElseThrow();
     long before = openDescriptors();
     f.append(0, ByteBuffer.wrap(data, 0, 2000));
     assertTrue(openDescriptors() - before < 1, "no descriptor is held between writes");
@@ -372,7 +372,7 @@ class FileBlockStoreTest {
     evictor.start();
     assertTrue(space.inRelease.await(10, TimeUnit.SECONDS));
     space.armed = false;
-    Optional<BlockFill> refill = assertDoesNotThrow(() -> s.beginFill(key(1), data.length, DATASET, 1),
+    Optional<BlockFill> refill = assertDoesNotThrow(() -> s.beginFill(key(1), data.length, DATASET, 1, ""),
         "a fill racing the removal of its key");
     space.letGo.countDown();
     evictor.join(10_000);
@@ -392,7 +392,7 @@ class FileBlockStoreTest {
   void remove_whileFilling_discardsTheBlockAtCommit() throws IOException {
     FileBlockStore s = open(1 << 20);
     byte[] data = bytes(3000, 9);
-    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1).orElseThrow();
+    BlockFill f = s.beginFill(key(1), data.length, DATASET, 1, "").orElseThrow();
     f.append(0, ByteBuffer.wrap(data, 0, 1000));
     assertTrue(s.remove(key(1)), "a block being filled is removed");
     f.append(1000, ByteBuffer.wrap(data, 1000, 2000));
@@ -416,7 +416,7 @@ class FileBlockStoreTest {
         for (int filler = 0; filler < 2; filler++) {
           racers.add(pool.submit(() -> {
             go.await();
-            Optional<BlockFill> f = s.beginFill(key(1), data.length, DATASET, 1);
+            Optional<BlockFill> f = s.beginFill(key(1), data.length, DATASET, 1, "");
             if (f.isPresent()) {
               for (int off = 0; off < data.length; off += 4096) {
                 f.get().append(off, ByteBuffer.wrap(data, off,

@@ -44,7 +44,7 @@ class StartupVerifierTest {
     for (int i = 1; i <= n; i++) {
       byte[] data = new byte[BLOCK];
       r.nextBytes(data);
-      BlockFill f = s.beginFill(key(i), BLOCK, "/in", n).orElseThrow();
+      BlockFill f = s.beginFill(key(i), BLOCK, "/in", n, "").orElseThrow();
       f.append(0, ByteBuffer.wrap(data));
       f.commit();
     }
