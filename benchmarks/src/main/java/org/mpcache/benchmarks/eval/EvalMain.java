@@ -36,13 +36,16 @@ public final class EvalMain extends CommandLineTool {
   /** The defaults {@code --compare} sets: every mode, three repetitions. */
   private static final Map<String, Object> COMPARE = Map.of("modes", ALL_MODES, "repeat", 3);
   /** The mix that re-reads few datasets, and the paper's mix over (kind, size class). */
-  static final List<String> MIXES = List.of("reuse", "paper");
+  static final List<String> MIXES = List.of("hot", "reuse", "paper");
   /** The modes README's command runs: the baseline, mpCache and the admit-all SSD cache. */
   static final String DEFAULT_MODES = "hadoop,mpcache,ssd-lru";
 
   int jobs;
   String mixName;
   int datasets;
+  int hotClass;
+  int scanClass;
+  int scanEvery;
   double popularity;
   List<EvalMode> modes;
   int repeat;
@@ -97,8 +100,12 @@ public final class EvalMain extends CommandLineTool {
         .preset("full", "the paper's 20 size classes and a longer mix", FULL)
         .preset("compare", "every mode, three repetitions (the full comparison)", COMPARE)
         .option("jobs", "N", "jobs in the mix", 4)
-        .option("mix", "reuse|paper", "reuse: few datasets, each read by several benchmarks, "
-            + "Zipf popularity; paper: a dataset per input kind and size class", "reuse")
+        .option("mix", "hot|reuse|paper", "hot: one hot dataset read by most jobs, one-off scans "
+            + "between; reuse: few datasets, each read by several benchmarks, Zipf popularity; "
+            + "paper: a dataset per input kind and size class", "hot")
+        .option("hot-class", "K", "size class of the hot mix's hot dataset", 3)
+        .option("scan-class", "K", "size class of the hot mix's one-off scans", 2)
+        .option("scan-every", "N", "hot jobs between two scans of the hot mix", 2)
         .option("datasets", "D", "datasets of the reuse mix", 3)
         .option("popularity", "S", "Zipf exponent over the reuse mix's datasets", 1.0)
         .option("modes", "m1,m2,...", "the modes to run, in order (" + Arrays.stream(
@@ -113,7 +120,7 @@ public final class EvalMain extends CommandLineTool {
         .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 16)
         .option("block-mb", "N", "HDFS block size in MiB", 16)
         .option("cache-mb", "N", "the SSD Input Cache per node (mpcache, mpcache-input, ssd-lru), "
-            + "MiB", 64)
+            + "MiB", 32)
         .option("localized-mb", "N", "mpCache's Localized Cache per node, MiB", 128)
         .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 4)
         .optional("sweep-cache-mb", "a,b,...", "run mpcache once at each of these cache sizes "
@@ -137,6 +144,9 @@ public final class EvalMain extends CommandLineTool {
     jobs = o.positiveInt("jobs");
     mixName = o.oneOf("mix", MIXES);
     datasets = o.positiveInt("datasets");
+    hotClass = o.positiveInt("hot-class");
+    scanClass = o.positiveInt("scan-class");
+    scanEvery = o.positiveInt("scan-every");
     popularity = o.doubleAtLeast("popularity", 0);
     modes = o.string("modes").trim().equals(ALL_MODES) ? List.of(EvalMode.values())
         : o.list("modes", EvalMode::of);
@@ -184,9 +194,7 @@ public final class EvalMain extends CommandLineTool {
   EvalReport run(PrintStream console, boolean terminal, TierLayout tiers) throws Exception {
     Path outDir = Path.of(out != null ? out : "results/" + ZonedDateTime.now(ZoneOffset.UTC)
         .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
-    List<MixJob> mix = mixName.equals("paper")
-        ? EvalMix.paper(jobs, classes, zipf, (long) (mbPerClass * MB), seed)
-        : EvalMix.reuse(jobs, datasets, popularity, classes, zipf, (long) (mbPerClass * MB), seed);
+    List<MixJob> mix = mix();
     EvalHarness.Settings settings = new EvalHarness.Settings(nodes, blockMb * MB, localizedMb * MB,
         nmMemoryMb, pacmanPolicy, reduces, kmeansIterations, seed, true);
     List<EvalHarness.Run> runs = new ArrayList<>();
@@ -225,6 +233,18 @@ public final class EvalMain extends CommandLineTool {
     console.println("\nResults in " + outDir.toAbsolutePath());
     plots.forEach(p -> console.println("  plot: " + p.toAbsolutePath()));
     return report;
+  }
+
+  /** The mix the options name. */
+  List<MixJob> mix() {
+    long bytesPerClass = (long) (mbPerClass * MB);
+    return switch (mixName) {
+      case "paper" -> EvalMix.paper(jobs, classes, zipf, bytesPerClass, seed);
+      case "reuse" -> EvalMix.reuse(jobs, datasets, popularity, classes, zipf, bytesPerClass,
+          seed);
+      default -> EvalMix.hotWithScans(jobs, hotClass, scanClass, scanEvery, bytesPerClass,
+          seed);
+    };
   }
 
   /** The mix's reuse and the caches' sizes against its working set, for the run's first lines. */

@@ -111,6 +111,79 @@ public final class EvalMix {
     return out;
   }
 
+  /**
+   * Draws {@code jobs} jobs over one hot dataset and one-off scans, the case an input cache's
+   * admission control is for. The hot dataset is of the input kind most benchmarks read
+   * (Wikipedia text, as the paper's jobs mostly read one dump) and of size class {@code k}; the
+   * hot jobs take the shuffle classes its readers cover in turn (light, medium), each a reader of
+   * that class drawn uniformly. After every {@code scanEvery} hot jobs comes a scan: the next
+   * shuffle-heavy benchmark of another kind, in {@code benchmarks}' order, over a dataset of its
+   * own of size class {@code scanClass} (the next class up when that dataset was scanned
+   * already), read by no other job of the mix. An admit-all cache that holds the hot dataset
+   * gives room to each scan; one that admits by frequency keeps the hot dataset.
+   *
+   * @param k the hot dataset's size class
+   * @param scanClass the scans' size class
+   * @param scanEvery hot jobs between two scans
+   */
+  public static List<MixJob> hotWithScans(List<PumaBenchmark> benchmarks, int jobs, int k,
+      int scanClass, int scanEvery, long bytesPerClass, long seed) {
+    if (jobs < 1 || k < 1 || scanClass < 1 || scanEvery < 1 || bytesPerClass < 1
+        || benchmarks.isEmpty()) {
+      throw new IllegalArgumentException("A mix needs jobs >= 1, size classes >= 1, a scan "
+          + "every >= 1 hot jobs, bytes per class >= 1 and at least one benchmark; got " + jobs
+          + ", " + k + ", " + scanClass + ", " + scanEvery + ", " + bytesPerClass + ", "
+          + benchmarks.size());
+    }
+    Map<DatasetKind, List<PumaBenchmark>> readers = new TreeMap<>();
+    benchmarks.forEach(b -> readers.computeIfAbsent(b.inputKind(), x -> new ArrayList<>()).add(b));
+    DatasetKind hot = readers.keySet().stream()
+        .max(Comparator.comparingInt((DatasetKind x) -> readers.get(x).size())).orElseThrow();
+    List<ShuffleClass> hotTurns = new ArrayList<>();
+    for (ShuffleClass c : ShuffleClass.values()) {
+      if (readers.get(hot).stream().anyMatch(b -> b.shuffleClass() == c)) {
+        hotTurns.add(c);
+      }
+    }
+    List<PumaBenchmark> scanners = benchmarks.stream()
+        .filter(b -> b.inputKind() != hot && b.shuffleClass() == ShuffleClass.HEAVY).toList();
+    if (scanners.isEmpty()) {
+      scanners = benchmarks.stream().filter(b -> b.inputKind() != hot).toList();
+    }
+    SeededRandom random = new SeededRandom(seed);
+    List<MixJob> out = new ArrayList<>(jobs);
+    List<String> scanned = new ArrayList<>();
+    int hotJobs = 0;
+    int scans = 0;
+    for (int i = 0; i < jobs; i++) {
+      if (hotJobs > 0 && hotJobs % scanEvery == 0 && !scanners.isEmpty()
+          && (out.isEmpty() || out.get(out.size() - 1).kind() == hot)) {
+        PumaBenchmark b = scanners.get(scans++ % scanners.size());
+        int c = scanClass;
+        while (scanned.contains(b.inputKind() + "-" + c)) {
+          c++;
+        }
+        scanned.add(b.inputKind() + "-" + c);
+        out.add(new MixJob(i, b, c, c * bytesPerClass));
+        continue;
+      }
+      ShuffleClass turn = hotTurns.get(hotJobs % hotTurns.size());
+      List<PumaBenchmark> candidates = readers.get(hot).stream()
+          .filter(b -> b.shuffleClass() == turn).toList();
+      out.add(new MixJob(i, candidates.get(random.nextInt(candidates.size())), k,
+          k * bytesPerClass));
+      hotJobs++;
+    }
+    return out;
+  }
+
+  /** The hot-dataset mix over all 13 benchmarks. */
+  public static List<MixJob> hotWithScans(int jobs, int k, int scanClass, int scanEvery,
+      long bytesPerClass, long seed) {
+    return hotWithScans(PumaBenchmarks.all(), jobs, k, scanClass, scanEvery, bytesPerClass,
+        seed);
+  }
+
   private static boolean taken(List<DatasetKind> kinds, List<Integer> classes, DatasetKind kind,
       int k) {
     for (int i = 0; i < kinds.size(); i++) {

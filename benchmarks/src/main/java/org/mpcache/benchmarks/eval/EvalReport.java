@@ -34,13 +34,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * several cache sizes, {@code fig5-speedup.png} (the paper's Figure 5: mean speedup over Hadoop
  * against cache size per node).
  *
- * <p>Speedup of a run over another is the mean, over the jobs both ran successfully, of the
- * ratio of their mean job times (means over the repetitions), as the paper averages per-job
- * speedups. Its range is the smallest and largest of the repetitions' own speedups, repetition
- * {@code r} of one run against repetition {@code r} of the other (the harness interleaves them,
- * so they ran at about the same time). Error bars in the plots are symmetric, as the plotting
- * library draws them: each reaches from the mean to the farther of the smallest and largest
- * value, so it covers the whole min-max range.
+ * <p>A job's time ({@link #TIME}) is the client's wait from submission to completion, polled
+ * every tenth of a second. The jobs' own clock (start to finish as their status reports it,
+ * which leaves out the submission and the application master's launch, the same work in every
+ * mode) is in {@code jobs.csv} too, and the summary gives the speedups by it as well. Speedup of a run over another is the mean, over the jobs
+ * both ran successfully, of the ratio of their mean job times (means over the repetitions), as
+ * the paper averages per-job speedups. Its range is the smallest and largest of the
+ * repetitions' own speedups, repetition {@code r} of one run against repetition {@code r} of
+ * the other (the harness interleaves them, so they ran at about the same time). Error bars in
+ * the plots are symmetric, as the plotting library draws them: each reaches from the mean to the
+ * farther of the smallest and largest value, so it covers the whole min-max range.
  *
  * <p>Immutable; thread-safe.
  */
@@ -49,6 +52,9 @@ public final class EvalReport {
   public static final double PAPER_SPEEDUP_OVER_HADOOP = 2.09;
   /** The paper's average speedup of mpCache over PACMan (Section 5). */
   public static final double PAPER_SPEEDUP_OVER_PACMAN = 1.79;
+
+  /** A job's time in every figure of the report but the own-clock lines: the client's wait. */
+  static final ToDoubleFunction<JobResult> TIME = JobResult::seconds;
 
   private final List<JobResult> results;
   private final Map<String, List<JobResult>> byRun = new LinkedHashMap<>();
@@ -100,18 +106,23 @@ public final class EvalReport {
   }
 
   /**
-   * The mean per-job speedup of run {@code run} over run {@code base}: the mean of
-   * {@code mean(base.seconds) / mean(run.seconds)} over the jobs that succeeded in at least one
+   * The mean per-job speedup of run {@code run} over run {@code base} by {@link #TIME}: the mean
+   * of {@code mean(base time) / mean(run time)} over the jobs that succeeded in at least one
    * repetition of both; empty if none did.
    */
   public OptionalDouble speedup(String run, String base) {
+    return speedup(run, base, TIME);
+  }
+
+  /** {@link #speedup(String, String)} by the clock {@code time}. */
+  OptionalDouble speedup(String run, String base, ToDoubleFunction<JobResult> time) {
     if (run == null || base == null || !byRun.containsKey(run) || !byRun.containsKey(base)) {
       return OptionalDouble.empty();
     }
     List<Double> ratios = new ArrayList<>();
     for (JobResult j : mixJobs()) {
-      Spread a = jobSpread(run, j.index(), JobResult::seconds);
-      Spread b = jobSpread(base, j.index(), JobResult::seconds);
+      Spread a = jobSpread(run, j.index(), time);
+      Spread b = jobSpread(base, j.index(), time);
       if (a.present() && b.present()) {
         ratios.add(b.mean() / a.mean());
       }
@@ -124,15 +135,20 @@ public final class EvalReport {
    * ({@link #repetitionSpeedups}).
    */
   public Spread speedupSpread(String run, String base) {
-    return Spread.of(repetitionSpeedups(run, base));
+    return Spread.of(repetitionSpeedups(run, base, TIME));
   }
 
   /**
    * The repetitions' own speedups of {@code run} over {@code base}, by repetition: for each
    * repetition both ran, the mean of the per-job time ratios over the jobs that succeeded in
-   * that repetition of both.
+   * that repetition of both, by {@link #TIME}.
    */
   public List<Double> repetitionSpeedups(String run, String base) {
+    return repetitionSpeedups(run, base, TIME);
+  }
+
+  /** {@link #repetitionSpeedups(String, String)} by the clock {@code time}. */
+  List<Double> repetitionSpeedups(String run, String base, ToDoubleFunction<JobResult> time) {
     List<Double> perRepetition = new ArrayList<>();
     if (run != null && base != null) {
       Map<Integer, Map<Integer, JobResult>> b = byRepetition(base);
@@ -141,7 +157,8 @@ public final class EvalReport {
         if (baseJobs != null) {
           jobs.values().stream().filter(JobResult::success)
               .filter(r -> baseJobs.containsKey(r.index()) && baseJobs.get(r.index()).success())
-              .mapToDouble(r -> baseJobs.get(r.index()).seconds() / r.seconds()).average()
+              .mapToDouble(r -> time.applyAsDouble(baseJobs.get(r.index()))
+                  / time.applyAsDouble(r)).average()
               .ifPresent(perRepetition::add);
         }
       });
@@ -157,7 +174,7 @@ public final class EvalReport {
       JobResult r = jobs.get(index);
       JobResult h = b.getOrDefault(rep, Map.of()).get(index);
       if (r != null && h != null && r.success() && h.success()) {
-        ratios.add(h.seconds() / r.seconds());
+        ratios.add(TIME.applyAsDouble(h) / TIME.applyAsDouble(r));
       }
     });
     return Spread.of(ratios);
@@ -253,7 +270,7 @@ public final class EvalReport {
     long hdfs = rs.stream().mapToLong(JobResult::hdfsBytesRead).sum();
     long cache = rs.stream().mapToLong(JobResult::cacheBytes).sum();
     long miss = rs.stream().mapToLong(JobResult::missBytes).sum();
-    Spread seconds = totalSpread(run, JobResult::seconds);
+    Spread seconds = totalSpread(run, TIME);
     OptionalDouble s = speedup(run, EvalMode.HADOOP.cliName());
     Spread sp = speedupSpread(run, EvalMode.HADOOP.cliName());
     return List.of(run, first.mode(), Long.toString(first.cacheMbPerNode()),
@@ -282,11 +299,11 @@ public final class EvalReport {
     JobResult first = byRun.get(run).get(0);
     int index = j.index();
     String hadoop = EvalMode.HADOOP.cliName();
-    Spread t = jobSpread(run, index, JobResult::seconds);
+    Spread t = jobSpread(run, index, TIME);
     Spread map = jobSpread(run, index, JobResult::mapSeconds);
     Spread reduce = jobSpread(run, index, JobResult::reduceSeconds);
     Spread hits = jobSpread(run, index, JobResult::byteHitRatio);
-    Spread h = jobSpread(hadoop, index, JobResult::seconds);
+    Spread h = jobSpread(hadoop, index, TIME);
     Spread sp = byRun.containsKey(hadoop) ? jobSpeedupSpread(run, hadoop, index)
         : Spread.of(List.of());
     long reps = byRun.get(run).stream().filter(r -> r.index() == index).count();
@@ -315,7 +332,7 @@ public final class EvalReport {
     }
     out.append("\n\nPer-job time (s)\n");
     perJobTable(out, runs, (r, j) -> {
-      Spread t = jobSpread(r, j.index(), JobResult::seconds);
+      Spread t = jobSpread(r, j.index(), TIME);
       long ran = byRun.get(r).stream().filter(x -> x.index() == j.index()).count();
       String cell = t.present() ? t.describe("%.1f") : "failed";
       return t.present() && t.n() < ran ? cell + " (" + t.n() + "/" + ran + " ok)" : cell;
@@ -323,8 +340,8 @@ public final class EvalReport {
     if (byRun.containsKey(hadoop)) {
       out.append("\nPer-job speedup over hadoop\n");
       perJobTable(out, runs, (r, j) -> {
-        Spread t = jobSpread(r, j.index(), JobResult::seconds);
-        Spread h = jobSpread(hadoop, j.index(), JobResult::seconds);
+        Spread t = jobSpread(r, j.index(), TIME);
+        Spread h = jobSpread(hadoop, j.index(), TIME);
         if (!t.present() || !h.present()) {
           return "-";
         }
@@ -340,7 +357,7 @@ public final class EvalReport {
         "local SSD MiB"));
     for (String run : runs) {
       List<String> row = runRow(run);
-      Spread total = totalSpread(run, JobResult::seconds);
+      Spread total = totalSpread(run, TIME);
       out.append(String.format(Locale.ROOT,
           "%-20s %26s %8.1f %8.1f %26s %10.1f %10.1f %9s %13.1f%n",
           run, withInterval(total.describe("%.1f"), total),
@@ -358,6 +375,10 @@ public final class EvalReport {
     averageLine(out, "over pacman", mp, mainRun(EvalMode.PACMAN.cliName()),
         PAPER_SPEEDUP_OVER_PACMAN);
     averageLine(out, "over ssd-lru", mp, mainRun(EvalMode.SSD_LRU.cliName()), Double.NaN);
+    out.append("\nThe same by the jobs' own clocks (submission and the application master's "
+        + "launch left out)\n");
+    ownClockLine(out, "over hadoop", mp, hadoop);
+    ownClockLine(out, "over ssd-lru", mp, mainRun(EvalMode.SSD_LRU.cliName()));
     String allSsd = mainRun(EvalMode.ALL_SSD.cliName());
     if (allSsd != null) {
       out.append("\nAverage per-job speedup of all-ssd (the ceiling of any SSD cache)\n");
@@ -419,6 +440,18 @@ public final class EvalReport {
       out.append(String.format(Locale.ROOT, "    each repetition: %s%n", own.stream()
           .map(v -> String.format(Locale.ROOT, "%.2fx", v)).collect(Collectors.joining(", "))));
     }
+  }
+
+  /** An average speedup by the jobs' own clocks ({@link JobResult#jobSeconds}), with its range. */
+  private void ownClockLine(StringBuilder out, String what, String run, String base) {
+    OptionalDouble s = speedup(run, base, JobResult::jobSeconds);
+    if (s.isEmpty()) {
+      return;
+    }
+    Spread range = Spread.of(repetitionSpeedups(run, base, JobResult::jobSeconds));
+    out.append(line(what, range.n() < 2 ? String.format(Locale.ROOT, "%.2fx", s.getAsDouble())
+        : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", s.getAsDouble(), range.min(),
+        range.max()), Double.NaN));
   }
 
   private static String line(String what, String measured, double paper) {

@@ -58,19 +58,48 @@ class EvalUnitTest {
   }
 
   @Test
-  void defaultMix_reReadsMostOfItsInputCoversTheShuffleClassesAndFitsTheInputCache() {
+  void hotMix_scansAfterEveryNHotReads_eachScanReadOnceByAHeavyJob() {
+    List<MixJob> a = EvalMix.hotWithScans(11, 2, 1, 3, 1000, 7);
+    assertThat(EvalMix.hotWithScans(11, 2, 1, 3, 1000, 7)).isEqualTo(a);
+    // Three hot jobs, a scan, three hot jobs, a scan, ...
+    List<MixJob> scans = List.of(a.get(3), a.get(7));
+    assertThat(a).filteredOn(j -> !scans.contains(j))
+        .allMatch(j -> j.dataset().equals("wikipedia-k2") && j.bytes() == 2000);
+    assertThat(scans).allMatch(j -> j.benchmark().shuffleClass() == ShuffleClass.HEAVY
+        && !j.kind().kindName().equals("wikipedia") && j.k() == 1);
+    assertThat(scans).extracting(MixJob::dataset).doesNotHaveDuplicates();
+    // The hot jobs take the shuffle classes Wikipedia's readers cover in turn.
+    assertThat(a.subList(0, 3)).extracting(j -> j.benchmark().shuffleClass())
+        .containsExactly(ShuffleClass.LIGHT, ShuffleClass.MEDIUM, ShuffleClass.LIGHT);
+    // Scans take the heavy benchmarks in their order: k-means first, then self-join.
+    assertThat(scans).extracting(j -> j.benchmark().name())
+        .containsExactly("k-means", "self-join");
+    assertThatThrownBy(() -> EvalMix.hotWithScans(4, 0, 1, 2, 10, 1))
+        .hasMessageContaining("size classes >= 1");
+  }
+
+  @Test
+  void defaultMix_hotDatasetFitsTheInputCacheAScanBesideItDoesNot() {
     EvalMain m = new EvalMain();
-    List<MixJob> mix = EvalMix.reuse(m.jobs, m.datasets, m.popularity, m.classes, m.zipf,
-        (long) (m.mbPerClass * (1 << 20)), m.seed);
+    List<MixJob> mix = m.mix();
+    assertThat(mix).extracting(j -> j.benchmark().name() + "@" + j.dataset()).containsExactly(
+        "grep@wikipedia-k3", "word-count@wikipedia-k3", "k-means@movie-ratings-k2",
+        "grep@wikipedia-k3");
     MixReuse reuse = MixReuse.of(mix);
-    assertThat(reuse.reReadShare()).isGreaterThanOrEqualTo(0.5);
     assertThat(mix).extracting(j -> j.benchmark().shuffleClass())
         .contains(ShuffleClass.LIGHT, ShuffleClass.MEDIUM, ShuffleClass.HEAVY);
-    // The SSD Input Cache holds the popular datasets, as the paper's 80 GB per node do.
-    assertThat(m.cacheMb * m.nodes << 20).isGreaterThanOrEqualTo(reuse.workingSetBytes());
+    long hot = mix.get(0).bytes();
+    long blocks = hot / (m.blockMb << 20);
+    // The blocks go to the nodes in turn: the fullest node holds ceil(blocks / nodes) of them.
+    long hotOnFullestNode = (blocks + m.nodes - 1) / m.nodes * (m.blockMb << 20);
+    long cachePerNode = m.cacheMb << 20;
+    assertThat(cachePerNode).as("the Input Cache holds the hot dataset")
+        .isGreaterThanOrEqualTo(hotOnFullestNode);
+    assertThat(cachePerNode * m.nodes).as("but not a scan beside it")
+        .isLessThan(hot + mix.get(2).bytes());
     assertThat(m.memoryCacheMb).isLessThan(m.cacheMb);
-    assertThat(m.describeReuse(reuse)).contains("re-reads: 60% of input bytes")
-        .contains("64 MiB x 2 nodes = 200%");
+    assertThat(m.describeReuse(reuse)).contains("re-reads: 55% of input bytes")
+        .contains("32 MiB x 2 nodes = 80%");
   }
 
   @Test
