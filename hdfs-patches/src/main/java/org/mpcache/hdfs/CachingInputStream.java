@@ -371,8 +371,9 @@ final class CachingInputStream extends FSInputStream
   /** Takes block {@code c}'s lookup's answer: a hit reads the cache from here on. */
   @GuardedBy("this")
   private void looked(Cursor c, LookupResponseProto r, boolean offer) {
-    if (c.target.hitBy(r)) {
-      enterHit(c, factory.afterHit(c.target, r, c.deadline, true, false));
+    BlockReader raw = factory.looked(c.target, r, c.deadline, true, false);
+    if (raw != null) {
+      enterHit(c, raw);
     } else {
       counters.miss();
       lastMissed = true;
@@ -386,10 +387,8 @@ final class CachingInputStream extends FSInputStream
   /** Enters cached block {@code c}, read by {@code raw}: the cache, from here on. */
   @GuardedBy("this")
   private Cursor enterHit(Cursor c, BlockReader raw) {
-    counters.hit(raw.transport());
     lastMissed = false;
-    c.reader = new FailOpenBlockReader(factory.failingOver(c.target, raw, c.deadline, true),
-        c.target, ctx.directory());
+    c.reader = factory.hit(c.target, raw, c.deadline, true);
     held.current(c.reader);
     return c;
   }
@@ -577,7 +576,7 @@ final class CachingInputStream extends FSInputStream
     }
     LookupResponseProto r = t.lookup(LookupRequestProto.newBuilder()
         .setAccess(t.access()).setBlockToken(t.token()).setAhead(true).build());
-    return t.hitBy(r) ? new LookAhead.Found(readers.afterHit(t, r, d, true, true))
+    return t.hitBy(r) ? new LookAhead.Found(readers.looked(t, r, d, true, true))
         : null;
   }
 
