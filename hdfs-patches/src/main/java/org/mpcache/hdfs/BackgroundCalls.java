@@ -1,12 +1,17 @@
 package org.mpcache.hdfs;
 
 import java.io.Closeable;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 
 /**
@@ -66,6 +71,21 @@ final class BackgroundCalls implements Closeable {
       }
     });
     return queued ? answer : null;
+  }
+
+  /** Waits up to {@code waitMs} for each of {@code calls}, then forgets them. */
+  static void awaitAll(List<? extends Future<?>> calls, long waitMs) {
+    for (Future<?> f : calls) {
+      try {
+        f.get(waitMs, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException | CancellationException e) {
+        // Only a counter is lost.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    calls.clear();
   }
 
   @Override

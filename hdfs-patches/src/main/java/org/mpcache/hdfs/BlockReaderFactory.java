@@ -86,26 +86,34 @@ final class BlockReaderFactory {
   }
 
   /**
-   * The reader of block {@code t} that {@code hit} found, from the first transport that
-   * answers; with {@code descriptorOnly}, null when that is not the block's file.
+   * The reader of block {@code t} that lookup answer {@code r} names, from the first transport
+   * that answers; null when {@code r} is a miss or, {@code descriptorOnly}, names no file.
    */
-  BlockReader afterHit(BlockTarget t, LookupResponseProto hit, Deadline d, boolean sequential,
+  BlockReader looked(BlockTarget t, LookupResponseProto r, Deadline d, boolean sequential,
       boolean descriptorOnly) {
-    t.slave().descriptorSocket(hit.hasDomainSocketPath() ? hit.getDomainSocketPath() : null);
+    if (!t.hitBy(r)) {
+      return null;
+    }
+    t.slave().descriptorSocket(r.hasDomainSocketPath() ? r.getDomainSocketPath() : null);
     BlockReader.Transport last = descriptorOnly ? BlockReader.Transport.DESCRIPTOR
         : BlockReader.Transport.RPC;
-    return build(t, hit, BlockReader.Transport.DESCRIPTOR, last, d, sequential);
+    return build(t, r, BlockReader.Transport.DESCRIPTOR, last, d, sequential);
+  }
+
+  /**
+   * Counts the hit that {@code raw} reads, and wraps it to move to the next transport when it
+   * faults and to fall back to HDFS when the cache does.
+   */
+  FailOpenBlockReader hit(BlockTarget t, BlockReader raw, Deadline d, boolean sequential) {
+    ClientCounters.get().hit(raw.transport());
+    return new FailOpenBlockReader(new FailoverBlockReader(this, t, raw, d, sequential), t,
+        ctx.directory());
   }
 
   /** The reader of a hit whose own reader faulted on {@code failed}: the next transport. */
   BlockReader after(BlockReader.Transport failed, BlockTarget t, Deadline d, boolean sequential) {
     BlockReader.Transport next = BlockReader.Transport.values()[failed.ordinal() + 1];
     return build(t, null, next, BlockReader.Transport.RPC, d, sequential);
-  }
-
-  /** The hit's reader {@code first}, moving to the next transport when it faults. */
-  BlockReader failingOver(BlockTarget t, BlockReader first, Deadline d, boolean sequential) {
-    return new FailoverBlockReader(this, t, first, d, sequential);
   }
 
   /** Tries the transports from {@code first} to {@code last}, in order; null when none answers. */

@@ -14,7 +14,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.hdfs.DFSInputStream;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 
 /**
  * The positional reads of one stream: each block's first one looks it up (which has a missed
@@ -186,21 +185,20 @@ final class PositionalReads {
     BlockReader raw = factory.direct(t, d, false);
     if (raw == null) {
       try {
-        LookupResponseProto found = d.call(() -> t.lookup(blocks.lookupRequest(index, false)));
-        if (!t.hitBy(found)) {
-          ClientCounters.get().miss();
-          p.miss = true;
-          return null;
-        }
-        raw = factory.afterHit(t, found, d, false, false);
+        raw = factory.looked(t, d.call(() -> t.lookup(blocks.lookupRequest(index, false))), d,
+            false, false);
       } catch (IOException e) {
         FailOpenBlockReader.fallBack(ctx.directory(), t, e);
         p.miss = true;
         return null;
       }
+      if (raw == null) {
+        ClientCounters.get().miss();
+        p.miss = true;
+        return null;
+      }
     }
-    ClientCounters.get().hit(raw.transport());
-    return new FailOpenBlockReader(factory.failingOver(t, raw, d, false), t, ctx.directory());
+    return factory.hit(t, raw, d, false);
   }
 
   /**

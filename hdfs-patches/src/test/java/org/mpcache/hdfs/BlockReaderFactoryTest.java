@@ -69,7 +69,7 @@ class BlockReaderFactoryTest {
 
   @ParameterizedTest
   @MethodSource("setupErrors")
-  void afterHit_descriptorClientSetupThrows_readsThroughRpcAndCounts(Throwable error) {
+  void looked_descriptorClientSetupThrows_readsThroughRpcAndCounts(Throwable error) {
     assumeTrue(DescriptorClient.isAvailable(), "the descriptor path is tried only where it can be");
     BlockReaderFactory f = factoryThrowing(error);
     BlockTarget t = localTarget();
@@ -77,7 +77,7 @@ class BlockReaderFactoryTest {
         .setStatus(LookupResponseProto.Status.HIT).setLength(LENGTH).setDomainSocketPath(SOCKET)
         .build();
     long faults = ClientCounters.get().descriptorFaults();
-    BlockReader r = f.afterHit(t, hit, f.deadline(t, false), false, false);
+    BlockReader r = f.looked(t, hit, f.deadline(t, false), false, false);
     assertEquals(BlockReader.Transport.RPC, r.transport());
     assertEquals(faults + 1, ClientCounters.get().descriptorFaults());
   }

@@ -11,20 +11,27 @@ import static org.mockito.Mockito.when;
 
 import java.net.SocketTimeoutException;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 
 /**
  * The stream against an in-memory slave ({@link FakeSlave}): hits come from the slave, misses
  * from HDFS, and every fault of the cache falls back to HDFS with the right bytes, counted by
  * its cause, the slave left alone only when it failed itself. Time is the fake's ticker: a
- * deadline passes when a fault says so, not by waiting.
+ * deadline passes when a fault or a delay says so, not by waiting. The causes a write-through's
+ * own faults count are {@link WriteThroughTest}'s; a master that cannot be reached leaves the
+ * stream with no slave for its blocks, as {@code read_noSlaveForTheBlocks} has it.
  */
 class CachingInputStreamTest {
   private static final int BLOCK = 16 * 1024;
@@ -255,5 +262,212 @@ class CachingInputStreamTest {
       assertEquals(0, leaked.heldPositionalReaders());
       assertEquals(0, twelve.openStreams.size());
     }
+  }
+
+  /** The one read report of block {@code index} the slave had. */
+  private static ReportReadRequestProto reportOf(FakeSlave s, int index) {
+    List<ReportReadRequestProto> of = s.allReports().stream()
+        .filter(r -> r.getBlock().getBlockId() == index + 1).collect(Collectors.toList());
+    assertEquals(1, of.size(), "read reports of block " + index + ": " + of);
+    return of.get(0);
+  }
+
+  @Test
+  void read_noSlaveForTheBlocks_readsHdfsAndCallsNoSlave() throws Exception {
+    when(slave.directory.choose(any())).thenReturn(Optional.empty());
+    slave.cached.addAll(Arrays.asList(0, 1));
+    try (CachingInputStream in = slave.open()) {
+      assertArrayEquals(slave.content, readSequentially(in));
+      assertArrayEquals(slave.content, readPositionally(in));
+    }
+    slave.close();
+    assertEquals(0, slave.lookups.get());
+    assertEquals(0, slave.reads.get());
+    assertTrue(slave.allReports().isEmpty(), "blocks no slave was chosen for are not reported");
+  }
+
+  /**
+   * After a miss, the next block's lookup goes off the reader's thread (here, with the
+   * background threads closed, it is answered at once): a hit moves the rest of that block to
+   * the cache from the reader's next read.
+   */
+  @Test
+  void read_hitFoundByALookupOffTheReadersThread_restOfTheBlockFromTheCache() throws Exception {
+    slave.cached.add(1);
+    slave.close();
+    long fromCache = ClientCounters.get().bytesFromCache();
+    try (CachingInputStream in = slave.open()) {
+      assertArrayEquals(slave.content, readSequentially(in));
+    }
+    assertEquals(BLOCK, slave.bytesFromHdfs.get(), "block 0 only");
+    assertEquals(BLOCK, ClientCounters.get().bytesFromCache() - fromCache);
+  }
+
+  /**
+   * A sequential reader's calls for one block share the cache deadline: a lookup and a read that
+   * each take most of it exceed it together, and the rest of the block comes from HDFS. A
+   * positional read's calls have the deadline each.
+   */
+  @Test
+  void read_callsSlowerTogetherThanTheDeadline_sequentialFallsBackPositionalDoesNot()
+      throws Exception {
+    long slow = fallbacks(FallbackCause.DEADLINE_EXCEEDED);
+    long most = FakeSlave.DEADLINE_MS * 6 / 10;
+    slave.cached.addAll(Arrays.asList(0, 1));
+    try (CachingInputStream in = slave.open()) {
+      slave.delayNext("lookup", most);
+      slave.delayNext("read", most);
+      byte[] got = new byte[READ];
+      assertEquals(READ, in.read(got, 0, READ));
+      assertArrayEquals(Arrays.copyOf(slave.content, READ), got);
+    }
+    assertEquals(slow + 1, fallbacks(FallbackCause.DEADLINE_EXCEEDED));
+    assertEquals(READ, slave.bytesFromHdfs.get());
+    verify(slave.directory).markFaulty("s1");
+
+    try (FakeSlave positional = new FakeSlave(2, BLOCK)) {
+      positional.cached.addAll(Arrays.asList(0, 1));
+      try (CachingInputStream in = positional.open()) {
+        positional.delayNext("lookup", most);
+        positional.delayNext("read", most);
+        byte[] got = new byte[READ];
+        assertEquals(READ, in.read(BLOCK, got, 0, READ));
+        assertArrayEquals(Arrays.copyOfRange(positional.content, BLOCK, BLOCK + READ), got);
+      }
+      assertEquals(slow + 1, fallbacks(FallbackCause.DEADLINE_EXCEEDED));
+      assertEquals(0, positional.bytesFromHdfs.get());
+    }
+  }
+
+  /**
+   * A block evicted while a sequential reader is in it: the slave answers that it no longer has
+   * it, the rest of the block comes from HDFS, and the block's read report says how much and why;
+   * the next block is read from the cache again.
+   */
+  @Test
+  void read_blockEvictedMidSequentialRead_restFromHdfsAndReportedWithItsCause()
+      throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    long errors = fallbacks(FallbackCause.SLAVE_ERROR);
+    byte[] got = new byte[slave.content.length];
+    int first;
+    try (CachingInputStream in = slave.open()) {
+      first = in.read(got, 0, BLOCK);
+      assertTrue(first > 0 && first < BLOCK, "one read call's worth: " + first);
+      slave.cached.remove(0);
+      for (int at = first; at < got.length; ) {
+        at += in.read(got, at, got.length - at);
+      }
+    }
+    slave.close();
+    assertArrayEquals(slave.content, got);
+    assertEquals(errors + 1, fallbacks(FallbackCause.SLAVE_ERROR));
+    verify(slave.directory, never()).markFaulty(anyString());
+    ReportReadRequestProto report = reportOf(slave, 0);
+    assertEquals(FallbackCause.SLAVE_ERROR.wireName(), report.getFallbackCause());
+    assertEquals(BLOCK - first, report.getBytesFromHdfs());
+    assertEquals(BLOCK - first, slave.bytesFromHdfs.get(), "block 1 from the cache");
+  }
+
+  @Test
+  void read_blockEvictedBetweenPositionalReads_laterOnesFromHdfs() throws Exception {
+    slave.cached.add(0);
+    byte[] got = new byte[READ];
+    try (CachingInputStream in = slave.open()) {
+      assertEquals(READ, in.read(0, got, 0, READ));
+      slave.cached.remove(0);
+      int reads = slave.reads.get();
+      assertEquals(READ, in.read(2 * READ, got, 0, READ));
+      assertArrayEquals(Arrays.copyOfRange(slave.content, 2 * READ, 3 * READ), got);
+      assertEquals(READ, in.read(4 * READ, got, 0, READ));
+      assertArrayEquals(Arrays.copyOfRange(slave.content, 4 * READ, 5 * READ), got);
+      assertEquals(reads + 1, slave.reads.get(), "one read call found the block gone");
+    }
+    verify(slave.directory, never()).markFaulty(anyString());
+  }
+
+  /**
+   * Sequential and positional reads of the same block at once: each has its own reader of it,
+   * and neither disturbs the other's position or bytes.
+   */
+  @Test
+  void read_positionalReadsInsideTheSequentialReadersBlock_bothFromTheCache() throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    byte[] got = new byte[slave.content.length];
+    byte[] positional = new byte[READ];
+    try (CachingInputStream in = slave.open()) {
+      int at = in.read(got, 0, READ);
+      for (long p = BLOCK - READ; p >= 0; p -= 2 * READ) {
+        assertEquals(READ, in.read(p, positional, 0, READ));
+        assertArrayEquals(Arrays.copyOfRange(slave.content, (int) p, (int) p + READ),
+            positional);
+        assertEquals(at, in.getPos());
+        at += in.read(got, at, READ);
+      }
+      while (at < got.length) {
+        at += in.read(got, at, got.length - at);
+      }
+    }
+    assertArrayEquals(slave.content, got);
+    assertEquals(0, slave.bytesFromHdfs.get());
+  }
+
+  @Test
+  void seekToNewSource_inACachedBlock_restOfItFromHdfsAndReported() throws Exception {
+    slave.cached.addAll(Arrays.asList(0, 1));
+    long asked = fallbacks(FallbackCause.NEW_SOURCE_REQUESTED);
+    byte[] got = new byte[slave.content.length];
+    try (CachingInputStream in = slave.open()) {
+      int at = in.read(got, 0, READ);
+      in.seekToNewSource(at);
+      while (at < got.length) {
+        at += in.read(got, at, got.length - at);
+      }
+    }
+    slave.close();
+    assertArrayEquals(slave.content, got);
+    assertEquals(asked + 1, fallbacks(FallbackCause.NEW_SOURCE_REQUESTED));
+    assertEquals(BLOCK - READ, slave.bytesFromHdfs.get(), "block 1 from the cache again");
+    assertEquals(FallbackCause.NEW_SOURCE_REQUESTED.wireName(),
+        reportOf(slave, 0).getFallbackCause());
+  }
+
+  /** Write-through on: a sequential reader entering a missed block at its start writes it. */
+  private static Configuration writeThrough() {
+    Configuration conf = new Configuration(false);
+    conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 0);
+    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
+    return conf;
+  }
+
+  @Test
+  void read_missWithWriteThrough_writesEachBlockThroughAndCommits() throws Exception {
+    slave.grantFills = true;
+    try (CachingInputStream in = slave.open(writeThrough())) {
+      assertArrayEquals(slave.content, readSequentially(in));
+    }
+    slave.close();
+    assertEquals(2, slave.fillCommits.get());
+    assertTrue(slave.fillWrites.get() >= 2);
+  }
+
+  /**
+   * HDFS's stream moves to another block than the one written through (its path was replaced):
+   * the fill is abandoned, counted once per block however many reads follow, and the read goes
+   * on from HDFS.
+   */
+  @Test
+  void read_hdfsReadsAnotherBlockDuringWriteThrough_fillAbandonedOncePerBlock()
+      throws Exception {
+    slave.grantFills = true;
+    slave.hdfsBlock = new ExtendedBlock("BP-1", 99, BLOCK, 1);
+    long changed = fallbacks(FallbackCause.BLOCK_CHANGED);
+    try (CachingInputStream in = slave.open(writeThrough())) {
+      assertArrayEquals(slave.content, readSequentially(in));
+    }
+    slave.close();
+    assertEquals(changed + 2, fallbacks(FallbackCause.BLOCK_CHANGED));
+    assertEquals(0, slave.fillCommits.get());
+    assertEquals(0, slave.fillWrites.get(), "no byte of another block is written through");
   }
 }

@@ -28,6 +28,8 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
+import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -36,14 +38,16 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
+import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 
 /**
  * A slave in memory and an HDFS file, for a {@link CachingInputStream} under test without a
  * cluster: the slave answers lookups and reads of the blocks it caches (through the RPC
- * transport, chunk checksums and all), takes read and corruption reports, and fails the next
- * lookup or read as a test asks ({@link Fault}). Time is a ticker the test and the faults
- * advance; HDFS is a mock that serves the file's bytes and counts them.
+ * transport, chunk checksums and all), grants and takes write-through fills when asked to
+ * ({@link #grantFills}), takes read and corruption reports, and fails or delays the next lookup
+ * or read as a test asks ({@link Fault}, {@link #delayNext}). Time is a ticker the test, the
+ * faults and the delays advance; HDFS is a mock that serves the file's bytes and counts them.
  *
  * <p>Thread-safe: positional reads may call it from several threads.
  */
@@ -86,8 +90,17 @@ final class FakeSlave implements Closeable {
   final AtomicInteger corruptReports = new AtomicInteger();
   final AtomicLong bytesFromHdfs = new AtomicLong();
   private final AtomicLong carried = new AtomicLong();
+  private final List<ReportReadRequestProto> carriedReports = new ArrayList<>();
   final List<ReportReadRequestProto> readReports = new ArrayList<>();
   private final Map<String, Fault> next = new ConcurrentHashMap<>();
+  private final Map<String, Long> delays = new ConcurrentHashMap<>();
+  /** Whether a lookup offering the reader's bytes gets a write-through fill granted. */
+  volatile boolean grantFills;
+  final AtomicInteger fillWrites = new AtomicInteger();
+  final AtomicInteger fillCommits = new AtomicInteger();
+  final AtomicInteger fillAborts = new AtomicInteger();
+  /** The block HDFS's stream says it reads; null: the one at its position. */
+  volatile ExtendedBlock hdfsBlock;
   private long hdfsPos;
 
   FakeSlave(int blocks, int blockBytes) throws Exception {
@@ -101,6 +114,18 @@ final class FakeSlave implements Closeable {
         false, "127.0.0.1", 0, new HashMap<>())));
     when(proxy.lookup(any(), any())).thenAnswer(inv -> lookup(inv.getArgument(1)));
     when(proxy.read(any(), any())).thenAnswer(inv -> read(inv.getArgument(1)));
+    when(proxy.write(any(), any())).thenAnswer(inv -> {
+      fillWrites.incrementAndGet();
+      return WriteResponseProto.newBuilder().setAccepted(true).build();
+    });
+    when(proxy.commit(any(), any())).thenAnswer(inv -> {
+      fillCommits.incrementAndGet();
+      return CommitResponseProto.newBuilder().setCached(true).build();
+    });
+    when(proxy.abort(any(), any())).thenAnswer(inv -> {
+      fillAborts.incrementAndGet();
+      return AbortResponseProto.getDefaultInstance();
+    });
     when(proxy.reportCorrupt(any(), any())).thenAnswer(inv -> {
       corruptReports.incrementAndGet();
       return ReportCorruptResponseProto.getDefaultInstance();
@@ -112,6 +137,14 @@ final class FakeSlave implements Closeable {
       return ReportReadResponseProto.getDefaultInstance();
     });
     serveHdfs();
+  }
+
+  /**
+   * The next call named {@code lookup} or {@code read} takes {@code ms} of the ticker's time
+   * before it answers.
+   */
+  void delayNext(String call, long ms) {
+    delays.put(call, ms);
   }
 
   /** The next call named {@code lookup} or {@code read} fails with {@code fault}. */
@@ -153,6 +186,10 @@ final class FakeSlave implements Closeable {
   }
 
   private Fault take(String call) {
+    Long ms = delays.remove(call);
+    if (ms != null) {
+      nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(ms));
+    }
     return next.remove(call);
   }
 
@@ -177,6 +214,18 @@ final class FakeSlave implements Closeable {
     }
   }
 
+  /** The read reports the slave had, on their own or carried by lookups. */
+  List<ReportReadRequestProto> allReports() {
+    List<ReportReadRequestProto> all = new ArrayList<>();
+    synchronized (readReports) {
+      all.addAll(readReports);
+    }
+    synchronized (carriedReports) {
+      all.addAll(carriedReports);
+    }
+    return all;
+  }
+
   /** HDFS bytes of the read reports lookups carried. */
   long lookupsCarried() {
     return carried.get();
@@ -186,10 +235,16 @@ final class FakeSlave implements Closeable {
     lookups.incrementAndGet();
     for (ReportReadRequestProto r : req.getPreviousReadList()) {
       carried.addAndGet(r.getBytesFromHdfs());
+      synchronized (carriedReports) {
+        carriedReports.add(r);
+      }
     }
     int index = (int) req.getAccess().getBlock().getBlockId() - 1;
     inject(take("lookup"), index);
     LookupResponseProto.Builder r = answer(index).toBuilder();
+    if (grantFills && req.getOfferFill() && !cached.contains(index)) {
+      r.setFillId(index + 100);
+    }
     for (FollowingBlockProto f : req.getFollowingList()) {
       r.addFollowing(answer((int) f.getAccess().getBlock().getBlockId() - 1));
     }
@@ -235,6 +290,8 @@ final class FakeSlave implements Closeable {
   private void serveHdfs() throws Exception {
     when(hdfs.getFileLength()).thenReturn((long) content.length);
     when(hdfs.getPos()).thenAnswer(inv -> hdfsPos);
+    when(hdfs.getCurrentBlock()).thenAnswer(inv -> hdfsBlock != null ? hdfsBlock
+        : new ExtendedBlock("BP-1", (hdfsPos - 1) / blockBytes + 1, blockBytes, 1));
     doAnswer(inv -> hdfsPos = inv.getArgument(0)).when(hdfs).seek(anyLong());
     when(hdfs.read(any(byte[].class), anyInt(), anyInt())).thenAnswer(inv -> {
       int n = copy(hdfsPos, inv.getArgument(0), inv.getArgument(1), inv.getArgument(2));
