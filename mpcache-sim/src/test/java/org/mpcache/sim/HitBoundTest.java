@@ -43,6 +43,55 @@ class HitBoundTest {
   }
 
   @Test
+  void wholeInputJobs_chargesEachBlockFromItsOwnLastRead() {
+    // Capacity 2. A's second block is last read by job 0 and read again by job 4, so it must be
+    // held at boundaries 0-3, while B's block (boundary 1) and A's first block (boundaries 0-2
+    // for job 3) are held too: 3 blocks at boundary 1, so not all three re-reads can hit (the
+    // optimum is 2). Greedy by 1/W (W: block-boundaries): job 2 (W 1) takes 1 at 1; job 3
+    // (W 3) 1 at 0, 1 and 2; job 4 (W 1 + 4) gets 1 at 0, 0 at 1, 1 at 2 and 2 at 3: 4/5.
+    List<SimJob> jobs = List.of(prefix(0, "A", 2, 2), job(1, "B", 1), job(2, "B", 1),
+        prefix(3, "A", 1, 2), prefix(4, "A", 2, 2));
+    assertEquals(3, HitBound.ceiling(jobs));
+    assertEquals(2.8, HitBound.wholeInputJobs(jobs, 2), 1e-12);
+    assertEquals(3.0, HitBound.wholeInputJobs(jobs, 3), 1e-12);
+  }
+
+  @Test
+  void wholeInputJobs_belowTheCeilingWhereTheCacheIsSmallerThanTheWorkingSet() {
+    Random r = new Random(20261126);
+    int smaller = 0;
+    for (int c = 0; c < 500; c++) {
+      int datasets = 2 + r.nextInt(4);
+      int[] sizes = new int[datasets];
+      for (int d = 0; d < datasets; d++) {
+        sizes[d] = 1 + r.nextInt(5);
+      }
+      List<SimJob> jobs = new ArrayList<>();
+      int n = 6 + r.nextInt(20);
+      for (int i = 0; i < n; i++) {
+        int d = (int) (datasets * Math.pow(r.nextDouble(), 2));
+        int read = r.nextInt(3) == 0 ? 1 + r.nextInt(sizes[d]) : sizes[d];
+        jobs.add(prefix(i, "d" + d, read, sizes[d]));
+      }
+      long workingSet = HitBound.workingSet(jobs);
+      for (long capacity = 0; capacity <= workingSet + 1; capacity++) {
+        double bound = HitBound.wholeInputJobs(jobs, capacity);
+        int ceiling = HitBound.ceiling(jobs);
+        String where = "case " + c + ", capacity " + capacity + ", working set " + workingSet
+            + ", jobs " + datasetsOf(jobs);
+        assertTrue(bound <= ceiling + 1e-9, where + ": bound " + bound + " > " + ceiling);
+        if (capacity < workingSet) {
+          smaller++;
+          assertTrue(bound < ceiling - 1e-9, where + ": bound " + bound + " = ceiling");
+        } else {
+          assertEquals(ceiling, bound, 1e-9, where);
+        }
+      }
+    }
+    assertTrue(smaller > 500, "only " + smaller + " cases with a cache below the working set");
+  }
+
+  @Test
   void wholeInputJobs_aJobReadingBlocksNoEarlierJobReadCannotHit() {
     List<SimJob> jobs = List.of(job(0, "A", 1), job(1, "A", 3), job(2, "A", 3));
     assertEquals(1.0, HitBound.wholeInputJobs(jobs, 100), 1e-12);

@@ -178,24 +178,50 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     return d == null ? 0 : d.accesses;
   }
 
-  /** The record of a dataset, tracked from now if new; its size grows to the largest estimate. */
-  final DatasetRecord dataset(String id, int size) {
-    DatasetRecord d = datasets.track(id, size);
-    if (size > d.size) {
-      d.size = size;
-      sizeGrew(d);
+  /**
+   * The record of a dataset, tracked from now if new; its paths' size grows to the largest
+   * estimate readers report, and Size(jd) follows ({@link DatasetRecord#sizeFromReads}).
+   */
+  final DatasetRecord dataset(String id, int pathBlocks) {
+    DatasetRecord d = datasets.track(id, pathBlocks);
+    if (pathBlocks > d.pathBlocks) {
+      d.pathBlocks = pathBlocks;
+      resize(d);
     }
     return d;
   }
 
-  /** A dataset's size grew. */
-  void sizeGrew(DatasetRecord d) {
+  /** Sets Size(jd) from the paths' size and the reads, telling the subclass when it changed. */
+  private void resize(DatasetRecord d) {
+    int size = d.sizeFromReads();
+    if (size != d.size) {
+      d.size = size;
+      sizeChanged(d);
+    }
   }
 
-  /** Counts a dataset access when this request starts one, and stamps it. */
+  /** A dataset's size, Size(jd), changed. */
+  void sizeChanged(DatasetRecord d) {
+  }
+
+  /**
+   * Counts the block read, sizing the dataset by what its jobs read, and counts a dataset access
+   * when this request starts one, and stamps it. A request of an unknown job is an access of its
+   * own and says nothing of what a job reads: such a dataset keeps its paths' size.
+   */
   final void noteAccess(DatasetRecord d, BlockAccess a) {
-    if (!a.jobId().isEmpty() && a.jobId().equals(d.countedJob)) {
+    boolean known = !a.jobId().isEmpty();
+    if (known && a.jobId().equals(d.countedJob)) {
+      d.readBlocks++;
+      resize(d);
       return;
+    }
+    if (known) {
+      if (d.readBlocks > 0 && d.countedJob != null && !d.countedJob.isEmpty()) {
+        d.lastReadBlocks = d.readBlocks;
+      }
+      d.readBlocks = 1;
+      resize(d);
     }
     accessSeq++;
     d.accesses++;

@@ -35,10 +35,23 @@ public final class DatasetRecord {
   /** Whether the policy keeps terms for the dataset; the fields below mean nothing otherwise. */
   boolean tracked;
   /**
-   * Size(jd): the dataset's blocks, as the largest estimate reported since the policy began to
-   * track it (the history's size may be larger: it also counts reads the policy did not).
+   * Size(jd): the blocks a job needs whole, the set its jobs read, not the whole path: the blocks
+   * the previous access read, or the current one if it has read more, at most {@code
+   * pathBlocks}; {@code pathBlocks} itself until an access by a known job has ended (see {@link
+   * #sizeFromReads}). Errs high: a block read twice by one job (a split across a block boundary)
+   * counts twice, and a dataset's first access is sized by its whole path.
    */
   int size;
+  /**
+   * The dataset's blocks as readers report them (the paths' sizes): the largest estimate since
+   * the policy began to track it (the history's size may be larger: it also counts reads the
+   * policy did not).
+   */
+  int pathBlocks;
+  /** The blocks the previous access by a known job read; 0 when none is known. */
+  int lastReadBlocks;
+  /** The blocks the current access has read so far (known jobs only). */
+  int readBlocks;
   /** Dataset accesses, as the policy counts them (kept, aged or forgotten with the record). */
   long accesses;
   /**
@@ -96,12 +109,30 @@ public final class DatasetRecord {
   void track(int size) {
     tracked = true;
     this.size = size;
+    this.pathBlocks = size;
+  }
+
+  /**
+   * Size(jd) from what the dataset's jobs read: a job reads the blocks it needs whole, and the
+   * next job over the same input mostly reads the same ones (Hive and Spark jobs read the same
+   * partitions or prefix of a large table), so the previous access's blocks predict them, and the
+   * current access's once it has read more. Until one access by a known job has ended, the paths'
+   * size. The docs (docs/policy.md, "The dataset a job needs whole") give the reasons.
+   */
+  int sizeFromReads() {
+    if (lastReadBlocks == 0) {
+      return pathBlocks;
+    }
+    return Math.max(1, Math.min(pathBlocks, Math.max(lastReadBlocks, readBlocks)));
   }
 
   /** The policy forgets the dataset: its terms start over if it is tracked again. */
   void untrack() {
     tracked = false;
     size = 0;
+    pathBlocks = 0;
+    lastReadBlocks = 0;
+    readBlocks = 0;
     accesses = 0;
     blocksAccess = 0;
     full = false;
@@ -149,7 +180,8 @@ public final class DatasetRecord {
     DatasetStateProto.Builder b = DatasetStateProto.newBuilder().setId(id).setSize(size)
         .setAccesses(accesses).setBlocksAccess(blocksAccess).setFull(full).setClockBase(clockBase)
         .setPriority(priority).setLastAccessSeq(lastAccessSeq)
-        .setWasInAuxiliary(wasInAuxiliary).setVerdictSeq(verdictSeq);
+        .setWasInAuxiliary(wasInAuxiliary).setVerdictSeq(verdictSeq).setPathBlocks(pathBlocks)
+        .setLastReadBlocks(lastReadBlocks).setReadBlocks(readBlocks);
     if (countedJob != null) {
       b.setCountedJob(countedJob);
     }
@@ -173,6 +205,12 @@ public final class DatasetRecord {
     }
     DatasetRecord d = new DatasetRecord(p.getId());
     d.track(p.getSize());
+    // A checkpoint written before reads were counted keeps Size(jd) alone: it stands for the
+    // last access's reads until the next access ends, and the paths' size grows back as readers
+    // report it.
+    d.pathBlocks = p.hasPathBlocks() ? p.getPathBlocks() : d.size;
+    d.lastReadBlocks = p.hasLastReadBlocks() ? p.getLastReadBlocks() : d.size;
+    d.readBlocks = p.getReadBlocks();
     d.accesses = p.getAccesses();
     d.blocksAccess = p.getBlocksAccess();
     d.full = p.getFull();
@@ -182,7 +220,9 @@ public final class DatasetRecord {
     d.wasInAuxiliary = p.getWasInAuxiliary();
     d.countedJob = p.hasCountedJob() ? p.getCountedJob() : null;
     d.verdictSeq = p.getVerdictSeq();
-    String bad = d.size < 1 ? "size" : d.accesses < 0 ? "accesses"
+    String bad = d.size < 1 ? "size" : d.pathBlocks < d.size ? "pathBlocks"
+        : d.lastReadBlocks < 0 ? "lastReadBlocks" : d.readBlocks < 0 ? "readBlocks"
+        : d.accesses < 0 ? "accesses"
         : d.blocksAccess < 0 ? "blocksAccess" : d.lastAccessSeq < 0 ? "lastAccessSeq"
         : d.verdictSeq < 0 ? "verdictSeq"
         : !Double.isFinite(d.clockBase) ? "clockBase" : !Double.isFinite(d.priority) ? "priority"

@@ -18,6 +18,9 @@ import org.mpcache.common.proto.MasterStateProtos.PolicyStateProto;
  *
  * <p>Choices where the paper is silent (docs/policy.md gives the reasons):
  * <ul>
+ *   <li>A dataset's {@code Size} is the blocks its jobs read, not its whole input path
+ *       ({@link DatasetRecord#sizeFromReads}): admission, Full and {@code Fr/Size} weigh what a
+ *       job needs whole.</li>
  *   <li>A dataset access is the first request of a new job for the dataset (every request when
  *       the job is unknown).</li>
  *   <li>Admission is decided once per dataset access, at its first missed block, for the whole
@@ -97,7 +100,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   @Override
-  void sizeGrew(DatasetRecord d) {
+  void sizeChanged(DatasetRecord d) {
     reprioritize(d, false);
   }
 

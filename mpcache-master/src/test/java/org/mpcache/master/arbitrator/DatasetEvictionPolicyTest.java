@@ -53,8 +53,10 @@ class DatasetEvictionPolicyTest {
     assertEquals(0.5, gdsf.priorityOf("A"), EPS); // 0 + 1/2
     cache(gdsf, "s1", 3, "B", 1, "jB1");
     assertEquals(1.0, gdsf.priorityOf("B"), EPS); // 0 + 1/1
-    gdsf.onHit(access("s1", 1, "A", 2, "jA2"));
-    gdsf.onHit(access("s2", 2, "A", 2, "jA3"));
+    for (String job : new String[] {"jA2", "jA3"}) {
+      gdsf.onHit(access("s1", 1, "A", 2, job));
+      gdsf.onHit(access("s2", 2, "A", 2, job));
+    }
     assertEquals(1.5, gdsf.priorityOf("A"), EPS); // 0 + 3/2
 
     // C is new and admitted without any admission test; B (1.0) goes, L = 1.0.
@@ -101,9 +103,14 @@ class DatasetEvictionPolicyTest {
     LfuFPolicy lfuF = new LfuFPolicy(new PlacementIndex());
     cache(lfuF, "s1", 1, "A", 2, "jA1");
     cache(lfuF, "s1", 2, "A", 2, "jA1");
-    cache(lfuF, "s1", 3, "B", 3, "jB1"); // one block of three: incomplete
-    lfuF.onHit(access("s1", 3, "B", 3, "jB2"));
-    lfuF.onHit(access("s1", 3, "B", 3, "jB3"));
+    // B's jobs read two of its three blocks; one is cached (s2, where the other lives, has no
+    // room): incomplete.
+    cache(lfuF, "s1", 3, "B", 3, "jB1");
+    assertFalse(lfuF.onMiss(access("s2", 30, "B", 3, "jB1"), 0).admitted());
+    for (String job : new String[] {"jB2", "jB3"}) {
+      lfuF.onHit(access("s1", 3, "B", 3, job));
+      assertFalse(lfuF.onMiss(access("s2", 30, "B", 3, job), 0).admitted());
+    }
     cache(lfuF, "s1", 4, "C", 1, "jC1");
     lfuF.onHit(access("s1", 1, "A", 2, "jA2"));
     // Counts: A 2, B 3, C 1. B is the most frequent but incomplete: it goes first.

@@ -58,13 +58,21 @@ class MpCacheAdmissionPropertiesTest {
 
     /** One job reads a whole dataset whose block b lives on {@code slaveOf[b]}; the decisions. */
     List<CacheDecision> read(String dataset, long firstBlock, int[] slaveOf) {
+      return read(dataset, firstBlock, slaveOf, slaveOf.length);
+    }
+
+    /**
+     * One job reads the first {@code slaveOf.length} blocks of a path of {@code pathBlocks}
+     * blocks, block b on {@code slaveOf[b]}; the decisions.
+     */
+    List<CacheDecision> read(String dataset, long firstBlock, int[] slaveOf, int pathBlocks) {
       String job = "job" + (++jobs);
       List<CacheDecision> decisions = new ArrayList<>();
       for (int b = 0; b < slaveOf.length; b++) {
         BlockKey key = new BlockKey("BP", firstBlock + b, 1);
         String slaveId = "s" + slaveOf[b];
         ModelSlave slave = slaves.get(slaveOf[b]);
-        BlockAccess a = new BlockAccess(slaveId, key, BLOCK_BYTES, dataset, slaveOf.length, job,
+        BlockAccess a = new BlockAccess(slaveId, key, BLOCK_BYTES, dataset, pathBlocks, job,
             jobs);
         if (slave.blocks.containsKey(key)) {
           policy.onHit(a);
@@ -150,6 +158,66 @@ class MpCacheAdmissionPropertiesTest {
     }
     Statistics.label("bound reached").collect(reached);
     // Not vacuous: in most cases jd is read often enough, within the rounds, to reach the bound.
+    Statistics.label("bound reached").coverage(c -> c.check(true).percentage(p -> p > 50));
+  }
+
+  /**
+   * The same bound for a slice: jobs read only the first {@code w} blocks of a path far larger
+   * than the cache, and the dataset they need whole is those {@code w} blocks. Once the slice's
+   * accesses per block, {@code k / w}, beat every cached dataset's {@code Fr/Size}, the slice is
+   * cached whole, however large the path it lies in.
+   */
+  @Property(tries = 300)
+  void judge_smallSliceOfAHugePathReReadOftenIsAdmitted(@ForAll long seed,
+      @ForAll @IntRange(min = 1, max = 3) int slaveCount,
+      @ForAll @IntRange(min = 4, max = 12) int capacity,
+      @ForAll @IntRange(min = 100, max = 1_000_000) int pathBlocks) {
+    Random r = new Random(seed);
+    Model m = new Model(slaveCount, capacity);
+    int others = 6 + r.nextInt(9);
+    int[][] placement = new int[others][];
+    for (int d = 0; d < others; d++) {
+      placement[d] = new int[1 + r.nextInt(4)];
+      for (int b = 0; b < placement[d].length; b++) {
+        placement[d][b] = r.nextInt(slaveCount);
+      }
+    }
+    int w = 1 + r.nextInt(Math.max(1, slaveCount * capacity / 2));
+    int[] slice = new int[w];
+    for (int b = 0; b < w; b++) {
+      slice[b] = b % slaveCount;
+    }
+    for (int i = 0; i < 40; i++) {
+      readOther(m, r, placement);
+    }
+    int reads = 0;
+    boolean reached = false;
+    StringBuilder trail = new StringBuilder();
+    for (int round = 0; round < ROUNDS && !reached; round++) {
+      int k = reads + 1;
+      double maxValue = 0;
+      for (int d = 0; d < others; d++) {
+        DatasetStanding st = m.policy.standing("d" + d);
+        if (st != null && !Double.isNaN(st.priority())) {
+          maxValue = Math.max(maxValue, st.frequency() / placement[d].length);
+        }
+      }
+      reached = reads >= 1 && (double) k / w > maxValue + 1e-9;
+      List<CacheDecision> decisions = m.read("huge", 1_000_000, slice, pathBlocks);
+      reads++;
+      trail.append("\n  access ").append(k).append(": bound ").append(w * maxValue)
+          .append(", first decision ").append(decisions.isEmpty() ? "none" : decisions.get(0));
+      if (reached) {
+        assertTrue(m.cachedBlocks("huge") == w, "a slice of " + w + " blocks of a "
+            + pathBlocks + "-block path read " + k + " times, more than w * max Fr/Size = "
+            + w * maxValue + ", but only " + m.cachedBlocks("huge") + " of its blocks are "
+            + "cached:" + trail);
+      }
+      if (r.nextBoolean()) {
+        readOther(m, r, placement);
+      }
+    }
+    Statistics.label("bound reached").collect(reached);
     Statistics.label("bound reached").coverage(c -> c.check(true).percentage(p -> p > 50));
   }
 

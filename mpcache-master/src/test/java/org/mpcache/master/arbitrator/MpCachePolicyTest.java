@@ -85,16 +85,16 @@ class MpCachePolicyTest {
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, first.reason());
     assertTrue(policy.inAuxiliaryCache("B"));
 
-    // B's second access: its accesses per block, 2/2 = 1, beat A's Fr/Size = (2/2)/2 (A is the
-    // only victim, so the mean).
+    // B's second access: its first job read one of its 2 blocks, so Size(B) is 1, and its
+    // accesses per block, 2/1, beat A's Fr/Size = (2/2)/2 (A is the only victim, so the mean).
     CacheDecision second = policy.onMiss(access("s1", 10, "B", 2, "jB2"), 0);
     assertEquals(CacheDecision.Reason.ADMITTED_BY_REPLACEMENT, second.reason());
     assertEquals(List.of(block(1)), second.evict());
     assertEquals(1.5, policy.clock(), EPS, "Clock is set to the evicted dataset's priority");
     assertTrue(Double.isNaN(policy.priorityOf("A")), "A left the main cache");
-    // B enters with its first access counted as a whole read: Blocks_Access (2-1)*2 + 1 = 3,
-    // Size 2, Clock 1.5: Pr = 1.5 + (3/2)/2.
-    assertEquals(2.25, policy.priorityOf("B"), EPS);
+    // B enters with its first access counted as a whole read: Blocks_Access (2-1)*1 + 1 = 2,
+    // Size 1, not yet full, Clock 1.5: Pr = 1.5 + (2/1)/1.
+    assertEquals(3.5, policy.priorityOf("B"), EPS);
     assertEquals(List.of(block(2)), policy.pendingEvictions("s2"), "A's block on s2 in To_Del");
     assertEquals(List.of(), policy.pendingEvictions("s2"), "each eviction is handed out once");
   }
@@ -115,8 +115,9 @@ class MpCachePolicyTest {
     policy.onRemoved("s2", block(2));
     policy.onCached("s2", block(11));
     assertTrue(policy.isFull("B"));
-    // Blocks_Access 4, Size 2, Clock base 1.5, Full: Pr = 1 + 1.5 + (4/2)/2.
-    assertEquals(3.5, policy.priorityOf("B"), EPS);
+    // jB2 read two blocks, so Size(B) grew to 2. Blocks_Access: jB1's access counted as a read
+    // of its one block, then jB2's two: 3. Size 2, Clock base 1.5, Full: Pr = 1 + 1.5 + (3/2)/2.
+    assertEquals(3.25, policy.priorityOf("B"), EPS);
   }
 
   @Test
@@ -176,13 +177,16 @@ class MpCachePolicyTest {
     cache("s1", 2, "C", 3, "jC1", 400);
     cache("s1", 3, "C", 3, "jC1", 300);
     cache("s1", 4, "C", 3, "jC1", 200);
+    // Each of N's jobs reads all 5 of its blocks; the first block's verdict holds for the rest.
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
         policy.onMiss(access("s1", 10, "N", 5, "jN1"), 100).reason());
+    readRest(policy, "N", 5, "jN1", 100);
     // N (5 blocks) lacks 400 bytes: victims C (300 bytes) and H (100). Their Fr/Size averaged
     // over those bytes is (300 * 1/3 + 100 * 2) / 400 = 0.75. N's k/5 beats it at k = 4.
     for (int k = 2; k <= 3; k++) {
       assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE,
           policy.onMiss(access("s1", 10, "N", 5, "jN" + k), 100).reason(), "access " + k);
+      readRest(policy, "N", 5, "jN" + k, 100);
     }
     CacheDecision d = policy.onMiss(access("s1", 10, "N", 5, "jN4"), 100);
     assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason(), "the block fits as is");
@@ -212,6 +216,69 @@ class MpCachePolicyTest {
     CacheDecision d = policy.onMiss(access("s1", 2, "A", 3, "jA"), 0);
     assertEquals(CacheDecision.Reason.REJECTED_TOO_LARGE, d.reason());
     assertFalse(Double.isNaN(policy.priorityOf("A")));
+  }
+
+  /**
+   * A 113,918-block path re-read by 25 jobs that each read only its first block, in a cache of
+   * two slaves of four blocks kept full by paths read once, four between each of its jobs. What
+   * the jobs need whole is one block: the second job, which the auxiliary cache remembers, is
+   * admitted against one victim, and every job after it is served from the cache.
+   */
+  @Test
+  void onMiss_hugePathReReadByJobsReadingItsFirstBlockIsAdmitted() {
+    long[] free = {400, 400};
+    java.util.Map<Long, Integer> held = new java.util.HashMap<>();
+    int served = 0;
+    List<CacheDecision.Reason> firstVerdicts = new java.util.ArrayList<>();
+    for (int job = 0; job < 25; job++) {
+      for (int i = 0; i < 4; i++) {
+        long b = 1_000 + job * 4 + i;
+        readOne(held, free, "s" + (b % 2), b, "D" + b, 1, "jD" + b);
+      }
+      CacheDecision.Reason r = readOne(held, free, "s0", 1, "/warehouse/huge", 113_918,
+          "jH" + job);
+      if (r == null) {
+        served++;
+      } else {
+        firstVerdicts.add(r);
+      }
+    }
+    assertTrue(served >= 23, "jobs served " + served + " of 25; verdicts " + firstVerdicts);
+  }
+
+  /**
+   * One read of one block by a job on a slave whose free bytes are {@code free[slave]}; evictions
+   * and admissions are carried out as a slave would. Null on a hit, else the verdict.
+   */
+  private CacheDecision.Reason readOne(java.util.Map<Long, Integer> held, long[] free,
+      String slave, long b, String dataset, int size, String job) {
+    int node = slave.charAt(1) - '0';
+    BlockAccess a = access(slave, b, dataset, size, job);
+    if (held.containsKey(b)) {
+      policy.onHit(a);
+      return null;
+    }
+    CacheDecision d = policy.onMiss(a, free[node]);
+    for (BlockKey e : d.evict()) {
+      if (held.remove(e.getBlockId()) != null) {
+        free[node] += 100;
+      }
+      policy.onRemoved(slave, e);
+    }
+    if (d.admitted() && free[node] >= 100) {
+      held.put(b, node);
+      free[node] -= 100;
+      policy.onCached(slave, block(b));
+    }
+    for (int n = 0; n < free.length; n++) {
+      for (BlockKey e : policy.pendingEvictions("s" + n)) {
+        if (held.remove(e.getBlockId()) != null) {
+          free[n] += 100;
+        }
+        policy.onRemoved("s" + n, e);
+      }
+    }
+    return d.reason();
   }
 
   @Test
@@ -268,6 +335,16 @@ class MpCachePolicyTest {
   }
 
   /**
+   * A job's misses of blocks 11 .. 9 + {@code size} of a dataset whose block 10 it missed first,
+   * each refused as the first was: the job reads the whole dataset.
+   */
+  private static void readRest(MpCachePolicy p, String dataset, int size, String job, long free) {
+    for (long b = 11; b < 10 + size; b++) {
+      assertFalse(p.onMiss(access("s1", b, dataset, size, job), free).admitted());
+    }
+  }
+
+  /**
    * Four one-block datasets fill slave s1 (Fr/Size 1 each, whatever b); then a four-block dataset
    * is read by its third job: its accesses per block are 3/4 with b = 1, 3/4^0.5 = 1.5 with b = 0.5.
    */
@@ -280,8 +357,10 @@ class MpCachePolicyTest {
     }
     assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE,
         p.onMiss(access("s1", 10, "L", 4, "jL1"), 0).reason());
+    readRest(p, "L", 4, "jL1", 0);
     assertEquals(CacheDecision.Reason.REJECTED_NOT_PROFITABLE,
         p.onMiss(access("s1", 10, "L", 4, "jL2"), 0).reason(), "2/4^b is at most 1 for b <= 1");
+    readRest(p, "L", 4, "jL2", 0);
     return p.onMiss(access("s1", 10, "L", 4, "jL3"), 0);
   }
 
