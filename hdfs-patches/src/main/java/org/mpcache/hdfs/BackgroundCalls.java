@@ -15,10 +15,9 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.thirdparty.com.google.common.util.concurrent.ThreadFactoryBuilder;
 
 /**
- * Threads that make one client's calls to the slaves off its readers' threads: the fills of its
- * streams ({@link WriteThrough}), and the lookups and descriptor requests of the blocks ahead of
- * its sequential readers, and, after a miss, the next missed block's lookup and the read reports
- * of the blocks its readers read from HDFS. At most a given number of daemon threads, each running
+ * Threads that make one client's calls to the slaves off its readers' threads: the lookups and
+ * descriptor requests of the blocks ahead of its sequential readers, and, after a miss, the next
+ * missed block's lookup and the read reports of the blocks its readers read from HDFS. At most a given number of daemon threads, each running
  * one task at a time, later tasks queued; idle threads end after a few seconds, so none stays
  * behind a closed stream. Closing waits at most a given time for the tasks under way to finish (a
  * task's JVM closes its FileSystems as it exits), then interrupts the rest.

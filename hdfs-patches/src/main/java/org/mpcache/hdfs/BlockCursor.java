@@ -1,10 +1,7 @@
 package org.mpcache.hdfs;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 
 /**
@@ -24,8 +21,6 @@ final class BlockCursor {
     LOOKING_UP,
     /** The cache, through {@link #reader}; FELL_BACK when it faults. */
     CACHED,
-    /** HDFS, each byte written through ({@link #fill}); MISSED if HDFS changes block. */
-    WRITING_THROUGH,
     /** HDFS: the slave does not cache the block. */
     MISSED,
     /** HDFS for the rest of the block: the cache faulted ({@link #fallbackCause}). */
@@ -41,8 +36,6 @@ final class BlockCursor {
   private State state = State.UNCACHED;
   /** Reads the block from the cache while CACHED; null otherwise. */
   FailOpenBlockReader reader;
-  /** The block's write-through, kept once it ends: the block's read report follows its calls. */
-  WriteThrough fill;
   /** The block's lookup while LOOKING_UP. */
   CompletableFuture<LookupResponseProto> lookup;
   long bytesFromHdfs;
@@ -88,10 +81,8 @@ final class BlockCursor {
     state = State.CACHED;
   }
 
-  /** A miss; {@code wt}, when not null, writes the block through. */
-  void missed(WriteThrough wt) {
-    fill = wt;
-    state = wt == null ? State.MISSED : State.WRITING_THROUGH;
+  void missed() {
+    state = State.MISSED;
   }
 
   void fellBack(FallbackCause cause) {
@@ -104,29 +95,8 @@ final class BlockCursor {
     return fallbackCause != null && fallbackCause.slaveFault();
   }
 
-  /**
-   * Takes {@code n} bytes the reader read from HDFS at block offset {@code blockOff}: a
-   * write-through takes them too, unless the block HDFS reads now ({@code hdfsBlock}, asked only
-   * then) is another (HDFS refetches locations by path when they expire, and a path replaced
-   * since the open would give it another file's block): the fill is then abandoned.
-   */
-  void readFromHdfs(long blockOff, byte[] b, int off, int n,
-      Supplier<ExtendedBlock> hdfsBlock) {
+  /** Counts {@code n} bytes the reader read from HDFS, for the block's read report. */
+  void readFromHdfs(int n) {
     bytesFromHdfs += n;
-    if (state != State.WRITING_THROUGH) {
-      return;
-    }
-    BlockKey key = target.key();
-    ExtendedBlock now = hdfsBlock.get();
-    if (now == null || !now.getBlockPoolId().equals(key.getBlockPoolId())
-        || now.getBlockId() != key.getBlockId()
-        || now.getGenerationStamp() != key.getGenerationStamp()) {
-      ClientCounters.get().fallback(FallbackCause.BLOCK_CHANGED, "HDFS now reads another block"
-          + " than " + key + " at offset " + (start + blockOff) + "; its fill is abandoned", null);
-      fill.abandon();
-      state = State.MISSED;
-      return;
-    }
-    fill.offer(blockOff, b, off, n);
   }
 }

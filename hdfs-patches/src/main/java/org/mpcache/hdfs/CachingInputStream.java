@@ -118,7 +118,7 @@ final class CachingInputStream extends FSInputStream
       return n;
     }
     if (c != null) {
-      c.readFromHdfs(pos - c.start, b, off, n, hdfs::getCurrentBlock);
+      c.readFromHdfs(n);
     }
     counters.readFromHdfs(n);
     pos += n;

@@ -10,18 +10,13 @@ import org.mpcache.common.stream.BlockStreamConnection;
 /**
  * The client's settings ({@link ClientConfigKeys}), read and checked once when a
  * {@link MpCacheFileSystem} is initialized, as HDFS's {@code DfsClientConf} is: the streams,
- * fills and slave directory of that FileSystem read these fields instead of the configuration.
+ * and slave directory of that FileSystem read these fields instead of the configuration.
  * A bad value fails here, naming its key, the bound and the fix.
  *
  * <p>Immutable, hence thread-safe.
  */
 final class ClientConf {
   final boolean fillEnabled;
-  /** Whether a reader entering a missed block at its start writes it through. */
-  final boolean writeThrough;
-  final int fillWriteBytes;
-  final long fillQueueBytes;
-  final int fillThreads;
   /** Bytes asked of a slave per cached read call or block-stream request. */
   final int readBytes;
   /** Whether local hits read the block file through a descriptor the slave passes. */
@@ -57,8 +52,6 @@ final class ClientConf {
    * @throws IllegalArgumentException naming the key, when a value is out of its bounds
    */
   ClientConf(Configuration conf) {
-    fillWriteBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_WRITE_BYTES_KEY,
-        ClientConfigKeys.FILL_WRITE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
     readBytes = (int) ConfigChecks.bytesBetween(conf, ClientConfigKeys.READ_BYTES_KEY,
         ClientConfigKeys.READ_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_CALL_BYTES);
     descriptors = conf.getBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY,
@@ -75,27 +68,8 @@ final class ClientConf {
     positionalMaxHeldBlocks = ConfigChecks.intAtLeast(conf,
         ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY,
         ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_DEFAULT, 1);
-    fillQueueBytes = ConfigChecks.bytesBetween(conf, ClientConfigKeys.FILL_QUEUE_BYTES_KEY,
-        ClientConfigKeys.FILL_QUEUE_BYTES_DEFAULT, 4096, ClientConfigKeys.MAX_FILL_QUEUE_BYTES);
-    if (fillQueueBytes < fillWriteBytes) {
-      throw new IllegalArgumentException("Invalid size " + fillQueueBytes + " for "
-          + ClientConfigKeys.FILL_QUEUE_BYTES_KEY + ": it must be at least "
-          + ClientConfigKeys.FILL_WRITE_BYTES_KEY + " (" + fillWriteBytes + "), or no"
-          + " write-through could start. Reconfigure " + ClientConfigKeys.FILL_QUEUE_BYTES_KEY
-          + ".");
-    }
-    fillThreads = ConfigChecks.intAtLeast(conf, ClientConfigKeys.FILL_THREADS_KEY,
-        ClientConfigKeys.FILL_THREADS_DEFAULT, 1);
-    if (fillThreads > ClientConfigKeys.MAX_FILL_THREADS) {
-      throw new IllegalArgumentException("Invalid value " + fillThreads + " for "
-          + ClientConfigKeys.FILL_THREADS_KEY + ": it must be at most "
-          + ClientConfigKeys.MAX_FILL_THREADS + ". Reconfigure "
-          + ClientConfigKeys.FILL_THREADS_KEY + ".");
-    }
     fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
-    writeThrough = conf.getBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY,
-        ClientConfigKeys.FILL_WRITE_THROUGH_DEFAULT);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,
         ClientConfigKeys.CACHE_DEADLINE_MS_DEFAULT, 1);
     deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMs);

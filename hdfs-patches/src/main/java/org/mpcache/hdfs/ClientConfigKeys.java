@@ -22,43 +22,10 @@ public final class ClientConfigKeys {
   public static final boolean FILL_ENABLED_DEFAULT = true;
 
   /**
-   * Whether a client entering a missed block at its start writes the bytes it reads through to
-   * the slave; false leaves every fill to the slave, which reads the block from HDFS beside the
-   * reader (one lookup, nothing more on the reader's thread).
-   */
-  public static final String FILL_WRITE_THROUGH_KEY = "mpcache.client.fill.write-through";
-  public static final boolean FILL_WRITE_THROUGH_DEFAULT = false;
-
-  /**
-   * The most bytes {@link #FILL_WRITE_BYTES_KEY} and {@link #READ_BYTES_KEY} may be: one RPC's
-   * payload, well under Hadoop's 128 MiB {@code ipc.maximum.data.length}.
+   * The most bytes {@link #READ_BYTES_KEY} may be: one RPC's payload, well under Hadoop's 128 MiB
+   * {@code ipc.maximum.data.length}.
    */
   public static final int MAX_CALL_BYTES = 64 * 1024 * 1024;
-
-  /** Bytes sent to the slave per write-through call, 4 KiB to {@link #MAX_CALL_BYTES}. */
-  public static final String FILL_WRITE_BYTES_KEY = "mpcache.client.fill.write.bytes";
-  public static final int FILL_WRITE_BYTES_DEFAULT = 1024 * 1024;
-
-  /**
-   * The most bytes a stream holds for its fill (read from HDFS, not yet written to the slave),
-   * 4 KiB to {@link #MAX_FILL_QUEUE_BYTES} and at least {@link #FILL_WRITE_BYTES_KEY}. A reader that gets this far ahead of the slave abandons the fill,
-   * never the read.
-   */
-  public static final String FILL_QUEUE_BYTES_KEY = "mpcache.client.fill.queue.bytes";
-  public static final long FILL_QUEUE_BYTES_DEFAULT = 8 * 1024 * 1024;
-
-  /** The most {@link #FILL_QUEUE_BYTES_KEY} may be: 1 GiB. */
-  public static final long MAX_FILL_QUEUE_BYTES = 1L << 30;
-
-  /**
-   * Threads a client (one FileSystem) sends its streams' fills to the slaves with, 1 to
-   * {@link #MAX_FILL_THREADS}.
-   */
-  public static final String FILL_THREADS_KEY = "mpcache.client.fill.threads";
-  public static final int FILL_THREADS_DEFAULT = 4;
-
-  /** The most {@link #FILL_THREADS_KEY} may be. */
-  public static final int MAX_FILL_THREADS = 64;
 
   /** Bytes asked of the slave per cached read call, 4 KiB to {@link #MAX_CALL_BYTES}. */
   public static final String READ_BYTES_KEY = "mpcache.client.read.bytes";

@@ -33,7 +33,6 @@ public final class ClientCounters {
   private final AtomicLong lookups = new AtomicLong();
   private final AtomicLong bytesFromCache = new AtomicLong();
   private final AtomicLong bytesFromHdfs = new AtomicLong();
-  private final AtomicLong fills = new AtomicLong();
   private final AtomicLong cachedHostsLookups = new AtomicLong();
   private final AtomicLong cachedHostsFailures = new AtomicLong();
   private final Map<FallbackCause, LongAdder> fallbacks = new EnumMap<>(FallbackCause.class);
@@ -117,10 +116,6 @@ public final class ClientCounters {
     bytesFromHdfs.addAndGet(n);
   }
 
-  void filled() {
-    fills.incrementAndGet();
-  }
-
   void cachedHostsLookup() {
     cachedHostsLookups.incrementAndGet();
   }
@@ -186,10 +181,6 @@ public final class ClientCounters {
 
   public long bytesFromHdfs() {
     return bytesFromHdfs.get();
-  }
-
-  public long fills() {
-    return fills.get();
   }
 
   /** Fallbacks so far by cause, of the causes that happened. */

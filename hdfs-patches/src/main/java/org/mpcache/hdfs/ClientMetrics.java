@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The client's metrics2 source, {@code MpCacheClient} in JMX, one per JVM: the
  * {@link ClientCounters} of every {@link MpCacheFileSystem} in it (hits, misses, bytes from the
- * slaves and from HDFS, fills, fallbacks in all and per cause). Registered without starting a
+ * slaves and from HDFS, fallbacks in all and per cause). Registered without starting a
  * metrics system: it shows where the JVM runs one (task JVMs, the embedded cluster).
  *
  * <p>Thread-safe: it reads the thread-safe counters when asked.
@@ -58,7 +58,6 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("Lookups", "lookup calls made to slaves"), c.lookups())
         .addCounter(Interns.info("BytesFromSsd", "Bytes read from slaves"), c.bytesFromCache())
         .addCounter(Interns.info("BytesFromHdfs", "Bytes read from HDFS"), c.bytesFromHdfs())
-        .addCounter(Interns.info("Fills", "Blocks written through to a slave"), c.fills())
         .addCounter(Interns.info("Fallbacks", "Reads moved to HDFS after a cache fault"),
             c.totalFallbacks())
         .addCounter(Interns.info("CachedHostsLookups",

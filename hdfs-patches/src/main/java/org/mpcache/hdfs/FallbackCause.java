@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.RemoteException;
 
 /**
- * Why the cache gave up a read or a fill and HDFS served it instead: what the client counts
+ * Why the cache gave up a read and HDFS served it instead: what the client counts
  * ({@link ClientCounters#fallbacks}, one metric each) and names in a block's read report. Each
  * cause says whether it is a fault of the slave itself (not reachable, not answering in time),
  * the only kind after which the whole client leaves that slave alone for
@@ -25,16 +25,8 @@ public enum FallbackCause {
   DEADLINE_EXCEEDED("deadline-exceeded", true),
   /** The slave could not be reached, or the connection failed without an answer. */
   SLAVE_UNREACHABLE("slave-unreachable", true),
-  /** HDFS's stream moved to another block than the one being written through. */
-  BLOCK_CHANGED("block-changed", false),
   /** The reader asked for another source of the bytes ({@code seekToNewSource}). */
   NEW_SOURCE_REQUESTED("new-source-requested", false),
-  /** A write-through fell further behind the reader than its queue holds. */
-  FILL_QUEUE_FULL("fill-queue-full", false),
-  /** The slave refused a write-through's call. */
-  FILL_FAILED("fill-failed", false),
-  /** A write-through was not committed within the deadline after the reader's last byte. */
-  FILL_TOO_SLOW("fill-too-slow", false),
   /** The master could not be asked for the slaves: reads go to HDFS until it answers. */
   MASTER_UNREACHABLE("master-unreachable", false);
 

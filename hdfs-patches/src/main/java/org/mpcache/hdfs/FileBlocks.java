@@ -1,9 +1,7 @@
 package org.mpcache.hdfs;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
@@ -98,16 +96,14 @@ final class FileBlocks {
 
   /**
    * The block's one lookup: with fills on it names the block's file and offset, so that the
-   * slave caches a missed block however it is read, and {@code offerWriteThrough} offers the
-   * reader's bytes for it.
+   * slave caches a missed block however it is read.
    */
-  LookupRequestProto lookupRequest(int index, boolean offerWriteThrough) {
+  LookupRequestProto lookupRequest(int index) {
     BlockRef r = ref(index);
     LookupRequestProto.Builder req = LookupRequestProto.newBuilder().setAccess(r.access())
         .setBlockToken(r.token());
     if (conf.fillEnabled) {
-      req.setPath(path).setBlockOffset(blocks.get(index).getStartOffset())
-          .setOfferFill(offerWriteThrough);
+      req.setPath(path).setBlockOffset(blocks.get(index).getStartOffset());
     }
     return req.build();
   }
@@ -149,15 +145,6 @@ final class FileBlocks {
       }
       return true;
     }
-  }
-
-  /** Where the block's replicas are, for the slave to ask one to vouch for a fill. */
-  static List<String> replicaAddresses(LocatedBlock b) {
-    List<String> out = new ArrayList<>();
-    for (DatanodeInfo dn : b.getLocations()) {
-      out.add(dn.getXferAddr());
-    }
-    return out;
   }
 
   /** The block's access token, URL-safe; empty when HDFS issued none. */

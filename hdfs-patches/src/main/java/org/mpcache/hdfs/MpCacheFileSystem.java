@@ -37,9 +37,9 @@ import org.mpcache.common.BlockKey;
  */
 public class MpCacheFileSystem extends DistributedFileSystem {
   /**
-   * Threads making the calls off a client's readers' threads other than fills (lookups ahead of
-   * sequential readers, batched miss lookups, read reports): one short task each; a reader whose
-   * lookup ahead has not started looks its block up itself.
+   * Threads making the calls off a client's readers' threads (lookups ahead of sequential
+   * readers, batched miss lookups, read reports): one short task each; a reader whose lookup
+   * ahead has not started looks its block up itself.
    */
   private static final int BACKGROUND_THREADS = 4;
 
@@ -73,7 +73,6 @@ public class MpCacheFileSystem extends DistributedFileSystem {
           settings.retryMs, Time::monotonicNow);
     }
     client = new ClientContext(settings, directory,
-        new BackgroundCalls("mpcache-client-fill", settings.fillThreads, settings.deadlineMs),
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
         new OpenStreams(), statistics);
     datasets = new DatasetResolver(this, conf);
@@ -164,11 +163,10 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   @Override
   public void close() throws IOException {
     try {
-      // Fills under way get up to the cache deadline to finish, while the slave proxies are open.
+      // Calls under way get up to the cache deadline to finish, while the slave proxies are open.
       if (client != null) {
         // Streams left open let their block files go: the slaves free what they hold for them.
         client.openStreams().close();
-        client.fills().close();
         client.background().close();
         client.directory().close();
       }

@@ -185,7 +185,7 @@ final class PositionalReads {
     BlockReader raw = factory.direct(t, d, false);
     if (raw == null) {
       try {
-        raw = factory.looked(t, d.call(() -> t.lookup(blocks.lookupRequest(index, false))), d,
+        raw = factory.looked(t, d.call(() -> t.lookup(blocks.lookupRequest(index))), d,
             false, false);
       } catch (IOException e) {
         FailOpenBlockReader.fallBack(ctx.directory(), t, e);

@@ -62,9 +62,8 @@ final class SequentialCalls {
   }
 
   /** Block {@code index}'s lookup to {@code slave}, to send now, with the reports it carries. */
-  LookupRequestProto now(int index, SlaveDirectory.Slave slave, boolean offerWriteThrough) {
-    LookupRequestProto req = carryReports(slave,
-        blocks.lookupRequest(index, offerWriteThrough));
+  LookupRequestProto now(int index, SlaveDirectory.Slave slave) {
+    LookupRequestProto req = carryReports(slave, blocks.lookupRequest(index));
     misses.lookedUp();
     return req;
   }
@@ -107,7 +106,7 @@ final class SequentialCalls {
   private CompletableFuture<LookupResponseProto> lookup(SlaveDirectory.Slave slave,
       List<Integer> named) {
     LookupRequestProto.Builder b = carryReports(slave,
-        blocks.lookupRequest(named.get(0), false)).toBuilder();
+        blocks.lookupRequest(named.get(0))).toBuilder();
     for (int i : named.subList(1, named.size())) {
       b.addFollowing(blocks.following(i));
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 
 /**
  * The sequential reads of one stream: the block the reader is in ({@link BlockCursor}) and where
@@ -153,10 +152,7 @@ final class SequentialReads {
         return enterHit(c, direct);
       }
     }
-    // A reader entering at the block's start writes it through, when write-through is on;
-    // otherwise the slave fills it.
-    boolean offer = ctx.conf().fillEnabled && ctx.conf().writeThrough && p == c.start;
-    if (lastMissed && !offer) {
+    if (lastMissed) {
       // Most likely a miss too: the reader reads HDFS at once. The lookup that counts the miss
       // and has the slave fill the block waits while the reader enters blocks faster than the
       // interval; it goes out on a background thread, naming the blocks deferred before it.
@@ -164,9 +160,9 @@ final class SequentialReads {
         return c;
       }
     }
-    LookupRequestProto req = calls.now(i, c.slave(), offer);
+    LookupRequestProto req = calls.now(i, c.slave());
     try {
-      looked(c, c.deadline.call(() -> t.lookup(req)), offer);
+      looked(c, c.deadline.call(() -> t.lookup(req)));
     } catch (IOException e) {
       c.fellBack(FailOpenBlockReader.fallBack(ctx.directory(), t, e));
     }
@@ -174,7 +170,7 @@ final class SequentialReads {
   }
 
   /** Takes block {@code c}'s lookup's answer: a hit reads the cache from here on. */
-  private void looked(BlockCursor c, LookupResponseProto r, boolean offer) {
+  private void looked(BlockCursor c, LookupResponseProto r) {
     BlockReader raw = factory.looked(c.target, r, c.deadline, true, false);
     if (raw != null) {
       enterHit(c, raw);
@@ -182,9 +178,7 @@ final class SequentialReads {
     }
     counters.miss();
     lastMissed = true;
-    c.missed(offer && r.hasFillId() ? new WriteThrough(ctx, c.slave(), c.target.key(),
-        c.target.token(), FileBlocks.replicaAddresses(c.located), c.located.getBlockSize(),
-        r.getFillId()) : null);
+    c.missed();
   }
 
   /** Enters cached block {@code c}, read by {@code raw}: the cache, from here on. */
@@ -235,7 +229,7 @@ final class SequentialReads {
       return;
     }
     if (readingOn) {
-      looked(c, r, false);
+      looked(c, r);
     } else {
       counters.miss();
       lastMissed = r.getStatus() != LookupResponseProto.Status.HIT;
@@ -287,11 +281,7 @@ final class SequentialReads {
     return t.hitBy(r) ? new LookAhead.Found(readers.looked(t, r, d, true, true)) : null;
   }
 
-  /**
-   * Finishes the current block: abandons a fill the reader did not complete (a complete one goes
-   * on in the background) and reports HDFS bytes, after the fill's calls when there is a fill; a
-   * faulty slave gets nothing more.
-   */
+  /** Finishes the current block: reports its HDFS bytes; a faulty slave gets nothing more. */
   private void leaveBlock() {
     BlockCursor c = cur;
     cur = null;
@@ -302,26 +292,10 @@ final class SequentialReads {
       settle(c, false);
     }
     releaseReader(c);
-    if (c.slaveGivenUp() || ctx.directory().isFaulty(c.slave().id)) {
-      if (c.fill != null) {
-        c.fill.abandon();
-      }
+    if (c.slaveGivenUp() || ctx.directory().isFaulty(c.slave().id)
+        || c.bytesFromHdfs == 0 && c.fallbackCause == null) {
       return;
     }
-    if (c.bytesFromHdfs == 0 && c.fallbackCause == null) {
-      if (c.fill != null) {
-        c.fill.leave(null);
-      }
-      return;
-    }
-    SlaveDirectory.Slave slave = c.slave();
-    ReportReadRequestProto report = FileBlocks.readReport(c.target, c.bytesFromHdfs,
-        c.fallbackCause);
-    if (c.fill != null) {
-      SlaveDirectory directory = ctx.directory();
-      c.fill.leave(() -> FileBlocks.send(directory, slave, report));
-    } else {
-      calls.hold(slave, report);
-    }
+    calls.hold(c.slave(), FileBlocks.readReport(c.target, c.bytesFromHdfs, c.fallbackCause));
   }
 }

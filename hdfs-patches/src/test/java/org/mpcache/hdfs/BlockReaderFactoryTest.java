@@ -37,7 +37,7 @@ class BlockReaderFactoryTest {
     conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, true);
     conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     ClientContext ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
-        null, new OpenStreams(), null);
+        new OpenStreams(), null);
     return new BlockReaderFactory(ctx, System::nanoTime, (socket, t, access, timeoutMs,
         releaseTimeoutMs) -> {
       if (error instanceof Error) {

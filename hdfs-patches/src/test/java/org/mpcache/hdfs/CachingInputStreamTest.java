@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,9 +28,9 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
  * The stream against an in-memory slave ({@link FakeSlave}): hits come from the slave, misses
  * from HDFS, and every fault of the cache falls back to HDFS with the right bytes, counted by
  * its cause, the slave left alone only when it failed itself. Time is the fake's ticker: a
- * deadline passes when a fault or a delay says so, not by waiting. The causes a write-through's
- * own faults count are {@link WriteThroughTest}'s; a master that cannot be reached leaves the
- * stream with no slave for its blocks, as {@code read_noSlaveForTheBlocks} has it.
+ * deadline passes when a fault or a delay says so, not by waiting. A master that cannot be
+ * reached leaves the stream with no slave for its blocks, as {@code read_noSlaveForTheBlocks} has
+ * it.
  */
 class CachingInputStreamTest {
   private static final int BLOCK = 16 * 1024;
@@ -430,44 +429,5 @@ class CachingInputStreamTest {
     assertEquals(BLOCK - READ, slave.bytesFromHdfs.get(), "block 1 from the cache again");
     assertEquals(FallbackCause.NEW_SOURCE_REQUESTED.wireName(),
         reportOf(slave, 0).getFallbackCause());
-  }
-
-  /** Write-through on: a sequential reader entering a missed block at its start writes it. */
-  private static Configuration writeThrough() {
-    Configuration conf = new Configuration(false);
-    conf.setLong(ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY, 0);
-    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
-    return conf;
-  }
-
-  @Test
-  void read_missWithWriteThrough_writesEachBlockThroughAndCommits() throws Exception {
-    slave.grantFills = true;
-    try (CachingInputStream in = slave.open(writeThrough())) {
-      assertArrayEquals(slave.content, readSequentially(in));
-    }
-    slave.close();
-    assertEquals(2, slave.fillCommits.get());
-    assertTrue(slave.fillWrites.get() >= 2);
-  }
-
-  /**
-   * HDFS's stream moves to another block than the one written through (its path was replaced):
-   * the fill is abandoned, counted once per block however many reads follow, and the read goes
-   * on from HDFS.
-   */
-  @Test
-  void read_hdfsReadsAnotherBlockDuringWriteThrough_fillAbandonedOncePerBlock()
-      throws Exception {
-    slave.grantFills = true;
-    slave.hdfsBlock = new ExtendedBlock("BP-1", 99, BLOCK, 1);
-    long changed = fallbacks(FallbackCause.BLOCK_CHANGED);
-    try (CachingInputStream in = slave.open(writeThrough())) {
-      assertArrayEquals(slave.content, readSequentially(in));
-    }
-    slave.close();
-    assertEquals(changed + 2, fallbacks(FallbackCause.BLOCK_CHANGED));
-    assertEquals(0, slave.fillCommits.get());
-    assertEquals(0, slave.fillWrites.get(), "no byte of another block is written through");
   }
 }

@@ -28,8 +28,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -38,14 +36,12 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 
 /**
  * A slave in memory and an HDFS file, for a {@link CachingInputStream} under test without a
  * cluster: the slave answers lookups and reads of the blocks it caches (through the RPC
- * transport, chunk checksums and all), grants and takes write-through fills when asked to
- * ({@link #grantFills}), takes read and corruption reports, and fails or delays the next lookup
+ * transport, chunk checksums and all), takes read and corruption reports, and fails or delays the next lookup
  * or read as a test asks ({@link Fault}, {@link #delayNext}). Time is a ticker the test, the
  * faults and the delays advance; HDFS is a mock that serves the file's bytes and counts them.
  *
@@ -94,13 +90,6 @@ final class FakeSlave implements Closeable {
   final List<ReportReadRequestProto> readReports = new ArrayList<>();
   private final Map<String, Fault> next = new ConcurrentHashMap<>();
   private final Map<String, Long> delays = new ConcurrentHashMap<>();
-  /** Whether a lookup offering the reader's bytes gets a write-through fill granted. */
-  volatile boolean grantFills;
-  final AtomicInteger fillWrites = new AtomicInteger();
-  final AtomicInteger fillCommits = new AtomicInteger();
-  final AtomicInteger fillAborts = new AtomicInteger();
-  /** The block HDFS's stream says it reads; null: the one at its position. */
-  volatile ExtendedBlock hdfsBlock;
   private long hdfsPos;
 
   FakeSlave(int blocks, int blockBytes) throws Exception {
@@ -114,18 +103,6 @@ final class FakeSlave implements Closeable {
         false, "127.0.0.1", 0, new HashMap<>())));
     when(proxy.lookup(any(), any())).thenAnswer(inv -> lookup(inv.getArgument(1)));
     when(proxy.read(any(), any())).thenAnswer(inv -> read(inv.getArgument(1)));
-    when(proxy.write(any(), any())).thenAnswer(inv -> {
-      fillWrites.incrementAndGet();
-      return WriteResponseProto.newBuilder().setAccepted(true).build();
-    });
-    when(proxy.commit(any(), any())).thenAnswer(inv -> {
-      fillCommits.incrementAndGet();
-      return CommitResponseProto.newBuilder().setCached(true).build();
-    });
-    when(proxy.abort(any(), any())).thenAnswer(inv -> {
-      fillAborts.incrementAndGet();
-      return AbortResponseProto.getDefaultInstance();
-    });
     when(proxy.reportCorrupt(any(), any())).thenAnswer(inv -> {
       corruptReports.incrementAndGet();
       return ReportCorruptResponseProto.getDefaultInstance();
@@ -159,8 +136,8 @@ final class FakeSlave implements Closeable {
     c.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     c.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, DEADLINE_MS);
     c.setInt(ClientConfigKeys.READ_BYTES_KEY, READ_BYTES);
-    ClientContext ctx = new ClientContext(new ClientConf(c), directory, background, background,
-        openStreams, null);
+    ClientContext ctx = new ClientContext(new ClientConf(c), directory, background, openStreams,
+        null);
     List<LocatedBlock> located = new ArrayList<>();
     for (int i = 0; i < blocks; i++) {
       LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", i + 1, blockBytes, 1),
@@ -242,9 +219,6 @@ final class FakeSlave implements Closeable {
     int index = (int) req.getAccess().getBlock().getBlockId() - 1;
     inject(take("lookup"), index);
     LookupResponseProto.Builder r = answer(index).toBuilder();
-    if (grantFills && req.getOfferFill() && !cached.contains(index)) {
-      r.setFillId(index + 100);
-    }
     for (FollowingBlockProto f : req.getFollowingList()) {
       r.addFollowing(answer((int) f.getAccess().getBlock().getBlockId() - 1));
     }
@@ -290,8 +264,6 @@ final class FakeSlave implements Closeable {
   private void serveHdfs() throws Exception {
     when(hdfs.getFileLength()).thenReturn((long) content.length);
     when(hdfs.getPos()).thenAnswer(inv -> hdfsPos);
-    when(hdfs.getCurrentBlock()).thenAnswer(inv -> hdfsBlock != null ? hdfsBlock
-        : new ExtendedBlock("BP-1", (hdfsPos - 1) / blockBytes + 1, blockBytes, 1));
     doAnswer(inv -> hdfsPos = inv.getArgument(0)).when(hdfs).seek(anyLong());
     when(hdfs.read(any(byte[].class), anyInt(), anyInt())).thenAnswer(inv -> {
       int n = copy(hdfsPos, inv.getArgument(0), inv.getArgument(1), inv.getArgument(2));

@@ -30,24 +30,4 @@ class MpCacheFileSystemTest {
     assertRejected(ClientConfigKeys.READ_BYTES_KEY, "3g");
     assertRejected(ClientConfigKeys.READ_BYTES_KEY, "65m");
   }
-
-  @Test
-  void initialize_fillWriteBytesAboveTheMax_rejectedNamingTheKey() throws Exception {
-    assertRejected(ClientConfigKeys.FILL_WRITE_BYTES_KEY, "3g");
-  }
-
-  @Test
-  void initialize_fillQueueOutOfBoundsOrSmallerThanAWrite_rejectedNamingTheKey()
-      throws Exception {
-    assertRejected(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, "2g", "1073741824");
-    assertRejected(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, "100", "4096");
-    assertRejected(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, "512k",
-        ClientConfigKeys.FILL_WRITE_BYTES_KEY);
-  }
-
-  @Test
-  void initialize_fillThreadsOutOfBounds_rejectedNamingTheKey() throws Exception {
-    assertRejected(ClientConfigKeys.FILL_THREADS_KEY, "0", "1");
-    assertRejected(ClientConfigKeys.FILL_THREADS_KEY, "65", "64");
-  }
 }

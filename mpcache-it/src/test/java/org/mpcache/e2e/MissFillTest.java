@@ -37,9 +37,7 @@ import org.mpcache.slave.SlaveConfigKeys;
 /**
  * However a reader enters a missed block, the whole block ends up cached once: the slave fills
  * it from HDFS beside the reader, whether the reader enters it at its start or mid-block or reads
- * its tail by positional reads; with write-through on, a reader from the block's start writes it
- * through (the slave reads nothing from HDFS), and a write-through its reader abandons is
- * completed by the slave; readers missing the same block at once cause one fill.
+ * its tail by positional reads; readers missing the same block at once cause one fill.
  */
 class MissFillTest {
   /** Not a multiple of the 1 MiB the cluster writes by default, nor of 100 bytes. */
@@ -92,13 +90,6 @@ class MissFillTest {
   private static SlaveCountersProto readBlock(Path p, int index, byte[] content)
       throws IOException {
     return readBlock(cluster.conf(), p, index, content);
-  }
-
-  /** A client that writes the blocks it misses from their start through to the slave. */
-  private static Configuration writeThrough() {
-    Configuration conf = cluster.conf();
-    conf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
-    return conf;
   }
 
   /** As {@link #readBlock(Path, int, byte[])}, by a client of configuration {@code conf}. */
@@ -173,19 +164,6 @@ class MissFillTest {
   }
 
   @Test
-  void read_fromTheBlocksStartWithWriteThrough_isWrittenThroughWithoutASlaveFill()
-      throws Exception {
-    Path p = new Path("/miss-fill/start");
-    byte[] content = data(42, BLOCK);
-    write(p, content);
-    SlaveCountersProto first = readBlock(writeThrough(), p, 0, content);
-    assertEquals(1, first.getMisses(), "one lookup for the missed block");
-    assertEquals(1, first.getFillsWriteThrough());
-    assertEquals(0, first.getFillsBySlave(), "the slave read nothing from HDFS");
-    assertEquals(BLOCK, readBlock(p, 0, content).getBytesFromCache());
-  }
-
-  @Test
   void read_enteredMidBlock_theSlaveFillsItAndTheNextReaderHits() throws Exception {
     Path p = new Path("/miss-fill/mid");
     byte[] content = data(43, 2 * BLOCK);
@@ -198,24 +176,6 @@ class MissFillTest {
     }
     awaitCached(ClusterFiles.blocks(cluster, p).get(1));
     assertEquals(BLOCK, readBlock(p, 1, content).getBytesFromCache());
-  }
-
-  @Test
-  void read_writeThroughAbandonedAfterAPeek_theSlaveCompletesTheBlock() throws Exception {
-    Path p = new Path("/miss-fill/peek");
-    byte[] content = data(44, BLOCK);
-    write(p, content);
-    SlaveCountersProto before = cluster.totals();
-    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), writeThrough());
-        FSDataInputStream in = fs.open(p)) {
-      // As a record reader finishing its split's last record in the next block.
-      in.readFully(new byte[99]);
-    }
-    awaitCached(ClusterFiles.blocks(cluster, p).get(0));
-    SlaveCountersProto filled = minus(cluster.totals(), before);
-    assertEquals(0, filled.getFillsWriteThrough());
-    assertEquals(1, filled.getFillsBySlave());
-    assertEquals(BLOCK, readBlock(p, 0, content).getBytesFromCache());
   }
 
   @Test

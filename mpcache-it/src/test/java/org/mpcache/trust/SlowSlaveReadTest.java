@@ -12,9 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -32,26 +30,19 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.Waits;
 import org.mpcache.e2e.ClusterFiles;
 import org.mpcache.hdfs.ClientConfigKeys;
-import org.mpcache.hdfs.ClientCounters;
-import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
 
 /**
  * A slave that is slow to answer (its RPC handler threads frozen, as a stalled disk or a SIGSTOP
- * would hold them) costs a reader nothing it did not ask for: a fill goes on beside the read, so
- * a slave that stops taking a fill's writes makes the fill be abandoned and counted (the slave
- * later fills the block itself), while the reader gets its bytes from HDFS at HDFS's pace; and a positional read waiting for the slave does
- * not hold up the sequential reader of the same stream.
+ * would hold them) costs a reader nothing it did not ask for: a positional read waiting for the
+ * slave does not hold up the sequential reader of the same stream.
  */
 class SlowSlaveReadTest {
   private static final int BLOCK = 1 << 20;
   private static final int DEADLINE_MS = 10_000;
   /** What a read may take beyond plain HDFS here (a loaded machine); waiting costs 10 s. */
   private static final long MARGIN_MS = 4_000;
-  private static final List<FallbackCause> FILL_CAUSES = List.of(FallbackCause.FILL_QUEUE_FULL,
-      FallbackCause.DEADLINE_EXCEEDED, FallbackCause.SLAVE_UNREACHABLE,
-      FallbackCause.FILL_TOO_SLOW, FallbackCause.FILL_FAILED);
   private static MiniMpCacheCluster cluster;
   /** Threads a test suspended: resumed by the test, and again after each test. */
   private final List<Thread> frozen = new ArrayList<>();
@@ -60,8 +51,6 @@ class SlowSlaveReadTest {
   static void start() throws IOException {
     cluster = new MiniMpCacheCluster.Builder(new File("target/e2e/slow-slave"))
         .blockSize(BLOCK)
-        .set(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, "true")
-        .set(ClientConfigKeys.FILL_WRITE_BYTES_KEY, "65536")
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
         .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "20000").build();
   }
@@ -109,22 +98,9 @@ class SlowSlaveReadTest {
         b.getBlock().getGenerationStamp());
   }
 
-  /**
-   * A client of its own, so that slaves one test found faulty are not left alone in the next,
-   * whose streams hold up to {@code queueBytes} of a fill.
-   */
-  private static FileSystem newClient(long queueBytes) throws IOException {
-    Configuration conf = cluster.conf();
-    conf.setLong(ClientConfigKeys.FILL_QUEUE_BYTES_KEY, queueBytes);
-    return FileSystem.newInstance(cluster.dfs().getURI(), conf);
-  }
-
-  private static long fillEnds(Map<FallbackCause, Long> fallbacks) {
-    long n = 0;
-    for (FallbackCause cause : FILL_CAUSES) {
-      n += fallbacks.getOrDefault(cause, 0L);
-    }
-    return n;
+  /** A client of its own, so that slaves one test found faulty are not left alone in the next. */
+  private static FileSystem newClient() throws IOException {
+    return FileSystem.newInstance(cluster.dfs().getURI(), cluster.conf());
   }
 
   private static long plainReadMs(Path p, int length) throws IOException {
@@ -142,60 +118,12 @@ class SlowSlaveReadTest {
 
   @Test
   @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-  void read_slaveStopsTakingTheFillsWrites_readGoesOnAtHdfsPaceAndTheFillIsAbandoned()
-      throws Exception {
-    Path p = new Path("/slow/fill");
-    byte[] content = data(31, BLOCK);
-    write(cluster, p, content);
-    long plainMs = plainReadMs(p, BLOCK);
-    Map<FallbackCause, Long> before = ClientCounters.get().fallbacks();
-    byte[] got = new byte[BLOCK];
-    long readMs;
-    long closeMs;
-    // Half a block: a reader that gets that far ahead of the slave gives the fill up.
-    try (FileSystem fs = newClient(BLOCK / 2)) {
-      FSDataInputStream in = fs.open(p);
-      int head = 256 * 1024;
-      IOUtils.readFully(in, got, 0, head);
-      Waits.waitFor(() -> cluster.slaves().stream().anyMatch(s -> s.fillsInProgress() > 0),
-          "the slave to accept the fill");
-      Thread.sleep(200);
-      freezeSlaveHandlers();
-      long t0 = Time.monotonicNow();
-      IOUtils.readFully(in, got, head, BLOCK - head);
-      readMs = Time.monotonicNow() - t0;
-      t0 = Time.monotonicNow();
-      in.close();
-      closeMs = Time.monotonicNow() - t0;
-      resume();
-    }
-    System.out.println("Slave handlers frozen during a fill: the rest of a " + BLOCK
-        + "-byte block read in " + readMs + " ms, closed in " + closeMs + " ms (plain HDFS reads"
-        + " the whole block in " + plainMs + " ms; cache deadline " + DEADLINE_MS + " ms)");
-    assertArrayEquals(content, got, "bytes from HDFS");
-    assertTrue(readMs < plainMs + MARGIN_MS, "the read waited for the slave: " + readMs
-        + " ms, plain HDFS " + plainMs + " ms");
-    assertTrue(closeMs < MARGIN_MS, "close waited for the slave: " + closeMs + " ms");
-    Waits.waitFor(() -> fillEnds(ClientCounters.get().fallbacks()) > fillEnds(before),
-        "the fill to be abandoned and counted");
-    Waits.waitFor(() -> cluster.slaves().stream().allMatch(s -> s.fillsInProgress() == 0),
-        "the slave to drop the abandoned fill");
-    // Nothing of the abandoned write-through is kept; the slave reads the block from HDFS itself.
-    BlockKey key = firstBlock(p);
-    Waits.waitFor(() -> ClusterFiles.holder(cluster, key) != null,
-        "the slave to fill the abandoned block itself");
-    assertArrayEquals(content, ClusterFiles.readAll(cluster, p), "the slave's fill holds HDFS's"
-        + " bytes");
-  }
-
-  @Test
-  @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void sequentialRead_whileAPositionalReadWaitsForTheSlave_isNotHeldUp() throws Exception {
     Path p = new Path("/slow/pread");
     byte[] content = data(32, 2 * BLOCK);
     write(cluster, p, content);
     BlockKey key = firstBlock(p);
-    try (FileSystem fs = newClient(4 * BLOCK)) {
+    try (FileSystem fs = newClient()) {
       try (FSDataInputStream in = fs.open(p)) {
         IOUtils.readFully(in, new byte[BLOCK], 0, BLOCK);
       }

@@ -231,7 +231,6 @@ class SoakTest {
     long hitsBefore = client.hits();
     long fromCacheBefore = client.bytesFromCache();
     long fromHdfsBefore = client.bytesFromHdfs();
-    long clientFillsBefore = client.fills();
     SlaveCountersProto slavesBefore = cluster.totals();
 
     long end = Time.monotonicNow() + seconds * 1000;
@@ -296,8 +295,7 @@ class SoakTest {
             + tally.unexpectedErrors.sum(),
         "client: hits " + (client.hits() - hitsBefore) + ", bytes from cache "
             + (client.bytesFromCache() - fromCacheBefore) + ", bytes from HDFS "
-            + (client.bytesFromHdfs() - fromHdfsBefore) + ", fills " + (client.fills()
-            - clientFillsBefore) + ", fallbacks by cause " + fallbacks,
+            + (client.bytesFromHdfs() - fromHdfsBefore) + ", fallbacks by cause " + fallbacks,
         "slaves: fills committed " + (slaves.getBlocksCached() - slavesBefore.getBlocksCached())
             + ", rejected (mismatch " + (slaves.getFillsRejectedMismatch()
             - slavesBefore.getFillsRejectedMismatch()) + ", unverifiable "

@@ -43,10 +43,9 @@ import org.mpcache.slave.MpCacheSlave;
  * local path, which reads the block file through a descriptor the slave passes; the stream path
  * remote hits take, forced by {@code mpcache.client.domain.socket.enabled=false}; and the RPC
  * path, which remote hits take where streams are off, forced further by
- * {@code mpcache.client.stream.enabled=false}), and an mpCache miss that fills the cache, both
- * ways: the slave filling the blocks from HDFS once the reader's misses stop (the default,
- * {@code mpcache.slave.fill.quiet.ms}) and the reader
- * writing it through ({@code mpcache.client.fill.write-through=true}), and a miss with fills off
+ * {@code mpcache.client.stream.enabled=false}), an mpCache miss that fills the cache (the slave
+ * filling the blocks from HDFS once the reader's misses stop,
+ * {@code mpcache.slave.fill.quiet.ms}), and a miss with fills off
  * ({@code mpcache.client.fill.enabled=false}: what a miss costs its reader alone), beside a
  * control that reads plain HDFS prepared as a miss is. All files are page-cache-hot, so the
  * figures isolate the software's cost, not the disks'.
@@ -234,14 +233,11 @@ public final class ReadPathFigures {
       streamConf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, false);
       Configuration rpcConf = new Configuration(streamConf);
       rpcConf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
-      Configuration writeThroughConf = new Configuration(c.conf());
-      writeThroughConf.setBoolean(ClientConfigKeys.FILL_WRITE_THROUGH_KEY, true);
       Configuration noFillConf = new Configuration(c.conf());
       noFillConf.setBoolean(ClientConfigKeys.FILL_ENABLED_KEY, false);
       try (FileSystem plain = c.plainFileSystem(); FileSystem scr = FileSystem.get(scrConf);
           FileSystem cache = c.fileSystem(); FileSystem stream = FileSystem.get(streamConf);
           FileSystem rpc = FileSystem.get(rpcConf);
-          FileSystem writeThrough = FileSystem.get(writeThroughConf);
           FileSystem noFill = FileSystem.get(noFillConf)) {
         for (Path p : files) {
           fill(c, cache, p);
@@ -261,16 +257,13 @@ public final class ReadPathFigures {
             p -> streamed(stream, p, false));
         paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
         paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
-        // Cached again untimed by writing it through: seconds, where the slave's paced fills
-        // take a quarter of a minute per GiB.
-        paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), writeThrough, false));
+        // Cached again untimed by the slave's paced fills: a quarter of a minute per GiB.
+        paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), cache, false));
         // What a miss costs its reader alone: the lookups, no fill beside it.
         paths.put("mpCache miss without a fill (sequential; mpcache.client.fill.enabled=false)",
-            afterEviction(c, p -> miss(noFill, p), writeThrough, false));
+            afterEviction(c, p -> miss(noFill, p), cache, false));
         paths.put("mpCache miss + fill (sequential; the slave fills after the reader's misses)",
             missAndFill(c, cache));
-        paths.put("mpCache miss + fill (sequential; written through)",
-            missAndFill(c, writeThrough));
         paths.keySet().removeIf(n -> Arrays.stream(only.split(",")).noneMatch(n::contains));
         double idleCores = idleCores();
         List<Row> rows = new ArrayList<>();
