@@ -83,7 +83,7 @@ class EvalUnitTest {
     EvalMain m = new EvalMain();
     List<MixJob> mix = m.mix();
     assertThat(mix).extracting(j -> j.benchmark().name() + "@" + j.dataset()).containsExactly(
-        "grep@wikipedia-k3", "word-count@wikipedia-k3", "k-means@movie-ratings-k2",
+        "grep@wikipedia-k3", "word-count@wikipedia-k3", "k-means@movie-ratings-k3",
         "grep@wikipedia-k3");
     MixReuse reuse = MixReuse.of(mix);
     assertThat(mix).extracting(j -> j.benchmark().shuffleClass())
@@ -98,8 +98,8 @@ class EvalUnitTest {
     assertThat(cachePerNode * m.nodes).as("but not a scan beside it")
         .isLessThan(hot + mix.get(2).bytes());
     assertThat(m.memoryCacheMb).isLessThan(m.cacheMb);
-    assertThat(m.describeReuse(reuse)).contains("re-reads: 55% of input bytes")
-        .contains("32 MiB x 2 nodes = 80%");
+    assertThat(m.describeReuse(reuse)).contains("re-reads: 50% of input bytes")
+        .contains("40 MiB x 2 nodes = 83%");
   }
 
   @Test
