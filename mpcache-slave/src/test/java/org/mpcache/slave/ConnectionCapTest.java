@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,18 +43,16 @@ class ConnectionCapTest {
   }
 
   private static BlockKey key(long id) {
-    return new BlockKey("BP-1", id, 1);
+    return SlaveFixture.key(id);
   }
 
   private static BlockAccessProto access(long id) {
-    return SlaveFixture.access(key(id), BLOCK, "/d", 3).build();
+    return SlaveFixture.access(id, BLOCK);
   }
 
   /** Caches block {@code id} as a reader's write-through would. */
   private void cache(long id) throws Exception {
-    byte[] data = new byte[BLOCK];
-    new Random(id).nextBytes(data);
-    assertTrue(fx.fill(access(id), data));
+    assertTrue(fx.fillRandom(id, BLOCK));
   }
 
   private BlockStreamConnection stream(long id) throws Exception {

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.util.Time;
@@ -82,17 +81,15 @@ class ConnectionFloodTest {
   }
 
   private static BlockKey key(long id) {
-    return new BlockKey("BP-1", id, 1);
+    return SlaveFixture.key(id);
   }
 
   private static BlockAccessProto access(long id) {
-    return SlaveFixture.access(key(id), BLOCK, "/d", 3).build();
+    return SlaveFixture.access(id, BLOCK);
   }
 
   private void cache(long id) throws Exception {
-    byte[] data = new byte[BLOCK];
-    new Random(id).nextBytes(data);
-    assertTrue(fx.fill(access(id), data), "block " + id + " cached");
+    assertTrue(fx.fillRandom(id, BLOCK), "block " + id + " cached");
   }
 
   private static long[] openFilesLimit() throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Random;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -175,6 +176,23 @@ final class SlaveFixture implements AutoCloseable {
   static BlockAccessProto.Builder access(BlockKey key, long blockBytes, String dataset,
       int datasetBlocks) {
     return access(ProtoConverters.toProto(key), blockBytes, dataset, datasetBlocks);
+  }
+
+  /** Block {@code id} of pool BP-1, generation stamp 1. */
+  static BlockKey key(long id) {
+    return new BlockKey("BP-1", id, 1);
+  }
+
+  /** An access to {@link #key(long) block id} of {@code blockBytes} in dataset /d of 3 blocks. */
+  static BlockAccessProto access(long id, int blockBytes) {
+    return access(key(id), blockBytes, "/d", 3).build();
+  }
+
+  /** Caches {@link #key(long) block id}, {@code blockBytes} of bytes seeded by {@code id}. */
+  boolean fillRandom(long id, int blockBytes) throws IOException {
+    byte[] data = new byte[blockBytes];
+    new Random(id).nextBytes(data);
+    return fill(access(id, blockBytes), data);
   }
 
   /**

@@ -95,6 +95,13 @@ class EvalUnitTest {
     long cachePerNode = m.cacheMb << 20;
     assertThat(cachePerNode).as("the Input Cache holds the hot dataset")
         .isGreaterThanOrEqualTo(hotOnFullestNode);
+    // A dataset is its size and a few bytes (the generator ends on a whole record): one more,
+    // tiny, block. The master sizes a dataset it has not cached by its blocks times the block
+    // size, which must fit the cache in all for the hot dataset to be admitted.
+    long block = m.blockMb << 20;
+    long estimate = (hot / block + 1) * block;
+    assertThat(cachePerNode * m.nodes).as("the master admits the hot dataset")
+        .isGreaterThanOrEqualTo(estimate);
     assertThat(cachePerNode * m.nodes).as("but not a scan beside it")
         .isLessThan(hot + mix.get(2).bytes());
     assertThat(m.memoryCacheMb).isLessThan(m.cacheMb);

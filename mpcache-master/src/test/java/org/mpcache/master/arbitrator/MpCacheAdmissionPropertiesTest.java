@@ -135,13 +135,7 @@ class MpCacheAdmissionPropertiesTest {
     StringBuilder trail = new StringBuilder();
     for (int round = 0; round < ROUNDS && !reached; round++) {
       int k = jdReads + 1;
-      double maxValue = 0;
-      for (int d = 0; d < others; d++) {
-        DatasetStanding st = m.policy.standing("d" + d);
-        if (st != null && !Double.isNaN(st.priority())) {
-          maxValue = Math.max(maxValue, st.frequency() / placement[d].length);
-        }
-      }
+      double maxValue = maxFrequencyPerBlock(m, placement);
       reached = jdReads >= 1 && (double) k / jdSize > maxValue + 1e-9;
       List<CacheDecision> decisions = m.read("jd", 1_000_000, jdPlacement);
       jdReads++;
@@ -195,13 +189,7 @@ class MpCacheAdmissionPropertiesTest {
     StringBuilder trail = new StringBuilder();
     for (int round = 0; round < ROUNDS && !reached; round++) {
       int k = reads + 1;
-      double maxValue = 0;
-      for (int d = 0; d < others; d++) {
-        DatasetStanding st = m.policy.standing("d" + d);
-        if (st != null && !Double.isNaN(st.priority())) {
-          maxValue = Math.max(maxValue, st.frequency() / placement[d].length);
-        }
-      }
+      double maxValue = maxFrequencyPerBlock(m, placement);
       reached = reads >= 1 && (double) k / w > maxValue + 1e-9;
       List<CacheDecision> decisions = m.read("huge", 1_000_000, slice, pathBlocks);
       reads++;
@@ -225,5 +213,17 @@ class MpCacheAdmissionPropertiesTest {
   private static void readOther(Model m, Random r, int[][] placement) {
     int d = (int) (placement.length * Math.pow(r.nextDouble(), 2));
     m.read("d" + d, d * 100L, placement[d]);
+  }
+
+  /** The highest Fr/Size among the other datasets {@code d0..} the policy keeps terms for. */
+  private static double maxFrequencyPerBlock(Model m, int[][] placement) {
+    double max = 0;
+    for (int d = 0; d < placement.length; d++) {
+      DatasetStanding st = m.policy.standing("d" + d);
+      if (st != null && !Double.isNaN(st.priority())) {
+        max = Math.max(max, st.frequency() / placement[d].length);
+      }
+    }
+    return max;
   }
 }

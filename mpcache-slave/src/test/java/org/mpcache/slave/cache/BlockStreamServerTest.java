@@ -150,15 +150,10 @@ class BlockStreamServerTest {
       try (Socket s = new Socket("127.0.0.1", server.port())) {
         s.setSoTimeout(10_000);
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
-        byte[] req = StreamRequestProto.newBuilder().setBlock(ProtoConverters.toProto(KEY))
-            .setBlockToken(token).setOffset(0).setLength(4096).build().toByteArray();
-        out.writeInt(req.length);
-        out.write(req);
+        request(out, KEY, token, 4096);
         out.flush();
         DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] body = new byte[in.readInt()];
-        in.readFully(body);
-        StreamResponseProto r = StreamResponseProto.parseFrom(body);
+        StreamResponseProto r = response(in);
         assertEquals(Status.REFUSED, r.getStatus());
         assertTrue(r.getMessage().contains("rejected"), r.getMessage());
         assertEquals(-1, in.read(), "no bytes follow a refusal: the slave closes the stream");
@@ -189,19 +184,12 @@ class BlockStreamServerTest {
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
       DataInputStream in = new DataInputStream(s.getInputStream());
       for (BlockKey k : new BlockKey[] {KEY, OTHER}) {
-        byte[] req = StreamRequestProto.newBuilder().setBlock(ProtoConverters.toProto(k))
-            .setBlockToken(GOOD_TOKEN).setOffset(0).setLength(1024).build().toByteArray();
-        out.writeInt(req.length);
-        out.write(req);
+        request(out, k, GOOD_TOKEN, 1024);
       }
       out.flush();
-      byte[] body = new byte[in.readInt()];
-      in.readFully(body);
-      assertEquals(Status.GRANTED, StreamResponseProto.parseFrom(body).getStatus());
+      assertEquals(Status.GRANTED, response(in).getStatus());
       in.readFully(new byte[1024]);
-      body = new byte[in.readInt()];
-      in.readFully(body);
-      StreamResponseProto r = StreamResponseProto.parseFrom(body);
+      StreamResponseProto r = response(in);
       assertEquals(Status.REFUSED, r.getStatus());
       assertTrue(r.getMessage().contains("one block"), r.getMessage());
       assertEquals(-1, in.read());
@@ -232,17 +220,28 @@ class BlockStreamServerTest {
     Socket s = new Socket("127.0.0.1", server.port());
     s.setSoTimeout(10_000);
     DataOutputStream out = new DataOutputStream(s.getOutputStream());
-    byte[] req = StreamRequestProto.newBuilder().setBlock(ProtoConverters.toProto(KEY))
-        .setBlockToken(GOOD_TOKEN).setOffset(0).setLength(1024).build().toByteArray();
-    out.writeInt(req.length);
-    out.write(req);
+    request(out, KEY, GOOD_TOKEN, 1024);
     out.flush();
     DataInputStream in = new DataInputStream(s.getInputStream());
-    byte[] body = new byte[in.readInt()];
-    in.readFully(body);
-    assertEquals(Status.GRANTED, StreamResponseProto.parseFrom(body).getStatus());
+    assertEquals(Status.GRANTED, response(in).getStatus());
     in.readFully(new byte[1024]);
     return s;
+  }
+
+  /** Writes a framed request for the first {@code length} bytes of {@code key}. */
+  private static void request(DataOutputStream out, BlockKey key, String token, int length)
+      throws IOException {
+    byte[] req = StreamRequestProto.newBuilder().setBlock(ProtoConverters.toProto(key))
+        .setBlockToken(token).setOffset(0).setLength(length).build().toByteArray();
+    out.writeInt(req.length);
+    out.write(req);
+  }
+
+  /** Reads one framed response. */
+  private static StreamResponseProto response(DataInputStream in) throws IOException {
+    byte[] body = new byte[in.readInt()];
+    in.readFully(body);
+    return StreamResponseProto.parseFrom(body);
   }
 
   @Test
