@@ -21,15 +21,16 @@ import org.mpcache.common.tools.ToolOptions;
 /**
  * The evaluation's command line: runs the paper's job mix under each mode on an embedded cluster,
  * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). By
- * default it runs the short reuse mix ({@link EvalMix#reuse}) under hadoop, mpcache and ssd-lru
- * twice, modes interleaved; {@code --compare} runs every mode three times, and
- * {@code --full} selects the paper's 20 size classes and a longer mix. {@link #options()} declares every option with its
- * default ({@code --help} prints them); docs/evaluation.md describes them. Exit status 0 on
- * success, 1 on bad arguments, 2 if the evaluation failed.
+ * default it runs the short hot-dataset mix ({@link EvalMix#hotWithScans}) under hadoop, mpcache
+ * and ssd-lru twice, modes interleaved; {@code --compare} runs every mode three times, and
+ * {@code --full} the reuse mix ({@link EvalMix#reuse}) over the paper's 20 size classes, longer.
+ * {@link #options()} declares every option with its default ({@code --help} prints them);
+ * docs/evaluation.md describes them. Exit status 0 on success, 1 on bad arguments, 2 if the
+ * evaluation failed.
  */
 public final class EvalMain extends CommandLineTool {
   private static final long MB = 1L << 20;
-  /** The defaults {@code --full} sets: the paper's size classes and a longer mix. */
+  /** The defaults {@code --full} sets: the reuse mix over the paper's size classes, longer. */
   private static final Map<String, Object> FULL = fullDefaults();
   /** The {@code --modes} value that names every mode. */
   static final String ALL_MODES = "all";
@@ -83,6 +84,7 @@ public final class EvalMain extends CommandLineTool {
 
   private static Map<String, Object> fullDefaults() {
     Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mix", "reuse");
     m.put("jobs", 30);
     m.put("datasets", 8);
     m.put("classes", 20);
@@ -97,7 +99,7 @@ public final class EvalMain extends CommandLineTool {
   public ToolOptions options() {
     return new ToolOptions("EvalMain", "Runs the paper's job mix under each mode on an embedded "
         + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
-        .preset("full", "the paper's 20 size classes and a longer mix", FULL)
+        .preset("full", "the reuse mix over the paper's 20 size classes, longer", FULL)
         .preset("compare", "every mode, three repetitions (the full comparison)", COMPARE)
         .option("jobs", "N", "jobs in the mix", 4)
         .option("mix", "hot|reuse|paper", "hot: one hot dataset read by most jobs, one-off scans "

@@ -186,6 +186,8 @@ class EvalUnitTest {
         "-D", "mpcache.tiers.hdd.iops=8"});
     assertThat(m.settings).containsEntry("mpcache.tiers.hdd.iops", "8");
     assertThat(m.classes).isEqualTo(20);
+    assertThat(m.mixName).as("--full keeps the reuse mix, not README's hot one")
+        .isEqualTo("reuse");
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
     assertThat(m.repeat).isEqualTo(2);
