@@ -41,6 +41,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.mpcache.yarn.YarnIntegrationConfigKeys;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.master.space.SpaceSplit;
@@ -75,8 +76,12 @@ class LocalizedDataTest {
   static void start() throws Exception {
     FileUtils.deleteQuietly(ROOT);
     // 1 MB blocks and pool units; a 2 MB Localized Cache per node, so the sort borrows pool units.
+    // The full-SSD test fills the slaves with a grant of an application no NodeManager runs; the
+    // NodeManagers' report of what runs would end it within a minute, so it comes once a day.
     cluster = new MiniMpCacheCluster.Builder(ROOT).yarn(true).blockSize(MB)
-        .slaveCapacity(32 * MB).localizedCapacity(2 * MB).build();
+        .slaveCapacity(32 * MB).localizedCapacity(2 * MB)
+        .set(YarnIntegrationConfigKeys.RECONCILE_INTERVAL_MS_KEY, Long.toString(86_400_000L))
+        .build();
     writeInput();
     plainOutput = runSort("plain", false);
   }
