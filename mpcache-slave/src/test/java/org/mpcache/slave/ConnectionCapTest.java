@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
@@ -42,14 +41,6 @@ class ConnectionCapTest {
     }
   }
 
-  private static BlockKey key(long id) {
-    return SlaveFixture.key(id);
-  }
-
-  private static BlockAccessProto access(long id) {
-    return SlaveFixture.access(id, BLOCK);
-  }
-
   /** Caches block {@code id} as a reader's write-through would. */
   private void cache(long id) throws Exception {
     assertTrue(fx.fillRandom(id, BLOCK));
@@ -57,13 +48,14 @@ class ConnectionCapTest {
 
   private BlockStreamConnection stream(long id) throws Exception {
     return BlockStreamConnection.open(new InetSocketAddress("127.0.0.1",
-        fx.slave().info().getStreamPort()), ProtoConverters.toProto(key(id)), "", BLOCK, 10_000);
+        fx.slave().info().getStreamPort()), ProtoConverters.toProto(SlaveFixture.key(id)), "",
+        BLOCK, 10_000);
   }
 
   /** Lookups and fills go on over RPC: a hit on {@code cached}, and block {@code fresh} cached. */
   private void assertLookupsAndFillsGoOn(long cached, long fresh) throws Exception {
     LookupResponseProto r = RpcSupport.call(() -> fx.client().lookup(null,
-        LookupRequestProto.newBuilder().setAccess(access(cached)).build()));
+        LookupRequestProto.newBuilder().setAccess(SlaveFixture.access(cached, BLOCK)).build()));
     assertEquals(LookupResponseProto.Status.HIT, r.getStatus());
     cache(fresh);
   }
@@ -112,10 +104,10 @@ class ConnectionCapTest {
     fx.awaitRegistration();
     cache(1);
     DescriptorClient.Lease held = DescriptorClient.request(socket,
-        ProtoConverters.toProto(key(1)), "", null, 10_000, 10_000);
+        ProtoConverters.toProto(SlaveFixture.key(1)), "", null, 10_000, 10_000);
     assertTrue(held.granted());
     DescriptorClient.Lease extra = DescriptorClient.request(socket,
-        ProtoConverters.toProto(key(1)), "", null, 10_000, 10_000);
+        ProtoConverters.toProto(SlaveFixture.key(1)), "", null, 10_000, 10_000);
     assertFalse(extra.granted(), "a descriptor granted past the cap");
     assertEquals(DescriptorResponseProto.Status.ERROR, extra.response().getStatus());
     assertTrue(extra.response().getMessage().contains(
@@ -125,7 +117,7 @@ class ConnectionCapTest {
     SlaveFixture.waitFor(() -> fx.slave().getDescriptorServer().connections() == 0,
         "the held descriptor's connection to close");
     DescriptorClient.Lease again = DescriptorClient.request(socket,
-        ProtoConverters.toProto(key(1)), "", null, 10_000, 10_000);
+        ProtoConverters.toProto(SlaveFixture.key(1)), "", null, 10_000, 10_000);
     assertTrue(again.granted(), "served again under the cap");
     again.release(0);
   }

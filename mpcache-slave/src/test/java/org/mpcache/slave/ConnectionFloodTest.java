@@ -20,7 +20,6 @@ import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.mpcache.common.BlockKey;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -80,14 +79,6 @@ class ConnectionFloodTest {
     }
   }
 
-  private static BlockKey key(long id) {
-    return SlaveFixture.key(id);
-  }
-
-  private static BlockAccessProto access(long id) {
-    return SlaveFixture.access(id, BLOCK);
-  }
-
   private void cache(long id) throws Exception {
     assertTrue(fx.fillRandom(id, BLOCK), "block " + id + " cached");
   }
@@ -138,12 +129,12 @@ class ConnectionFloodTest {
 
     // A granted reader of block 1 that then goes silent for good; the block is evicted.
     BlockStreamConnection silent = BlockStreamConnection.open(
-        new InetSocketAddress("127.0.0.1", port), ProtoConverters.toProto(key(1)), "", BLOCK,
-        10_000);
+        new InetSocketAddress("127.0.0.1", port), ProtoConverters.toProto(SlaveFixture.key(1)), "",
+        BLOCK, 10_000);
     silent.request(0, 1024);
     silent.receive();
     long used = store.space().usedBytes();
-    assertTrue(store.remove(key(1)));
+    assertTrue(store.remove(SlaveFixture.key(1)));
     assertEquals(used, store.space().usedBytes(), "the stream holds the evicted block");
 
     String javaBin = ProcessHandle.current().info().command().orElse("java");
@@ -180,10 +171,11 @@ class ConnectionFloodTest {
     long until = Time.monotonicNow() + CHECK_MS;
     do {
       LookupResponseProto r = RpcSupport.call(() -> fx.client().lookup(null,
-          LookupRequestProto.newBuilder().setAccess(access(2)).build()));
+          LookupRequestProto.newBuilder().setAccess(SlaveFixture.access(2, BLOCK)).build()));
       assertEquals(LookupResponseProto.Status.HIT, r.getStatus(), "a lookup under the flood");
       cache(fresh);
-      assertTrue(store.remove(key(fresh)), "block " + fresh + " cached under the flood");
+      assertTrue(store.remove(SlaveFixture.key(fresh)),
+          "block " + fresh + " cached under the flood");
       fresh++;
     } while (Time.monotonicNow() < until);
 
