@@ -1,20 +1,23 @@
 package org.mpcache.hdfs;
 
 /**
- * The dataset a read belongs to, as the Replace Arbitrator counts datasets: its identity and its
- * size in blocks (an estimate that errs high by at most one block per file). Immutable.
+ * The dataset a read belongs to, as the Replace Arbitrator counts datasets: its identity, its
+ * size in blocks (an estimate that errs high by at most one block per file) and in bytes (its
+ * paths' lengths, 0 when not measured). Immutable.
  */
 final class Dataset {
   final String id;
   final int blocks;
+  final long bytes;
 
-  Dataset(String id, int blocks) {
+  Dataset(String id, int blocks, long bytes) {
     this.id = id;
     this.blocks = Math.max(1, blocks);
+    this.bytes = Math.max(0, bytes);
   }
 
   @Override
   public String toString() {
-    return id + " (" + blocks + " blocks)";
+    return id + " (" + blocks + " blocks, " + bytes + " bytes)";
   }
 }

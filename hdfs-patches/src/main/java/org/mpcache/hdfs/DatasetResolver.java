@@ -18,8 +18,8 @@ import org.apache.hadoop.util.StringUtils;
  * the set of paths in {@code mapreduce.input.fileinputformat.inputdir}, so every task of a job,
  * and every later job over the same input, reports the same dataset. Elsewhere, and for a task's
  * reads of files outside those paths (the job's staging files, side files), it is the file's
- * parent directory. The size in blocks comes from one content summary per dataset per FileSystem
- * instance; when that fails, the file alone is the dataset.
+ * parent directory. The size in blocks and bytes comes from one content summary per dataset per
+ * FileSystem instance; when that fails, the file alone is the dataset.
  *
  * <p>Thread-safe: results are memoized in a concurrent map.
  */
@@ -35,7 +35,7 @@ final class DatasetResolver {
     this.conf = conf;
   }
 
-  Dataset resolve(Path file, int fileBlocks) {
+  Dataset resolve(Path file, int fileBlocks, long fileBytes) {
     List<Path> roots = new ArrayList<>();
     String inputs = conf.get(INPUT_DIRS_KEY);
     if (inputs != null && !inputs.isEmpty()) {
@@ -52,7 +52,7 @@ final class DatasetResolver {
       roots.add(fs.makeQualified(file.getParent()));
     }
     if (roots.isEmpty()) {
-      return new Dataset(fs.makeQualified(file).toString(), fileBlocks);
+      return new Dataset(fs.makeQualified(file).toString(), fileBlocks, fileBytes);
     }
     List<String> names = new ArrayList<>();
     for (Path p : roots) {
@@ -61,7 +61,8 @@ final class DatasetResolver {
     Collections.sort(names);
     String id = String.join(",", names);
     Dataset d = memo.computeIfAbsent(id, k -> measure(k, roots));
-    return d.blocks >= fileBlocks ? d : new Dataset(d.id, fileBlocks);
+    return d.blocks >= fileBlocks && d.bytes >= fileBytes ? d
+        : new Dataset(d.id, Math.max(d.blocks, fileBlocks), Math.max(d.bytes, fileBytes));
   }
 
   /**
@@ -89,15 +90,18 @@ final class DatasetResolver {
 
   private Dataset measure(String id, List<Path> roots) {
     long blocks = 0;
+    long bytes = 0;
     try {
       for (Path p : roots) {
         ContentSummary cs = fs.getContentSummary(p);
         long bs = fs.getDefaultBlockSize(p);
         blocks += Math.max(cs.getFileCount(), (cs.getLength() + bs - 1) / bs);
+        bytes += cs.getLength();
       }
     } catch (IOException | RuntimeException e) {
       blocks = 0;
+      bytes = 0;
     }
-    return new Dataset(id, (int) Math.min(Integer.MAX_VALUE, blocks));
+    return new Dataset(id, (int) Math.min(Integer.MAX_VALUE, blocks), bytes);
   }
 }

@@ -81,7 +81,8 @@ final class FileBlocks {
       BlockKey key = MpCacheFileSystem.keyOf(b);
       r = new BlockRef(key, BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
           .setBlockBytes(b.getBlockSize()).setDatasetId(dataset.id)
-          .setDatasetBlocks(dataset.blocks).setJobId(conf.jobId).build(), encodedToken(b));
+          .setDatasetBlocks(dataset.blocks).setDatasetBytes(dataset.bytes)
+          .setJobId(conf.jobId).build(), encodedToken(b));
       refs[index] = r;
     }
     return r;

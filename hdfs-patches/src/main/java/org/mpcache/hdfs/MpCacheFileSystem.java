@@ -99,7 +99,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         : blocks.size();
     return new FSDataInputStream(new CachingInputStream(dfsIn, makeQualified(f).toString(),
         blocks, cacheable, client, datasets.resolve(makeQualified(f), Math.max(1,
-        blocks.size())), System::nanoTime));
+        blocks.size()), located.getFileLength()), System::nanoTime));
   }
 
   /**

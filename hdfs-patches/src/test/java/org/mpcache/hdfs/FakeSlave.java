@@ -146,7 +146,7 @@ final class FakeSlave implements Closeable {
       located.add(b);
     }
     return new CachingInputStream(hdfs, "hdfs://nn/f", located, blocks, ctx,
-        new Dataset("hdfs://nn/f", blocks), nanos::get);
+        new Dataset("hdfs://nn/f", blocks, (long) blocks * blockBytes), nanos::get);
   }
 
   /** A stream over the file with the default settings, lookups of misses not batched. */

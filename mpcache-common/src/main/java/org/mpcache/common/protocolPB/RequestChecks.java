@@ -135,7 +135,8 @@ public final class RequestChecks {
   /**
    * Checks one block access (a lookup's or a hit's): a valid block key, {@code blockBytes} from 1
    * to {@link #MAX_BLOCK_BYTES}, a {@code datasetId} of 1 to {@link #MAX_DATASET_ID_CHARS}
-   * characters, at least one dataset block, and a {@code jobId} that is empty or an identifier.
+   * characters, at least one dataset block, {@code datasetBytes} no more than that many blocks
+   * can hold, and a {@code jobId} that is empty or an identifier.
    *
    * @return the accessed block
    */
@@ -144,6 +145,8 @@ public final class RequestChecks {
     uint64("blockBytes", a.getBlockBytes(), 1, MAX_BLOCK_BYTES);
     text("datasetId", a.getDatasetIdBytes(), MAX_DATASET_ID_CHARS);
     uint32("datasetBlocks", a.getDatasetBlocks(), 1, Integer.MAX_VALUE);
+    uint64("datasetBytes", a.getDatasetBytes(), 0,
+        Integer.toUnsignedLong(a.getDatasetBlocks()) * MAX_BLOCK_BYTES);
     optionalText("jobId", a.getJobIdBytes(), MAX_ID_CHARS);
     return key;
   }

@@ -91,6 +91,8 @@ public final class PrefetchPlanner {
     final List<Pending> pending = new ArrayList<>();
     int files;
     int blocks;
+    /** The listed blocks' bytes, so the master prices the dataset by them, not whole blocks. */
+    long bytes;
     int cached;
 
     Listing(String datasetId) {
@@ -169,7 +171,8 @@ public final class PrefetchPlanner {
       plan.computeIfAbsent(slave, s -> new ArrayList<>()).add(PrefetchCommandProto.newBuilder()
           .setAccess(BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
               .setBlockBytes(b.getNumBytes()).setDatasetId(listing.datasetId)
-              .setDatasetBlocks(Math.max(1, listing.blocks)).setJobId(jobId))
+              .setDatasetBlocks(Math.max(1, listing.blocks))
+              .setDatasetBytes(listing.bytes).setJobId(jobId))
           .setPath(p.file.toString()).setOffset(p.block.getStartOffset())
           .setForce(force).build());
       planned++;
@@ -250,6 +253,7 @@ public final class PrefetchPlanner {
       for (LocatedBlock lb : list.subList(0, Math.max(0, usable))) {
         l.blocks++;
         ExtendedBlock b = lb.getBlock();
+        l.bytes += b.getNumBytes();
         if (!arbitrator.holders(new BlockKey(b.getBlockPoolId(), b.getBlockId(),
             b.getGenerationStamp())).isEmpty()) {
           l.cached++;

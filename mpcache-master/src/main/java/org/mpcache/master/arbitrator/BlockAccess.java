@@ -5,8 +5,8 @@ import org.mpcache.common.BlockKey;
 
 /**
  * One read of one input block by a job, as a slave reports it to the master: which slave, which
- * block and how large, which dataset it belongs to and how many blocks that dataset has (as far as
- * the reader knows), which job read it, and when. Immutable.
+ * block and how large, which dataset it belongs to and how many blocks and bytes that dataset has
+ * (as far as the reader knows), which job read it, and when. Immutable.
  */
 public final class BlockAccess {
   private final String slaveId;
@@ -14,15 +14,23 @@ public final class BlockAccess {
   private final long blockBytes;
   private final String datasetId;
   private final int datasetBlocks;
+  private final long datasetBytes;
   private final String jobId;
   private final long timeMillis;
 
+  /** An access whose reader did not measure the dataset's bytes. */
+  public BlockAccess(String slaveId, BlockKey block, long blockBytes, String datasetId,
+      int datasetBlocks, String jobId, long timeMillis) {
+    this(slaveId, block, blockBytes, datasetId, datasetBlocks, 0, jobId, timeMillis);
+  }
+
   /**
    * @param datasetBlocks the number of blocks in the dataset, at least 1
+   * @param datasetBytes the dataset's bytes (its paths' lengths), 0 when not known
    * @param jobId the reading job, or the empty string when unknown
    */
   public BlockAccess(String slaveId, BlockKey block, long blockBytes, String datasetId,
-      int datasetBlocks, String jobId, long timeMillis) {
+      int datasetBlocks, long datasetBytes, String jobId, long timeMillis) {
     this.slaveId = Objects.requireNonNull(slaveId, "slaveId");
     this.block = Objects.requireNonNull(block, "block");
     this.datasetId = Objects.requireNonNull(datasetId, "datasetId");
@@ -33,6 +41,10 @@ public final class BlockAccess {
     if (datasetBlocks < 1) {
       throw new IllegalArgumentException("datasetBlocks must be at least 1: " + datasetBlocks);
     }
+    if (datasetBytes < 0) {
+      throw new IllegalArgumentException("datasetBytes must not be negative: " + datasetBytes);
+    }
+    this.datasetBytes = datasetBytes;
     this.blockBytes = blockBytes;
     this.datasetBlocks = datasetBlocks;
     this.timeMillis = timeMillis;
@@ -58,6 +70,11 @@ public final class BlockAccess {
     return datasetBlocks;
   }
 
+  /** The dataset's bytes as the reader measured them; 0 when not known. */
+  public long datasetBytes() {
+    return datasetBytes;
+  }
+
   public String jobId() {
     return jobId;
   }
@@ -69,6 +86,6 @@ public final class BlockAccess {
   @Override
   public String toString() {
     return "BlockAccess{" + slaveId + ", " + block + ", " + blockBytes + "B, dataset=" + datasetId
-        + "/" + datasetBlocks + ", job=" + jobId + ", t=" + timeMillis + "}";
+        + "/" + datasetBlocks + "/" + datasetBytes + "B, job=" + jobId + ", t=" + timeMillis + "}";
   }
 }

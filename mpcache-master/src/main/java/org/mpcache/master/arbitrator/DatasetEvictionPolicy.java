@@ -191,6 +191,13 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     return d;
   }
 
+  /** The record of the accessed dataset, its paths' blocks and bytes grown to the reader's. */
+  private DatasetRecord dataset(BlockAccess a) {
+    DatasetRecord d = dataset(a.datasetId(), a.datasetBlocks());
+    d.pathBytes = Math.max(d.pathBytes, a.datasetBytes());
+    return d;
+  }
+
   /** Sets Size(jd) from the paths' size and the reads, telling the subclass when it changed. */
   private void resize(DatasetRecord d) {
     int size = d.sizeFromReads();
@@ -237,7 +244,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     if (id == null) {
       return;
     }
-    DatasetRecord d = dataset(id, id.equals(a.datasetId()) ? a.datasetBlocks() : 1);
+    DatasetRecord d = id.equals(a.datasetId()) ? dataset(a) : dataset(id, 1);
     noteAccess(d, a);
     afterRequest(d, true);
   }
@@ -250,7 +257,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
   /** Algorithm 1 lines 6-32. */
   @Override
   public final CacheDecision onMiss(BlockAccess a, long slaveFreeBytes, boolean force) {
-    DatasetRecord d = dataset(a.datasetId(), a.datasetBlocks());
+    DatasetRecord d = dataset(a);
     noteAccess(d, a);
     String slave = a.slaveId();
     long free = Math.max(0, slaveFreeBytes);

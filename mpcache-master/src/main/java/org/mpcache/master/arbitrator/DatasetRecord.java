@@ -48,6 +48,11 @@ public final class DatasetRecord {
    * policy did not).
    */
   int pathBlocks;
+  /**
+   * The dataset's bytes as readers report them (the paths' lengths), the largest report since
+   * the policy began to track it; 0 while no reader has measured them.
+   */
+  long pathBytes;
   /** The blocks the previous access by a known job read; 0 when none is known. */
   int lastReadBlocks;
   /** The blocks the current access has read so far (known jobs only). */
@@ -126,11 +131,23 @@ public final class DatasetRecord {
     return Math.max(1, Math.min(pathBlocks, Math.max(lastReadBlocks, readBlocks)));
   }
 
+  /**
+   * The bytes of {@code blocks} of the dataset's blocks: the paths' mean block length when readers
+   * measured the paths, else {@code blockBytes} each. A dataset's last block of a file is mostly
+   * short (48 MiB and a line in 16 MiB blocks is four blocks, not 64 MiB), so pricing every block
+   * as a full one would refuse a dataset the cache holds.
+   */
+  long bytesOf(int blocks, long blockBytes) {
+    long perBlock = pathBytes > 0 ? (pathBytes + pathBlocks - 1) / pathBlocks : blockBytes;
+    return blocks * perBlock;
+  }
+
   /** The policy forgets the dataset: its terms start over if it is tracked again. */
   void untrack() {
     tracked = false;
     size = 0;
     pathBlocks = 0;
+    pathBytes = 0;
     lastReadBlocks = 0;
     readBlocks = 0;
     accesses = 0;

@@ -224,7 +224,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   private CacheDecision.Reason judge(DatasetRecord d, long blockBytes) {
-    long missing = (long) (d.size - placement.cachedBlocks(d.id)) * blockBytes;
+    long missing = d.bytesOf(d.size - placement.cachedBlocks(d.id), blockBytes);
     long deficit = missing - (reportedFree + placement.pendingBytes());
     if (deficit > 0 && !d.wasInAuxiliary) {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;

@@ -371,7 +371,7 @@ public final class SlaveMasterHandler implements SlaveMasterProtocolPB {
   private static BlockAccess toAccess(String slaveId, BlockAccessProto p, long now)
       throws RequestRefusedException {
     return new BlockAccess(slaveId, RequestChecks.access(p), p.getBlockBytes(), p.getDatasetId(),
-        p.getDatasetBlocks(), p.getJobId(), now);
+        p.getDatasetBlocks(), p.getDatasetBytes(), p.getJobId(), now);
   }
 
   /** The valid keys of a block report; the others are skipped and counted. */

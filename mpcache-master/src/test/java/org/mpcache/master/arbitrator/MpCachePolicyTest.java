@@ -148,6 +148,18 @@ class MpCachePolicyTest {
   }
 
   @Test
+  void onMiss_datasetWithAShortLastBlockIsPricedByItsBytesNotWholeBlocks() {
+    // 3 full blocks of 100 bytes and a last one of 2: 302 bytes in 4 blocks. 310 bytes of room
+    // hold it, though 4 whole blocks (400) would not: a reader that did not measure the bytes
+    // has every block priced as long as the one it asks for, and is refused.
+    CacheDecision unmeasured = policy.onMiss(access("s1", 50, "U", 4, "jU1"), 310);
+    assertEquals(CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE, unmeasured.reason());
+    CacheDecision d = policy.onMiss(
+        new BlockAccess("s1", block(40), 100, "H", 4, 302, "jH1", 0), 310);
+    assertEquals(CacheDecision.Reason.ADMITTED_FREE_SPACE, d.reason());
+  }
+
+  @Test
   void onMiss_admissionVerdictHoldsForTheRestOfTheAccess() {
     cache("s1", 1, "A", 2, "jA1", 1_000);
     cache("s1", 2, "A", 2, "jA1", 100); // s1 is full

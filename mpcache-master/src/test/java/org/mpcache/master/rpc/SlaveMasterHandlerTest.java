@@ -240,6 +240,8 @@ class SlaveMasterHandlerTest {
         .addHits(hit(K2, "/huge-blocks").setDatasetBlocks(-1))
         .addHits(hit(K2, "/zero-bytes").setBlockBytes(0))
         .addHits(hit(K2, "/absurd-bytes").setBlockBytes(1L << 40))
+        .addHits(hit(K2, "/absurd-dataset-bytes").setDatasetBytes(2 * (2L << 30) + 1))
+        .addHits(hit(K2, "/negative-dataset-bytes").setDatasetBytes(-1))
         .addHits(hit(K2, ""))
         .addHits(hit(K2, "/b"))
         .build());
@@ -248,7 +250,7 @@ class SlaveMasterHandlerTest {
     assertEquals(List.of(1_000L, 1_000L), arbitrator.datasets(id -> true).stream()
         .map(d -> d.getLastAccessMs()).toList(), "the valid hits counted");
     assertTrue(registry.isRegistered(SLAVE));
-    assertEquals(5, arbitrator.stats().invalidReportItems());
+    assertEquals(7, arbitrator.stats().invalidReportItems());
   }
 
   @Test
