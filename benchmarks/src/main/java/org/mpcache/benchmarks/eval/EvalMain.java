@@ -106,7 +106,7 @@ public final class EvalMain extends CommandLineTool {
             + "between; reuse: few datasets, each read by several benchmarks, Zipf popularity; "
             + "paper: a dataset per input kind and size class", "hot")
         .option("hot-class", "K", "size class of the hot mix's hot dataset", 3)
-        .option("scan-class", "K", "size class of the hot mix's one-off scans", 3)
+        .option("scan-class", "K", "size class of the hot mix's one-off scans", 2)
         .option("scan-every", "N", "hot jobs between two scans of the hot mix", 2)
         .option("datasets", "D", "datasets of the reuse mix", 3)
         .option("popularity", "S", "Zipf exponent over the reuse mix's datasets", 1.0)
@@ -122,7 +122,7 @@ public final class EvalMain extends CommandLineTool {
         .option("mb-per-class", "X", "MiB of a size-class-1 dataset", 16)
         .option("block-mb", "N", "HDFS block size in MiB", 16)
         .option("cache-mb", "N", "the SSD Input Cache per node (mpcache, mpcache-input, ssd-lru), "
-            + "MiB", 40)
+            + "MiB", 36)
         .option("localized-mb", "N", "mpCache's Localized Cache per node, MiB", 128)
         .option("memory-cache-mb", "N", "the PACMan-like memory cache per node, MiB", 4)
         .optional("sweep-cache-mb", "a,b,...", "run mpcache once at each of these cache sizes "
