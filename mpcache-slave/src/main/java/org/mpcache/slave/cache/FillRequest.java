@@ -39,8 +39,10 @@ public record FillRequest(BlockKey key, long length, String datasetId, int datas
 
   /** The block as the master's replace request names it. */
   public BlockAccessProto access() {
-    return BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-        .setBlockBytes(length).setDatasetId(datasetId).setDatasetBlocks(datasetBlocks)
-        .setDatasetBytes(datasetBytes).setJobId(jobId).build();
+    BlockAccessProto.Builder a = BlockAccessProto.newBuilder()
+        .setBlock(ProtoConverters.toProto(key)).setBlockBytes(length).setDatasetId(datasetId)
+        .setDatasetBlocks(datasetBlocks).setJobId(jobId);
+    // Unset when not known, as the reader sent it.
+    return datasetBytes > 0 ? a.setDatasetBytes(datasetBytes).build() : a.build();
   }
 }
