@@ -468,6 +468,8 @@ class RpcFuzzTest {
     m.put(prefix + ".blockBytes", number(1, 2L << 30, false));
     m.put(prefix + ".datasetId", ID);
     m.put(prefix + ".datasetBlocks", number(1, Integer.MAX_VALUE, true));
+    // At most what the base access's 4 dataset blocks can hold.
+    m.put(prefix + ".datasetBytes", number(0, 4 * RequestChecks.MAX_BLOCK_BYTES, false));
     m.put(prefix + ".jobId", OPTIONAL_ID);
     return m;
   }
