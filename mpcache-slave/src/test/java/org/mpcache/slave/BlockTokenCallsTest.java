@@ -31,7 +31,7 @@ import org.mpcache.slave.security.BlockAccessChecker;
  * block, and a lookup's read reports and following blocks are each checked against their own.
  * A real slave against a {@link FakeMaster}.
  */
-class FillAuthorizationTest {
+class BlockTokenCallsTest {
   private static final int BLOCK = 100_000;
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
