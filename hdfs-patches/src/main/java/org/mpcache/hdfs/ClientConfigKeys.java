@@ -15,8 +15,8 @@ public final class ClientConfigKeys {
   public static final boolean ENABLED_DEFAULT = true;
 
   /**
-   * Whether the blocks a client misses get cached: written through when the client enters a block
-   * at its start, read from HDFS by the slave itself otherwise.
+   * Whether the blocks a client misses get cached, however it reads them: the slave reads each
+   * from HDFS itself.
    */
   public static final String FILL_ENABLED_KEY = "mpcache.client.fill.enabled";
   public static final boolean FILL_ENABLED_DEFAULT = true;

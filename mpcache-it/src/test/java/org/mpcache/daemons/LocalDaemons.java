@@ -1,6 +1,8 @@
 package org.mpcache.daemons;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
@@ -9,11 +11,16 @@ import org.apache.hadoop.fs.FileSystem;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.MpCacheConfiguration;
 import org.mpcache.common.Waits;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.master.MasterConfigKeys;
 import org.mpcache.master.MpCacheMaster;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.SlaveConfigKeys;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.InputCache;
 import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.slave.store.BlockFill;
 
 /**
  * A real master and a real slave on loopback, with free ports and a 100 ms heartbeat: the
@@ -43,7 +50,7 @@ final class LocalDaemons {
     sc.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY, "127.0.0.1:" + master.getPort());
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "127.0.0.1:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "127.0.0.1");
-    sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
+    sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no NameNode to check fills' files
     // The cluster's HDFS, which lookups' paths must name: nothing listens on port 1, and one
     // connection attempt makes a fill the slave carries out itself fail at once.
     sc.set(FileSystem.FS_DEFAULT_NAME_KEY, UNREACHABLE_HDFS);
@@ -77,5 +84,31 @@ final class LocalDaemons {
   /** Waits up to 10 s for {@code condition}, else fails naming {@code what}. */
   static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
     Waits.waitFor(condition, what);
+  }
+
+  /**
+   * Caches {@code data} as the block {@code access} names, on {@code slave}, as the slave's own
+   * fill of a reader's miss of {@code path} would with {@code data} for what it reads from HDFS
+   * (these daemons have none): admitted by the master, written, committed and reported cached.
+   * The block's file is not checked. Returns whether the block was admitted and cached.
+   */
+  static boolean fill(MpCacheSlave slave, BlockAccessProto access, String path, byte[] data)
+      throws IOException {
+    InputCache cache = new InputCache(slave.getStore(), slave.getCounters(),
+        slave.getMasterLink());
+    FillAdmission.Result a = new FillAdmission(cache, slave.getMasterLink(),
+        (k, p, o, l) -> true).admit(FillRequest.of(access, path, 0));
+    if (!a.admitted()) {
+      return false;
+    }
+    BlockFill fill = a.fill();
+    try {
+      fill.append(0, ByteBuffer.wrap(data));
+      fill.commit();
+    } finally {
+      fill.abort();
+    }
+    cache.cached(fill.key(), fill.datasetId());
+    return true;
   }
 }

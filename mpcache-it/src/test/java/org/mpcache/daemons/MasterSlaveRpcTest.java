@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.RemoteException;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,16 +22,13 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.AdminProtos.ReportRequestProto;
 import org.mpcache.common.proto.AdminProtos.SlaveReportProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.AdminProtocolPB;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.master.MasterConfigKeys;
@@ -102,16 +98,9 @@ class MasterSlaveRpcTest {
     LookupResponseProto miss = RpcSupport.call(() -> client.lookup(null,
         LookupRequestProto.newBuilder().setAccess(access(key, data.length)).build()));
     assertEquals(LookupResponseProto.Status.MISS, miss.getStatus());
-    assertFalse(miss.hasFillId(), "no fill unless the client offers one");
-    long fillId = RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(key, data.length)).setOfferFill(true).setPath("/data/part-0")
-        .setBlockOffset(0).build())).getFillId();
-    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
-        WriteRequestProto.newBuilder().setFillId(fillId).setOffset(0),
-        ByteString.copyFrom(data)).build()))
-        .getAccepted());
-    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(fillId).setLength(data.length).build())).getCached());
+    assertFalse(miss.getSlaveFills(), "no fill unless the lookup names the block's file");
+    assertTrue(LocalDaemons.fill(slave, access(key, data.length),
+        LocalDaemons.UNREACHABLE_HDFS + "/data/part-0", data));
 
     waitFor(() -> report().get(0).getCachedBlocks() == 1, "the block report");
     ReadResponseProto r = RpcSupport.call(() -> client.read(null, ReadRequestProto.newBuilder()

@@ -11,22 +11,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.admin.AdminCliRun;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.JobSpacePredictionProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
@@ -92,20 +86,13 @@ class SlaveSpaceTest {
     master.stop();
   }
 
-  /** Caches one block of a dataset through the client protocol, as a reading task would. */
+  /** Caches one block of a dataset as the slave's own fill of a reader's miss would. */
   private void cache(BlockKey key, String dataset, int datasetBlocks) throws IOException {
     BlockAccessProto access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
         .setBlockBytes(BLOCK).setDatasetId(dataset).setDatasetBlocks(datasetBlocks)
         .setJobId("job_" + dataset).build();
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null,
-        LookupRequestProto.newBuilder().setAccess(access).setOfferFill(true)
-            .setPath(dataset + "/part-0").setBlockOffset(0).build()));
-    assertTrue(r.hasFillId(), "admitted: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
-        WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),
-        ByteString.copyFrom(new byte[BLOCK])).build())).getAccepted());
-    assertTrue(RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(r.getFillId()).setLength(BLOCK).build())).getCached());
+    assertTrue(LocalDaemons.fill(slave, access, LocalDaemons.UNREACHABLE_HDFS + dataset
+        + "/part-0", new byte[BLOCK]), "admitted and cached");
   }
 
   private SpaceSnapshot split() {

@@ -73,7 +73,7 @@ class KerberizedSlaveRegistrationTest {
     Configuration sc = new Configuration(conf);
     sc.set(SlaveConfigKeys.RPC_ADDRESS_KEY, "localhost:0");
     sc.set(SlaveConfigKeys.HOSTNAME_KEY, "localhost");
-    sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no HDFS to vouch for fills
+    sc.setBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, false); // no NameNode to check fills' files
     sc.set(MpCacheConfigKeys.SLAVE_CACHE_DIRS_KEY, new File(BASE, "ssd").getAbsolutePath());
     sc.set(SlaveConfigKeys.CACHE_CAPACITY_KEY, "16m");
     sc.set(LocalizedConfigKeys.LOCALIZED_BIND_ADDRESS_KEY, "localhost:0");

@@ -30,11 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mpcache.common.proto.ClientMasterProtos.GetSlavesRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ClientSlaveService;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
@@ -43,8 +39,6 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.common.proto.SlaveMasterProtos.RegisterSlaveRequestProto;
@@ -238,24 +232,6 @@ class RogueSlaveTest {
         b.addChecksums((int) crc.getValue());
       }
       return b.build();
-    }
-
-    @Override
-    public WriteResponseProto write(RpcController c, WriteRequestProto req) {
-      calls.incrementAndGet();
-      return WriteResponseProto.newBuilder().setAccepted(false).build();
-    }
-
-    @Override
-    public CommitResponseProto commit(RpcController c, CommitRequestProto req) {
-      calls.incrementAndGet();
-      return CommitResponseProto.newBuilder().setCached(false).build();
-    }
-
-    @Override
-    public AbortResponseProto abort(RpcController c, AbortRequestProto req) {
-      calls.incrementAndGet();
-      return AbortResponseProto.getDefaultInstance();
     }
 
     @Override

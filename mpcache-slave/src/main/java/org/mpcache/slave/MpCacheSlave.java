@@ -11,7 +11,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.service.CompositeService;
-import org.apache.hadoop.service.Service;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.ConfigChecks;
@@ -68,9 +67,6 @@ import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.slave.store.CachedBlock;
 import org.mpcache.slave.store.FileBlockStore;
 import org.mpcache.slave.store.StorageDirLocks;
-import org.mpcache.slave.verify.BlockChecksumSource;
-import org.mpcache.slave.verify.DataNodeChecksumSource;
-import org.mpcache.slave.verify.FillVerifier;
 import org.mpcache.slave.verify.StartupVerifier;
 import org.mpcache.slave.volume.RunningClock;
 import org.mpcache.slave.volume.VolumeHealth;
@@ -88,9 +84,7 @@ import org.slf4j.LoggerFactory;
  * Replace Arbitrator which cached datasets to exclude when localized data needs room that input
  * holds.
  *
- * <p>Services, in start order: the DataNode checksum source when fills are verified
- * ({@code mpcache.slave.fill.verify}), the client endpoint (so fills can be reaped), the filler
- * (ready before the first heartbeat can carry commands), the descriptor server when
+ * <p>Services, in start order: the filler (ready before the first heartbeat can carry commands), the descriptor server when
  * {@code mpcache.slave.domain.socket.path} is set (local hits), the block stream server unless
  * {@code mpcache.slave.stream.address} is empty or security asks for protected transfers (remote
  * hits), the client RPC server (its port is part of the
@@ -114,7 +108,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private RunningClock readClock;
   private SlaveCounters counters;
   private InputCache inputCache;
-  private ClientEndpoint clientEndpoint;
   private DescriptorServer descriptorServer;
   private BlockStreamServer streamServer;
   private RpcServerService rpcServer;
@@ -139,8 +132,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     double guard = LocalizedConfigKeys.guard(conf);
     int chunk = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_KEY,
         SlaveConfigKeys.CHECKSUM_CHUNK_BYTES_DEFAULT, 512);
-    long fillTimeout = ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_TIMEOUT_MS_KEY,
-        SlaveConfigKeys.FILL_TIMEOUT_MS_DEFAULT, 1);
     int readMax = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.READ_MAX_BYTES_KEY,
         SlaveConfigKeys.READ_MAX_BYTES_DEFAULT, chunk);
     int handlers = ConfigChecks.intAtLeast(conf, SlaveConfigKeys.RPC_HANDLER_COUNT_KEY,
@@ -192,19 +183,11 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         SlaveConfigKeys.FILL_YIELD_WINDOW_MS_DEFAULT, 1);
     // Hits and Localized Cache grants, weighed by the fills (FillYield).
     ForegroundActivity foreground = new ForegroundActivity(yieldWindow, Time::monotonicNow);
-    FillVerifier verifier = FillVerifier.off();
     boolean verify =
         conf.getBoolean(SlaveConfigKeys.FILL_VERIFY_KEY, SlaveConfigKeys.FILL_VERIFY_DEFAULT);
-    if (verify) {
-      BlockChecksumSource source = createChecksumSource(conf);
-      verifier = new FillVerifier(source);
-      if (source instanceof Service) {
-        // First: the client endpoint commits no fill before it can ask a DataNode.
-        addService((Service) source);
-      }
-    } else {
-      LOG.warn("{}=false: fills are taken on the clients' word, their bytes and their files not"
-          + " verified with HDFS", SlaveConfigKeys.FILL_VERIFY_KEY);
+    if (!verify) {
+      LOG.warn("{}=false: the files readers' lookups name are taken on their word, not checked"
+          + " with the NameNode", SlaveConfigKeys.FILL_VERIFY_KEY);
     }
     BlockAccessChecker access = createAccessChecker(conf);
     String socket = conf.getTrimmed(SlaveConfigKeys.DOMAIN_SOCKET_PATH_KEY,
@@ -272,8 +255,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
             ConfigChecks.longAtLeast(conf, SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_KEY,
                 SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
         foreground);
-    clientEndpoint = new ClientEndpoint(inputCache, access, foreground, verifier, admission,
-        prefetcher::fillForReader, fillSources, fillTimeout, readMax,
+    ClientEndpoint clientEndpoint = new ClientEndpoint(inputCache, access, foreground,
+        prefetcher::fillForReader, fillSources, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
@@ -300,7 +283,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           counters.blockFailedVerification();
           inputCache.drop(key, why);
         });
-    addService(clientEndpoint);
     addService(prefetcher);
     if (descriptorServer != null) {
       // Before the client RPC server: a hit names the socket only once it is served.
@@ -354,14 +336,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   }
 
   /**
-   * Where HDFS's checksums of filled blocks come from: the DataNodes of {@code fs.defaultFS}; a
-   * seam for tests that fake them.
-   */
-  protected BlockChecksumSource createChecksumSource(Configuration conf) {
-    return new DataNodeChecksumSource();
-  }
-
-  /**
    * The file I/O under the Input Cache: the local file system; a seam for tests that inject the
    * SSD's faults.
    */
@@ -394,11 +368,6 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
         dirLocks.close();
       }
     }
-  }
-
-  /** Blocks being written through now. */
-  public int fillsInProgress() {
-    return clientEndpoint.fillsInProgress();
   }
 
   /** The slave's metrics source (null before start). */

@@ -40,16 +40,11 @@ public final class SlaveConfigKeys {
   public static final String CHECKSUM_CHUNK_BYTES_KEY = "mpcache.slave.checksum.chunk.bytes";
   public static final int CHECKSUM_CHUNK_BYTES_DEFAULT = 64 * 1024;
 
-  /** A fill no client has written to for this long is abandoned and its space released. */
-  public static final String FILL_TIMEOUT_MS_KEY = "mpcache.slave.fill.timeout.ms";
-  public static final long FILL_TIMEOUT_MS_DEFAULT = 60_000;
-
   /**
-   * Whether a fill becomes readable only once a DataNode holding the block vouches for its bytes
-   * (HDFS's COMPOSITE_CRC of the block equals the CRC of the bytes written), and a client's
-   * write-through is admitted only once the NameNode says the block is the file's the client
-   * named. Off, a client's write-through is taken on its word: any client allowed to read a block
-   * can then make other bytes readable as that block, and have it counted for another dataset.
+   * Whether a fill is admitted only once the NameNode says the block is the file's the lookup or
+   * prefetch named (so that the master judges the block by the file it lies in). Off, the file is
+   * taken on the client's word: a client allowed to read a block can have it counted for another
+   * dataset. The bytes are the block's either way: the slave reads them from HDFS itself.
    */
   public static final String FILL_VERIFY_KEY = "mpcache.slave.fill.verify";
   public static final boolean FILL_VERIFY_DEFAULT = true;
@@ -133,9 +128,8 @@ public final class SlaveConfigKeys {
   public static final int PREFETCH_QUEUE_DEFAULT = 10_000;
 
   /**
-   * How many fills of missed blocks a slave queues to read from HDFS itself for readers (blocks
-   * entered anywhere but at their start, read by positional reads, or whose write-through was
-   * abandoned); more are dropped and counted as failed until the queue drains.
+   * How many fills of missed blocks a slave queues to read from HDFS itself for readers (each
+   * missed block a reader's lookup names the file of); more are dropped and counted as failed until the queue drains.
    */
   public static final String SLAVE_FILL_QUEUE_KEY = "mpcache.slave.fill.queue";
   public static final int SLAVE_FILL_QUEUE_DEFAULT = 1_000;

@@ -24,8 +24,8 @@ import org.mpcache.common.stream.BlockStreamConnection;
 
 /**
  * A slave's block stream and descriptor servers keep at most their configured number of
- * connections: one more is answered with an error naming the key and closed, while lookups and
- * fills go on over RPC, and a connection is served again once one of those open has closed.
+ * connections: one more is answered with an error naming the key and closed, while lookups over
+ * RPC and fills go on, and a connection is served again once one of those open has closed.
  */
 class ConnectionCapTest {
   private static final int BLOCK = 10_000;
@@ -41,7 +41,7 @@ class ConnectionCapTest {
     }
   }
 
-  /** Caches block {@code id} as a reader's write-through would. */
+  /** Caches block {@code id} as the slave's own fill would. */
   private void cache(long id) throws Exception {
     assertTrue(fx.fillRandom(id, BLOCK));
   }
@@ -52,7 +52,7 @@ class ConnectionCapTest {
         BLOCK, 10_000);
   }
 
-  /** Lookups and fills go on over RPC: a hit on {@code cached}, and block {@code fresh} cached. */
+  /** Lookups and fills go on: a hit on {@code cached}, and block {@code fresh} cached. */
   private void assertLookupsAndFillsGoOn(long cached, long fresh) throws Exception {
     LookupResponseProto r = RpcSupport.call(() -> fx.client().lookup(null,
         LookupRequestProto.newBuilder().setAccess(SlaveFixture.access(cached, BLOCK)).build()));

@@ -65,10 +65,9 @@ class ForeignFillSourceTest {
     return SlaveFixture.access(new BlockKey("BP-1", id, 1), 1000, "/d", 1).build();
   }
 
-  private LookupResponseProto lookup(long id, String path, boolean offerFill) throws Exception {
+  private LookupResponseProto lookup(long id, String path) throws Exception {
     return RpcSupport.call(() -> fx.client().lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(id)).setPath(path).setBlockOffset(0).setOfferFill(offerFill)
-        .build()));
+        .setAccess(access(id)).setPath(path).setBlockOffset(0).build()));
   }
 
   private long fillsBySlaveFailed() {
@@ -77,7 +76,7 @@ class ForeignFillSourceTest {
 
   @Test
   void lookup_namingAnotherClustersPath_queuesNoFillAndNeverConnectsToIt() throws Exception {
-    LookupResponseProto foreign = lookup(1, other.uri() + "/x", false);
+    LookupResponseProto foreign = lookup(1, other.uri() + "/x");
     assertEquals(LookupResponseProto.Status.MISS, foreign.getStatus());
     assertFalse(foreign.getSlaveFills(), "a fill from another cluster was queued: "
         + foreign.getMissReason());
@@ -85,24 +84,15 @@ class ForeignFillSourceTest {
     assertEquals(0, fx.slave().getPrefetcher().readerFillsPending());
     assertEquals(1, fx.slave().getFillSources().refused());
     assertEquals(0, fx.slave().getCounters().snapshot().getMisses(), "a refused lookup counts");
+    assertEquals(0, fx.master().received(ReplaceRequestProto.class).size(),
+        "admission asked for another cluster's block");
     // The slave's own cluster, named without an authority: queued behind anything queued above.
-    LookupResponseProto mine = lookup(2, "/x", false);
+    LookupResponseProto mine = lookup(2, "/x");
     assertTrue(mine.getSlaveFills(), mine.getMissReason());
     SlaveFixture.waitFor(() -> fillsBySlaveFailed() == 1 && own.connections() > 0,
         "the fill from the slave's own cluster to be tried there");
     assertEquals(0, other.connections(), "connections made to the other cluster");
     assertTrue(fx.slave().getStore().cachedBlocks().isEmpty());
-  }
-
-  @Test
-  void lookup_offeringAFillOfAnotherClustersPath_isOfferedNone() throws Exception {
-    LookupResponseProto r = lookup(3, other.uri() + "/x", true);
-    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
-    assertFalse(r.hasFillId(), "a fill was offered for another cluster's path");
-    assertFalse(r.getSlaveFills());
-    assertEquals(0, fx.master().received(ReplaceRequestProto.class).size(),
-        "admission asked for another cluster's block");
-    assertEquals(1, fx.slave().getFillSources().refused());
   }
 
   @Test

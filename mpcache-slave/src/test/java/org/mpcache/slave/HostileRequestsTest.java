@@ -46,6 +46,8 @@ class HostileRequestsTest {
   private static final int BLOCK = 200_000;
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
+  /** The file a lookup names for the slave to fill a missed block from. */
+  private static final String FILE = SlaveFixture.UNREACHABLE_HDFS + "/a/f";
 
   @TempDir
   Path dir;
@@ -81,10 +83,9 @@ class HostileRequestsTest {
     return access(ProtoConverters.toProto(key));
   }
 
-  private LookupResponseProto lookup(BlockAccessProto.Builder access, boolean offerFill)
-      throws IOException {
+  private LookupResponseProto lookup(BlockAccessProto.Builder access) throws IOException {
     return RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access).setOfferFill(offerFill).build()));
+        .setAccess(access).build()));
   }
 
   private byte[] cache(BlockKey key) throws IOException {
@@ -183,9 +184,9 @@ class HostileRequestsTest {
     BlockKeyProto bad = BlockKeyProto.newBuilder().setBlockPoolId("BP-\u00001")
         .setBlockId(2).setGenerationStamp(1).build();
     assertRefused("blockPoolId", () -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(bad)).setOfferFill(true).build()));
+        .setAccess(access(bad)).setPath(FILE).setBlockOffset(0).build()));
     assertEquals(free, slave.getStore().space().freeBytes(), "no space stays reserved");
-    assertEquals(0, slave.fillsInProgress());
+    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
     assertServed(K1, data);
     assertTrue(master.received(ReplaceRequestProto.class).size() == 1,
         "the master was not asked to admit the bad key");
@@ -197,9 +198,9 @@ class HostileRequestsTest {
     BlockKeyProto bad = BlockKeyProto.newBuilder().setBlockPoolId("BP-" + "9".repeat(300))
         .setBlockId(2).setGenerationStamp(1).build();
     assertRefused("blockPoolId", () -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(bad)).setOfferFill(true).build()));
+        .setAccess(access(bad)).setPath(FILE).setBlockOffset(0).build()));
     assertEquals(free, slave.getStore().space().freeBytes());
-    assertEquals(0, slave.fillsInProgress());
+    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
     assertTrue(master.received(ReplaceRequestProto.class).isEmpty());
   }
 
@@ -208,11 +209,11 @@ class HostileRequestsTest {
     long free = slave.getStore().space().freeBytes();
     for (long bytes : new long[] {0, -1L, 3L << 30}) {
       assertRefused("blockBytes", () -> client.lookup(null, LookupRequestProto.newBuilder()
-          .setAccess(access(K2).setBlockBytes(bytes)).setOfferFill(true).build()));
+          .setAccess(access(K2).setBlockBytes(bytes)).setPath(FILE).setBlockOffset(0).build()));
     }
     assertTrue(master.received(ReplaceRequestProto.class).isEmpty(), "the master was not asked");
     assertEquals(free, slave.getStore().space().freeBytes());
-    assertEquals(0, slave.fillsInProgress());
+    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
   }
 
   @Test
@@ -222,7 +223,7 @@ class HostileRequestsTest {
         .setAccess(access(K1).setDatasetBlocks(0)).build()));
     assertRefused("datasetId", () -> client.lookup(null, LookupRequestProto.newBuilder()
         .setAccess(access(K1).setDatasetId("")).build()));
-    assertEquals(LookupResponseProto.Status.HIT, lookup(access(K1), false).getStatus());
+    assertEquals(LookupResponseProto.Status.HIT, lookup(access(K1)).getStatus());
     waitFor(() -> !master.received(HitReportRequestProto.class).isEmpty(), "a hit report");
     List<BlockAccessProto> hits = new ArrayList<>();
     master.received(HitReportRequestProto.class).forEach(h -> hits.addAll(h.getHitsList()));
@@ -234,7 +235,7 @@ class HostileRequestsTest {
   void hitReport_refusedByTheMaster_slaveStaysRegisteredAndKeepsItsCache() throws Exception {
     byte[] data = cache(K1);
     master.setFault(HitReportRequestProto.class, FakeMaster.Fault.FAIL);
-    assertEquals(LookupResponseProto.Status.HIT, lookup(access(K1), false).getStatus());
+    assertEquals(LookupResponseProto.Status.HIT, lookup(access(K1)).getStatus());
     waitFor(() -> !master.received(HitReportRequestProto.class).isEmpty(), "a hit report");
     int beats = master.received(HeartbeatRequestProto.class).size();
     waitFor(() -> master.received(HeartbeatRequestProto.class).size() >= beats + 3,

@@ -10,10 +10,8 @@ import org.apache.hadoop.ipc.RemoteException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -24,9 +22,8 @@ import org.mpcache.common.protocolPB.RpcSupport;
 
 /**
  * A missed block's one lookup, on a slave whose HDFS is unreachable: naming the block's file has
- * the slave fill it itself (answered at once, the fill in the background), an abandoned
- * write-through is handed to such a fill, a fill that cannot read its file is counted as failed, a lookup ahead
- * of the reader that misses is neither counted nor filled, and a bad path is refused; blocks a
+ * the slave fill it itself (answered at once, the fill in the background), a fill that cannot
+ * read its file is counted as failed, a lookup ahead of the reader that misses is neither counted nor filled, and a bad path is refused; blocks a
  * lookup names after its own are each looked up as its own block is, a bad one refused alone.
  */
 class SlaveFillTest {
@@ -61,12 +58,11 @@ class SlaveFillTest {
   }
 
   @Test
-  void lookup_namingTheFileWithoutAnOffer_queuesASlaveFillAndAnswersAtOnce() throws Exception {
+  void lookup_namingTheFile_queuesASlaveFillAndAnswersAtOnce() throws Exception {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(1))
         .setPath(UNREACHABLE).setBlockOffset(0));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertTrue(r.getSlaveFills(), r.getMissReason());
-    assertFalse(r.hasFillId(), "no write-through without an offer");
     SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 1, "the fill to fail");
     assertEquals(0, counters().getFillsBySlave());
     assertEquals(1, counters().getMisses());
@@ -77,7 +73,6 @@ class SlaveFillTest {
     LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(2)));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertFalse(r.getSlaveFills());
-    assertFalse(r.hasFillId());
     Thread.sleep(200);
     assertEquals(0, counters().getFillsBySlaveFailed() + counters().getFillsBySlave());
   }
@@ -88,27 +83,9 @@ class SlaveFillTest {
         .setAhead(true).setPath(UNREACHABLE).setBlockOffset(0));
     assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
     assertFalse(r.getSlaveFills());
-    assertFalse(r.hasFillId());
     assertEquals(0, counters().getMisses(), "the reader's own lookup counts the miss");
     Thread.sleep(200);
     assertEquals(0, counters().getFillsBySlaveFailed() + counters().getFillsBySlave());
-  }
-
-  @Test
-  void abort_ofAWriteThroughNamingItsFile_handsTheBlockToASlaveFill() throws Exception {
-    LookupResponseProto r = lookup(LookupRequestProto.newBuilder().setAccess(access(3))
-        .setOfferFill(true).setPath(UNREACHABLE).setBlockOffset(0));
-    assertTrue(r.hasFillId(), r.getMissReason());
-    assertFalse(r.getSlaveFills());
-    ReplaceRequestProto asked = fx.master().received(ReplaceRequestProto.class).get(0);
-    assertEquals(UNREACHABLE, asked.getPath(), "the block's file, for the master to judge");
-    assertEquals(0, asked.getOffset());
-    Thread.sleep(200);
-    assertEquals(0, counters().getFillsBySlaveFailed(), "no slave fill while written through");
-    RpcSupport.call(() -> fx.client().abort(null,
-        AbortRequestProto.newBuilder().setFillId(r.getFillId()).build()));
-    SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 1,
-        "the slave's own fill to be tried");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
@@ -12,27 +13,25 @@ import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.Waits;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.InputCache;
 import org.mpcache.slave.localized.LocalizedConfigKeys;
+import org.mpcache.slave.store.BlockFill;
 
 /**
  * For tests that drive a real {@link MpCacheSlave} against a {@link FakeMaster} on loopback: starts
  * both with one small SSD dir (1 MiB of 256 KiB units: Input Cache 256 KiB, pool 2 units,
- * Localized 256 KiB), fill verification off (there is no HDFS to vouch for fills), an RPC timeout
+ * Localized 256 KiB), fill verification off (there is no NameNode to check fills' files), an RPC timeout
  * of {@link #RPC_TIMEOUT_MS}, {@link #UNREACHABLE_HDFS} as the cluster's HDFS, and opens a client-slave proxy to the slave; {@link #close} stops it
  * all. A test adjusts the configuration before the slave starts with a {@code Consumer} and may
  * supply its own slave (a subclass overriding a factory method).
@@ -196,24 +195,44 @@ final class SlaveFixture implements AutoCloseable {
   }
 
   /**
-   * Fills {@code data} in as a reading task would: a lookup offering a fill (which must be
-   * offered), one write (which must be accepted) and a commit naming {@code replicas}; returns
-   * whether the commit cached the block.
+   * Fills {@code data} in as the slave's own fill of a reader's miss would, with {@code data} for
+   * what it reads from HDFS (the fixture has none): admitted through {@link FillAdmission} (the
+   * master must admit it), written, committed and reported cached. Returns whether the commit
+   * cached the block; a fill the store refuses to commit is aborted, as the filler aborts it.
    */
-  boolean fill(BlockAccessProto access, byte[] data, String... replicas) throws IOException {
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access).setOfferFill(true).setPath(UNREACHABLE_HDFS + "/f")
-        .setBlockOffset(0).build()));
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    assertTrue(RpcSupport.call(() -> client.write(null, FillChecksums.withData(
-        WriteRequestProto.newBuilder().setFillId(r.getFillId()).setOffset(0),
-        ByteString.copyFrom(data)).build()))
-        .getAccepted());
-    CommitRequestProto.Builder commit = CommitRequestProto.newBuilder().setFillId(r.getFillId())
-        .setLength(data.length);
-    for (String replica : replicas) {
-      commit.addReplicas(replica);
+  boolean fill(BlockAccessProto access, byte[] data) throws IOException {
+    FillAdmission.Result a = admission().admit(
+        FillRequest.of(access, UNREACHABLE_HDFS + "/f", 0));
+    assertTrue(a.admitted(), () -> "admitted: " + a.missReason());
+    return write(a.fill(), data);
+  }
+
+  /**
+   * The admission the slave's fills go through, on this slave's store and master link; the
+   * block's file is not checked (there is no NameNode).
+   */
+  FillAdmission admission() {
+    return new FillAdmission(inputCache(), slave.getMasterLink(), (k, p, o, l) -> true);
+  }
+
+  /** The Input Cache of this slave, as its services change it. */
+  InputCache inputCache() {
+    return new InputCache(slave.getStore(), slave.getCounters(), slave.getMasterLink());
+  }
+
+  /**
+   * Writes {@code data} into {@code fill} and commits it, reporting the block cached; false, and
+   * the fill aborted, when the store fails the write or the commit.
+   */
+  boolean write(BlockFill fill, byte[] data) {
+    try {
+      fill.append(0, ByteBuffer.wrap(data));
+      fill.commit();
+    } catch (IOException e) {
+      fill.abort();
+      return false;
     }
-    return RpcSupport.call(() -> client.commit(null, commit.build())).getCached();
+    inputCache().cached(fill.key(), fill.datasetId());
+    return true;
   }
 }

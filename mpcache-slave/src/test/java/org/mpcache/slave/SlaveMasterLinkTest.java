@@ -48,6 +48,8 @@ import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocolClientSideTranslatorPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
 import org.mpcache.slave.master.MasterLink;
 
 /**
@@ -97,7 +99,7 @@ class SlaveMasterLinkTest {
     return SlaveFixture.access(key, BLOCK, dataset, datasetBlocks).build();
   }
 
-  /** Caches one block through the client protocol, as a reading task would; returns its bytes. */
+  /** Caches one block as the slave's own fill would; returns its bytes. */
   private byte[] cache(BlockKey key, String dataset, int datasetBlocks) throws IOException {
     byte[] data = new byte[BLOCK];
     random.nextBytes(data);
@@ -117,10 +119,10 @@ class SlaveMasterLinkTest {
     assertArrayEquals(want, got);
   }
 
-  private LookupResponseProto offerFill(BlockKey key) throws IOException {
-    return RpcSupport.call(() -> client.lookup(null, LookupRequestProto.newBuilder()
-        .setAccess(access(key, "/x", 1)).setOfferFill(true)
-        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/x/part-0").setBlockOffset(0).build()));
+  /** Asks for the block's admission as the slave's fill of a reader's miss does. */
+  private FillAdmission.Result admit(BlockKey key) {
+    return fixture.admission().admit(FillRequest.of(access(key, "/x", 1),
+        SlaveFixture.UNREACHABLE_HDFS + "/x/part-0", 0));
   }
 
   private List<BlockKey> reportedCached() {
@@ -193,12 +195,14 @@ class SlaveMasterLinkTest {
   }
 
   @Test
-  void commit_reportsTheBlockAfterAskingTheMasterToReplace() throws Exception {
+  void fill_reportsTheBlockAfterAskingTheMasterToReplace() throws Exception {
     awaitRegistration();
     cache(K1, "/a", 2);
     List<ReplaceRequestProto> asked = master.received(ReplaceRequestProto.class);
     assertEquals(1, asked.size());
-    assertEquals(access(K1, "/a", 2), asked.get(0).getAccess());
+    // A fill names the dataset's bytes as its reader counted them: 0, not known.
+    assertEquals(access(K1, "/a", 2).toBuilder().setDatasetBytes(0).build(),
+        asked.get(0).getAccess());
     assertEquals(slave.info().getSlaveId(), asked.get(0).getSlaveId());
     assertEquals(3L * UNIT, asked.get(0).getFreeBytes(), "Input Cache plus free pool units");
     waitFor(() -> reportedCached().contains(K1), "the block report");
@@ -232,11 +236,10 @@ class SlaveMasterLinkTest {
     awaitRegistration();
     master.scriptReplaces(ReplaceResponseProto.newBuilder().setAdmitted(false)
         .setReason("scripted: too cold").build());
-    LookupResponseProto r = offerFill(K1);
-    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
-    assertFalse(r.hasFillId());
-    assertTrue(r.getMissReason().contains("scripted: too cold"), r.getMissReason());
-    assertEquals(0, slave.fillsInProgress());
+    FillAdmission.Result r = admit(K1);
+    assertFalse(r.admitted());
+    assertTrue(r.missReason().contains("scripted: too cold"), r.missReason());
+    assertTrue(slave.getStore().state(K1).isEmpty(), "no fill opened");
     assertTrue(slave.getStore().cachedBlocks().isEmpty());
   }
 
@@ -426,9 +429,9 @@ class SlaveMasterLinkTest {
     waitFor(() -> !slave.getMasterLink().isMasterReachable(), "the link to notice the failure");
     int replaces = master.received(ReplaceRequestProto.class).size();
     assertReads(K1, data);
-    LookupResponseProto miss = offerFill(K2);
-    assertFalse(miss.hasFillId(), "no fill without the master's consent");
-    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    FillAdmission.Result miss = admit(K2);
+    assertFalse(miss.admitted(), "no fill without the master's consent");
+    assertTrue(miss.missReason().contains("master unreachable"), miss.missReason());
     assertEquals(replaces, master.received(ReplaceRequestProto.class).size(),
         "no replace request while the master does not answer");
     int heartbeats = master.received(HeartbeatRequestProto.class).size();
@@ -452,7 +455,9 @@ class SlaveMasterLinkTest {
         "a timeout is no reason to register again");
     assertEquals(List.of(K1), slave.getStore().cachedBlocks());
     assertEquals(List.of(), reportedRemoved());
-    assertEquals(LookupResponseProto.Status.MISS, offerFill(K2).getStatus());
+    FillAdmission.Result again = admit(K2);
+    assertTrue(again.admitted(), () -> again.missReason());
+    again.fill().abort();
     assertEquals(2, master.received(ReplaceRequestProto.class).size(),
         "fills are asked for again once the master answers");
   }
@@ -503,52 +508,41 @@ class SlaveMasterLinkTest {
   }
 
   @Test
-  void masterHanging_lookupMissesAfterTheRpcTimeout_readsGoOn() throws Exception {
+  void masterHanging_admissionRefusedAfterTheRpcTimeout_readsGoOn() throws Exception {
     awaitRegistration();
     byte[] data = cache(K1, "/a", 2);
     master.setFault(ReplaceRequestProto.class, FakeMaster.Fault.HANG);
     long t0 = Time.monotonicNow();
-    CompletableFuture<LookupResponseProto> hung = CompletableFuture.supplyAsync(() -> {
-      try {
-        return offerFill(K2);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    });
+    CompletableFuture<FillAdmission.Result> hung = CompletableFuture.supplyAsync(() -> admit(K2));
     waitFor(() -> master.received(ReplaceRequestProto.class).size() == 2,
         "the replace request to reach the hanging master");
     // Hadoop's RPC timeout is a read timeout of the connection the link's heartbeats share: it
     // only fires once the whole master falls silent, so hang every call, not only this one.
     master.setFaultForAll(FakeMaster.Fault.HANG);
     assertReads(K1, data);
-    LookupResponseProto miss = hung.get(10, TimeUnit.SECONDS);
+    FillAdmission.Result miss = hung.get(10, TimeUnit.SECONDS);
     long waited = Time.monotonicNow() - t0;
-    assertFalse(miss.hasFillId());
-    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    assertFalse(miss.admitted());
+    assertTrue(miss.missReason().contains("master unreachable"), miss.missReason());
     assertTrue(waited >= RPC_TIMEOUT_MS - 100, "the slave waited its RPC timeout: " + waited);
     assertEquals(List.of(K1), slave.getStore().cachedBlocks());
     assertReads(K1, data);
   }
 
   @Test
-  void replaceHangs_heartbeatsStillFlowing_lookupMissesAfterTheRpcTimeout() throws Exception {
+  void replaceHangs_heartbeatsStillFlowing_admissionRefusedAfterTheRpcTimeout() throws Exception {
     awaitRegistration();
     byte[] data = cache(K1, "/a", 2);
     master.setFault(ReplaceRequestProto.class, FakeMaster.Fault.HANG);
     long t0 = Time.monotonicNow();
-    LookupResponseProto miss = CompletableFuture.supplyAsync(() -> {
-      try {
-        return offerFill(K2);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    }).get(10, TimeUnit.SECONDS);
+    FillAdmission.Result miss =
+        CompletableFuture.supplyAsync(() -> admit(K2)).get(10, TimeUnit.SECONDS);
     long waited = Time.monotonicNow() - t0;
     int heartbeats = master.received(HeartbeatRequestProto.class).size();
     waitFor(() -> master.received(HeartbeatRequestProto.class).size() > heartbeats,
         "heartbeats on the connection while the replace hangs");
-    assertFalse(miss.hasFillId());
-    assertTrue(miss.getMissReason().contains("master unreachable"), miss.getMissReason());
+    assertFalse(miss.admitted());
+    assertTrue(miss.missReason().contains("master unreachable"), miss.missReason());
     assertTrue(waited >= RPC_TIMEOUT_MS - 100, "the slave waited its RPC timeout: " + waited);
     assertEquals(List.of(K1), slave.getStore().cachedBlocks());
     assertReads(K1, data);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,18 +23,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.ProtoConverters;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillRequest;
+import org.mpcache.slave.cache.MissReason;
+import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.BlockStorage;
 import org.mpcache.slave.store.FaultInjectingBlockStorage;
 import org.mpcache.slave.store.FaultInjectingBlockStorage.Errno;
@@ -43,8 +42,8 @@ import org.mpcache.slave.store.FaultInjectingBlockStorage.Op;
 import org.mpcache.slave.store.FileBlockStore;
 
 /**
- * A real slave whose SSD fails under it ({@link FaultInjectingBlockStorage}), driven through its
- * client protocol: a full disk costs the fill it hits and nothing else (no space stays reserved,
+ * A real slave whose SSD fails under it ({@link FaultInjectingBlockStorage}), its blocks filled
+ * as its filler fills them and read through its client protocol: a full disk costs the fill it hits and nothing else (no space stays reserved,
  * no block stays filling, no partial file stays behind); an I/O error or a lack of descriptors
  * fails the read it hits and keeps the block, which the next read serves.
  */
@@ -96,24 +95,39 @@ class StoreFaultsTest {
     return data;
   }
 
-  /** Starts a fill of {@code key} as a reading task would; returns its fill id. */
-  private long beginFill(BlockKey key) throws IOException {
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(SlaveFixture.access(key, BLOCK, "/a", 3)).setOfferFill(true)
-        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/a/f").setBlockOffset(0).build()));
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    return r.getFillId();
+  /** A fill of {@code key} as the slave's filler opens it, admitted by the master. */
+  private FillAdmission.Result admit(BlockKey key) {
+    return fixture.admission().admit(FillRequest.of(SlaveFixture.access(key, BLOCK, "/a", 3)
+        .build(), SlaveFixture.UNREACHABLE_HDFS + "/a/f", 0));
   }
 
-  private boolean write(long fill, byte[] data, int from, int to) throws IOException {
-    return RpcSupport.call(() -> client.write(null, FillChecksums.withData(WriteRequestProto
-        .newBuilder().setFillId(fill).setOffset(from), ByteString.copyFrom(data, from, to - from))
-        .build())).getAccepted();
+  private BlockFill beginFill(BlockKey key) {
+    FillAdmission.Result a = admit(key);
+    assertTrue(a.admitted(), () -> "admitted: " + a.missReason());
+    return a.fill();
   }
 
-  private boolean commit(long fill) throws IOException {
-    return RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(fill).setLength(BLOCK).build())).getCached();
+  /** Writes bytes as the filler does: false, and the fill aborted, when the store fails it. */
+  private static boolean write(BlockFill fill, byte[] data, int from, int to) {
+    try {
+      fill.append(from, ByteBuffer.wrap(data, from, to - from));
+      return true;
+    } catch (IOException e) {
+      fill.abort();
+      return false;
+    }
+  }
+
+  /** Commits as the filler does: false, and the fill aborted, when the store fails it. */
+  private boolean commit(BlockFill fill) {
+    try {
+      fill.commit();
+    } catch (IOException e) {
+      fill.abort();
+      return false;
+    }
+    fixture.inputCache().cached(fill.key(), fill.datasetId());
+    return true;
   }
 
   private byte[] read(BlockKey key) throws IOException {
@@ -141,10 +155,10 @@ class StoreFaultsTest {
   void write_noSpaceLeftMidFill_abortsThatFillOnly() throws Exception {
     byte[] cached = cache(K1);
     byte[] other = bytes();
-    long otherFill = beginFill(K3);
+    BlockFill otherFill = beginFill(K3);
     assertTrue(write(otherFill, other, 0, BLOCK / 2));
     byte[] data = bytes();
-    long fill = beginFill(K2);
+    BlockFill fill = beginFill(K2);
     assertTrue(write(fill, data, 0, BLOCK / 2));
     long usedBefore = store().space().usedBytes();
 
@@ -167,18 +181,16 @@ class StoreFaultsTest {
   }
 
   @Test
-  void lookup_fileSystemFilledFromOutside_startsNoFillAndSaysWhy() throws Exception {
+  void admit_fileSystemFilledFromOutside_startsNoFillAndSaysWhy() throws Exception {
     byte[] cached = cache(K1);
     // Room for the block's bytes but not its checksums: the Input Cache's own accounting has
     // room, the file system has not (something else filled the SSD).
     storage.usableAtMost(BLOCK);
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(SlaveFixture.access(K2, BLOCK, "/a", 3)).setOfferFill(true)
-        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/a/f").setBlockOffset(0).build()));
+    FillAdmission.Result r = admit(K2);
 
-    assertEquals(LookupResponseProto.Status.MISS, r.getStatus());
-    assertFalse(r.hasFillId(), "no fill is started on a file system without room for it");
-    assertTrue(r.getMissReason().contains("bytes usable"), r.getMissReason());
+    assertFalse(r.admitted(), "no fill is started on a file system without room for it");
+    assertEquals(MissReason.SSD_ERROR, r.refusal());
+    assertTrue(r.missReason().contains("bytes usable"), r.missReason());
     assertEquals(Optional.empty(), store().state(K2), "no entry of the refused fill");
     assertEquals(BLOCK, store().space().usedBytes(), "no space stays reserved for it");
     assertEquals(List.of(), fillFiles(), "no file was created");
@@ -186,7 +198,7 @@ class StoreFaultsTest {
 
     storage.usableAtMost(Long.MAX_VALUE);
     byte[] data = bytes();
-    long fill = beginFill(K2);
+    BlockFill fill = beginFill(K2);
     assertTrue(write(fill, data, 0, BLOCK));
     assertTrue(commit(fill), "once there is room the block fills");
     assertArrayEquals(data, read(K2));
@@ -195,7 +207,7 @@ class StoreFaultsTest {
   @Test
   void commit_noSpaceLeftForTheChecksumFile_leavesNoPartialFile() throws Exception {
     byte[] data = bytes();
-    long fill = beginFill(K2);
+    BlockFill fill = beginFill(K2);
     assertTrue(write(fill, data, 0, BLOCK));
 
     try (Injection full = storage.fail(Op.WRITE, Errno.ENOSPC, K2)) {
@@ -213,7 +225,7 @@ class StoreFaultsTest {
   @Test
   void commit_syncFails_theBlockIsNotPublished() throws Exception {
     byte[] data = bytes();
-    long fill = beginFill(K2);
+    BlockFill fill = beginFill(K2);
     assertTrue(write(fill, data, 0, BLOCK));
 
     try (Injection sync = storage.fail(Op.SYNC, Errno.EIO, K2)) {
@@ -229,7 +241,7 @@ class StoreFaultsTest {
   void commit_ioErrorOnRenameAndDelete_releasesTheFill() throws Exception {
     byte[] cached = cache(K1);
     byte[] data = bytes();
-    long fill = beginFill(K2);
+    BlockFill fill = beginFill(K2);
     assertTrue(write(fill, data, 0, BLOCK));
 
     try (Injection rename = storage.fail(Op.MOVE, Errno.EIO, K2);

@@ -8,8 +8,9 @@ import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientSlaveProtos;
 
 /**
- * The Hadoop RPC protocol for client to slave: block lookup, cached reads and write-through fills, served with {@code ProtobufRpcEngine2} so that Hadoop's SASL
- * authentication and service-level authorization apply to it.
+ * The Hadoop RPC protocol for client to slave: block lookups (which may have the slave fill a
+ * missed block from HDFS), cached reads and read reports, served with {@code ProtobufRpcEngine2} so
+ * that Hadoop's SASL authentication and service-level authorization apply to it.
  *
  * <p>The protocol name is the interface's class name: service-level authorization loads it
  * to find the protocol's ACL ({@code security.mpcache.*.protocol.acl}).

@@ -6,7 +6,6 @@ import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.Descriptors.FieldDescriptor;
 import org.apache.hadoop.thirdparty.protobuf.Message;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
@@ -51,9 +50,6 @@ public final class RequestChecks {
    * ({@code dfs.namenode.fs-limits.max-component-length} and depth).
    */
   public static final int MAX_PATH_CHARS = 16 * 1024;
-
-  /** The most replicas a commit may name: HDFS's own ceiling ({@code dfs.replication.max}). */
-  public static final int MAX_REPLICAS = 512;
 
   /**
    * The most jobs a slave's heartbeat may ask predictions for, and the most predictions in use it
@@ -247,25 +243,6 @@ public final class RequestChecks {
   private static String printable(String v, int max) {
     String cut = v.length() > max ? v.substring(0, max) + "..." : v;
     return cut.replaceAll("\\p{Cntrl}", "?");
-  }
-
-  /**
-   * Checks the checksums of a fill's write: {@code checksumChunkBytes} from
-   * {@link FillChecksums#MIN_CHUNK_BYTES} to {@link FillChecksums#MAX_CHUNK_BYTES}, and one
-   * checksum per chunk of the data, the last chunk possibly shorter.
-   *
-   * @return the chunk size
-   */
-  public static int writeChecksums(WriteRequestProto w) throws RequestRefusedException {
-    int chunk = uint32("checksumChunkBytes", w.getChecksumChunkBytes(),
-        FillChecksums.MIN_CHUNK_BYTES, FillChecksums.MAX_CHUNK_BYTES);
-    long chunks = (w.getData().size() + (long) chunk - 1) / chunk;
-    if (w.getChecksumsCount() != chunks) {
-      throw new RequestRefusedException("Invalid checksums: " + w.getChecksumsCount()
-          + " checksums for " + w.getData().size() + " bytes of data in chunks of " + chunk
-          + " bytes; there must be one per chunk (" + chunks + ")");
-    }
-    return chunk;
   }
 
   /**

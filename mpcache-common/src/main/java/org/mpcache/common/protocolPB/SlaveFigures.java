@@ -45,12 +45,8 @@ public final class SlaveFigures {
         .setBlocksEvicted(t.getBlocksEvicted() + c.getBlocksEvicted())
         .setBlocksCorrupt(t.getBlocksCorrupt() + c.getBlocksCorrupt())
         .setReadErrors(t.getReadErrors() + c.getReadErrors())
-        .setFillsRejectedMismatch(t.getFillsRejectedMismatch() + c.getFillsRejectedMismatch())
-        .setFillsRejectedUnverifiable(
-            t.getFillsRejectedUnverifiable() + c.getFillsRejectedUnverifiable())
         .setBlocksFailedVerification(
             t.getBlocksFailedVerification() + c.getBlocksFailedVerification())
-        .setFillsWriteThrough(t.getFillsWriteThrough() + c.getFillsWriteThrough())
         .setFillsBySlave(t.getFillsBySlave() + c.getFillsBySlave())
         .setFillsBySlaveFailed(t.getFillsBySlaveFailed() + c.getFillsBySlaveFailed())
         .setDescriptorsGranted(t.getDescriptorsGranted() + c.getDescriptorsGranted())

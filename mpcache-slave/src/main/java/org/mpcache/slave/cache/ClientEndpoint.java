@@ -3,25 +3,14 @@ package org.mpcache.slave.cache;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.Server;
-import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.service.AbstractService;
-import org.mpcache.common.service.Daemons;
 import org.apache.hadoop.thirdparty.protobuf.RpcController;
 import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -31,11 +20,8 @@ import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadResponseProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
 import org.mpcache.slave.prefetch.FillSourceGate;
@@ -45,58 +31,39 @@ import org.mpcache.slave.store.BlockNotCachedException;
 import org.mpcache.slave.store.BlockReadResult;
 import org.mpcache.slave.store.CorruptBlockException;
 import org.mpcache.slave.store.FileBlockStore;
-import org.mpcache.slave.verify.FillVerifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The slave's endpoint for clients, the client side of the paper's Cache Master (Section 2): it
- * answers clients' lookups, serves cached blocks, has a missed block admitted
- * ({@link FillAdmission}) and stores the bytes clients write through. A block that turns out short
- * or corrupt is dropped and reported; the client has already fallen back to HDFS. Any other I/O
- * error fails the read, is counted, and keeps the block.
- * A client's report that a block is corrupt has the slave re-read and check it, at most once per
- * block and a few times per caller a minute ({@link CorruptReportLimiter}).
+ * answers clients' lookups, serves cached blocks and has the slave fill a missed block from HDFS
+ * ({@link SlaveFills}). A block that turns out short or corrupt is dropped and reported; the client
+ * has already fallen back to HDFS. Any other I/O error fails the read, is counted, and keeps the
+ * block. A client's report that a block is corrupt has the slave re-read and check it, at most
+ * once per block and a few times per caller a minute ({@link CorruptReportLimiter}).
  *
- * <p>Every request's values are checked ({@link RequestChecks}) before anything is reserved, read
- * or reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
- * A write whose bytes do not match the per-chunk checksums the client sent with them
- * ({@link FillChecksums}) is refused with a {@link ChecksumException} and its fill aborted:
- * nothing of it is stored.
+ * <p>Every request's values are checked ({@link RequestChecks}) before anything is read or
+ * reported: a bad one is refused with a {@link RequestRefusedException} naming the field.
  *
  * <p>Every client call is authorized as HDFS would authorize a read of its block (see
- * {@link BlockAccessChecker}); a fill also belongs to the caller it was offered to (user and
- * address) and to its block: a write, commit or abort of a fill from anyone else is refused and
- * leaves the fill alone.
+ * {@link BlockAccessChecker}).
  *
- * <p>One lookup per missed block: a reader entering the block at its start offers to write it
- * through and is given a fill at once (after the Replace Arbitrator admits it); a reader entering
- * it anywhere else, or by positional reads, names the block's file and offset, and the slave
- * reads the block from HDFS itself in the background ({@link SlaveFills}; admission is asked
- * there, off the reader's path). A write-through its reader abandons is completed the same way,
- * so any read of a missed, admitted block caches the whole block once. The file a lookup names
- * must lie on the cluster's own HDFS ({@link FillSourceGate}): a lookup naming any other file
- * system is answered a miss for each of its blocks, refused, and nothing else happens (no hit,
- * no miss counted, no fill offered or queued, no admission asked), so no caller can have the slave
- * connect to a NameNode of its choosing or cache what such a NameNode serves.
- *
- * <p>A fill becomes readable only with bytes HDFS vouches for: at commit, the {@link FillVerifier}
- * asks a DataNode holding the block for its checksum and compares it with the bytes written; a
- * mismatch, or no DataNode able to answer, aborts the fill (counted in {@code fillsRejected*},
- * logged at WARN the first time per cause).
+ * <p>One lookup per missed block: a reader's lookup names the block's file and offset, and the
+ * slave reads the block from HDFS itself in the background ({@link SlaveFills}; admission is asked
+ * there, off the reader's path), so any read of a missed, admitted block caches the whole block
+ * once. The file a lookup names must lie on the cluster's own HDFS ({@link FillSourceGate}): a
+ * lookup naming any other file system is answered a miss for each of its blocks, refused, and
+ * nothing else happens (no hit, no miss counted, no fill queued, no admission asked), so no caller
+ * can have the slave connect to a NameNode of its choosing or cache what such a NameNode serves.
  *
  * <p>A hit names the slave's {@link DescriptorServer} socket when it has one: a reader on this
  * host then reads the block file itself through a descriptor the slave passes it, and the
  * {@code read} call serves the others.
  *
- * <p>Thread-safe: the RPC handlers call it concurrently. Each fill session is locked while it is
- * written (no RPC is made under that lock; the store's disk writes are); a commit takes the fill
- * out of the table, checks its length under the session's lock, asks the DataNode with no lock
- * held (a complete fill's bytes cannot change: appends past its length are refused), then commits
- * or aborts under the lock again. The store and counters are thread-safe. A background task reaps
- * abandoned fills.
+ * <p>Thread-safe: the RPC handlers call it concurrently; it keeps no state of its own but the
+ * corrupt-report limiter, and the store, counters and fill queue it calls are thread-safe.
  */
-public final class ClientEndpoint extends AbstractService implements ClientSlaveProtocolPB {
+public final class ClientEndpoint implements ClientSlaveProtocolPB {
   private static final Logger LOG = LoggerFactory.getLogger(ClientEndpoint.class);
 
   private final InputCache cache;
@@ -105,80 +72,26 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
   private final BlockAccessChecker access;
   /** Hears of the bytes each read serves from the SSD. */
   private final ForegroundActivity foreground;
-  private final FillVerifier verifier;
-  private final FillAdmission admission;
   private final SlaveFills slaveFills;
   private final FillSourceGate sources;
-  private final long fillTimeoutMs;
   private final int readMaxBytes;
   /** The descriptor socket a hit names, or empty (see {@link DescriptorServer#advertisedPath}). */
   private final Supplier<String> domainSocketPath;
-  private final FillTable fills = new FillTable();
   /** Which reports of corrupt blocks have the block re-read: each costs a block's reads. */
   private final CorruptReportLimiter corruptReports = new CorruptReportLimiter();
-  /** Commits under way: their fills have left the table but are not yet committed or aborted. */
-  private final AtomicInteger committing = new AtomicInteger();
-  private ScheduledExecutorService reaper;
 
   public ClientEndpoint(InputCache cache, BlockAccessChecker access, ForegroundActivity foreground,
-      FillVerifier verifier, FillAdmission admission, SlaveFills slaveFills,
-      FillSourceGate sources, long fillTimeoutMs, int readMaxBytes,
+      SlaveFills slaveFills, FillSourceGate sources, int readMaxBytes,
       Supplier<String> domainSocketPath) {
-    super(ClientEndpoint.class.getSimpleName());
     this.cache = cache;
     this.store = cache.store();
     this.counters = cache.counters();
     this.access = access;
     this.foreground = foreground;
-    this.verifier = verifier;
-    this.admission = admission;
     this.slaveFills = slaveFills;
     this.sources = sources;
-    this.fillTimeoutMs = fillTimeoutMs;
     this.readMaxBytes = readMaxBytes;
     this.domainSocketPath = domainSocketPath;
-  }
-
-  @Override
-  protected void serviceStart() throws Exception {
-    reaper = Daemons.scheduler("mpcache-fill-reaper");
-    long period = Math.max(10, fillTimeoutMs / 4);
-    reaper.scheduleWithFixedDelay(this::reapAbandonedFills, period, period,
-        TimeUnit.MILLISECONDS);
-    super.serviceStart();
-  }
-
-  @Override
-  protected void serviceStop() throws Exception {
-    if (reaper != null) {
-      reaper.shutdownNow();
-    }
-    for (FillTable.Session s : fills.removeIdleSince(Long.MAX_VALUE)) {
-      synchronized (s) {
-        s.fill.abort();
-      }
-    }
-    super.serviceStop();
-  }
-
-  void reapAbandonedFills() {
-    for (FillTable.Session s : fills.removeIdleSince(Time.monotonicNow() - fillTimeoutMs)) {
-      LOG.info("Abandoning the fill of {}: no write for {} ms", s.fill.key(), fillTimeoutMs);
-      abandoned(s);
-    }
-  }
-
-  /**
-   * Aborts a write-through its client gave up (aborted it, or stopped writing) and has the slave
-   * complete the block itself: whatever part of the block the reader read, it is cached once.
-   */
-  private void abandoned(FillTable.Session s) {
-    synchronized (s) {
-      s.fill.abort();
-    }
-    if (s.completion != null) {
-      slaveFills.request(s.completion);
-    }
   }
 
   @Override
@@ -204,7 +117,7 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
       path = qualified;
     }
     LookupResponseProto own = lookup(req.getAccess(), req.getBlockToken(), path,
-        req.getBlockOffset(), req.getOfferFill(), req.getAhead(), req.getPreviousReadList());
+        req.getBlockOffset(), req.getAhead(), req.getPreviousReadList());
     if (req.getFollowingCount() == 0) {
       return own;
     }
@@ -212,7 +125,7 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
     for (FollowingBlockProto f : req.getFollowingList()) {
       try {
         answer.addFollowing(lookup(f.getAccess(), f.getBlockToken(), path, f.getBlockOffset(),
-            false, req.getAhead(), List.of()));
+            req.getAhead(), List.of()));
       } catch (ServiceException e) {
         // Only this block is refused: nothing is counted or filled for it.
         answer.addFollowing(miss(MissReason.REFUSED,
@@ -238,19 +151,18 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
 
   /**
    * One block's lookup: its fields checked, its token verified, the read reports it carries
-   * counted; a hit, or a miss counted and, when {@code path} is not null, filled (by the caller
-   * when {@code offerFill}, else by the slave).
+   * counted; a hit, or a miss counted and, when {@code path} is not null, filled by the slave.
    */
   private LookupResponseProto lookup(BlockAccessProto access, String token, String path,
-      long rawOffset, boolean offerFill, boolean ahead, List<ReportReadRequestProto> reports)
+      long rawOffset, boolean ahead, List<ReportReadRequestProto> reports)
       throws ServiceException {
     BlockKey key;
-    FillRequest completion = null;
+    FillRequest fill = null;
     try {
       key = RequestChecks.access(access);
       long blockOffset = RequestChecks.uint64("blockOffset", rawOffset, 0, Long.MAX_VALUE);
       if (path != null) {
-        completion = FillRequest.of(access, path, blockOffset);
+        fill = FillRequest.of(access, path, blockOffset);
       }
     } catch (RequestRefusedException e) {
       throw new ServiceException(e);
@@ -280,7 +192,7 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
       return miss(MissReason.NOT_CACHED, null);
     }
     counters.miss(access.getDatasetId());
-    if (!offerFill && completion == null) {
+    if (fill == null) {
       return miss(MissReason.NOT_CACHED, null);
     }
     if (store.state(key).isPresent()) {
@@ -289,36 +201,12 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
     if (access.getBlockBytes() > store.space().capacityBytes()) {
       return miss(MissReason.LARGER_THAN_INPUT_CACHE, null);
     }
-    if (!offerFill) {
-      // The reader reads HDFS at once; admission and the read are the fill thread's.
-      return slaveFills.request(completion)
-          ? LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
-              .setSlaveFills(true).setMissReason(MissReason.FILLED_BY_SLAVE.describe(null))
-              .build()
-          : miss(MissReason.SLAVE_FILL_QUEUE_FULL, null);
-    }
-    return offerFill(key, completion);
-  }
-
-  /**
-   * Admits and opens a write-through fill for the caller ({@link FillAdmission});
-   * {@code completion} names the file and is the slave's own fill of the block should the caller
-   * abandon it. A lookup naming no file is a miss: the master admits a block only by its file.
-   */
-  private LookupResponseProto offerFill(BlockKey key, FillRequest completion) {
-    if (completion == null) {
-      return miss(MissReason.NO_FILE, null);
-    }
-    FillAdmission.Result a = admission.admit(completion);
-    if (!a.admitted()) {
-      if (a.refusal() == MissReason.SSD_ERROR) {
-        LOG.warn("Cannot start caching {}: {}", key, a.detail());
-      }
-      return miss(a.refusal(), a.detail());
-    }
-    long id = fills.add(a.fill(), caller(), completion, Time.monotonicNow());
-    return LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
-        .setFillId(id).build();
+    // The reader reads HDFS at once; admission and the read are the fill thread's.
+    return slaveFills.request(fill)
+        ? LookupResponseProto.newBuilder().setStatus(LookupResponseProto.Status.MISS)
+            .setSlaveFills(true).setMissReason(MissReason.FILLED_BY_SLAVE.describe(null))
+            .build()
+        : miss(MissReason.SLAVE_FILL_QUEUE_FULL, null);
   }
 
   /** Refuses a client that HDFS did not authorize to read the block. */
@@ -331,30 +219,7 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
     }
   }
 
-  /**
-   * The caller's own fill {@code fillId}, after checking the block token for its block; null when
-   * there is no such fill (it finished, was reaped, or never was).
-   *
-   * @throws ServiceException wrapping an {@link AccessControlException} when the fill is another
-   *     caller's or the token does not allow reading its block
-   */
-  private FillTable.Session ownFill(long fillId, String token) throws ServiceException {
-    FillTable.Session s = fills.get(fillId);
-    if (s == null) {
-      return null;
-    }
-    String caller = caller();
-    if (!s.owner.equals(caller)) {
-      LOG.warn("Refused {} access to the fill of {}, which belongs to {}", caller, s.fill.key(),
-          s.owner);
-      throw new ServiceException(new AccessControlException("Fill " + fillId
-          + " is not one this caller was offered"));
-    }
-    authorize(s.fill.key(), token);
-    return s;
-  }
-
-  /** Who is calling, as fills are bound to it: the RPC user's short name and address. */
+  /** Who is calling, as corrupt reports are limited per caller: the RPC user's name and address. */
   private static String caller() {
     UserGroupInformation user = Server.getRemoteUser();
     return (user == null ? "" : user.getShortUserName()) + "@"
@@ -406,128 +271,6 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
       b.addChecksums(crc);
     }
     return b.build();
-  }
-
-  @Override
-  public WriteResponseProto write(RpcController c, WriteRequestProto req)
-      throws ServiceException {
-    refuseUnless(() -> RequestChecks.uint64("offset", req.getOffset(), 0,
-        RequestChecks.MAX_BLOCK_BYTES));
-    refuseUnless(() -> RequestChecks.writeChecksums(req));
-    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
-    if (s == null) {
-      return WriteResponseProto.newBuilder().setAccepted(false).build();
-    }
-    int bad = FillChecksums.firstMismatch(req);
-    if (bad >= 0) {
-      // The bytes changed between the client and here: none of this fill can be trusted.
-      long at = req.getOffset() + (long) bad * req.getChecksumChunkBytes();
-      String why = "checksum mismatch in the write to the fill of " + s.fill.key() + " at offset "
-          + at + ": the bytes changed on the way from the client; the fill is aborted";
-      LOG.warn("Refused a write from {}: {}", s.owner, why);
-      if (fills.remove(req.getFillId(), s)) {
-        synchronized (s) {
-          s.fill.abort();
-        }
-      }
-      throw new ServiceException(new ChecksumException(why, at));
-    }
-    synchronized (s) {
-      try {
-        s.fill.append(req.getOffset(), req.getData().asReadOnlyByteBuffer());
-        s.lastTouched = Time.monotonicNow();
-        return WriteResponseProto.newBuilder().setAccepted(true).build();
-      } catch (IOException e) {
-        LOG.warn("Abandoning the fill of {}: {}", s.fill.key(), e.getMessage());
-        fills.remove(req.getFillId(), s);
-        s.fill.abort();
-        return WriteResponseProto.newBuilder().setAccepted(false).build();
-      }
-    }
-  }
-
-  @Override
-  public CommitResponseProto commit(RpcController c, CommitRequestProto req)
-      throws ServiceException {
-    refuseUnless(() -> {
-      RequestChecks.uint64("length", req.getLength(), 0, RequestChecks.MAX_BLOCK_BYTES);
-      RequestChecks.count("replicas", req.getReplicasCount(), RequestChecks.MAX_REPLICAS);
-      for (int i = 0; i < req.getReplicasCount(); i++) {
-        RequestChecks.text("replicas", req.getReplicasBytes(i), RequestChecks.MAX_ID_CHARS);
-      }
-      return null;
-    });
-    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
-    // Counted before it leaves the table, so that the fill is in progress until it is done.
-    committing.incrementAndGet();
-    try {
-      if (s == null || !fills.remove(req.getFillId(), s)) {
-        return CommitResponseProto.newBuilder().setCached(false).build();
-      }
-      try {
-        return verifyAndCommit(s, req);
-      } finally {
-        // A no-op once committed or aborted; otherwise (verification failed unexpectedly) the
-        // block must not stay FILLING.
-        synchronized (s) {
-          s.fill.abort();
-        }
-      }
-    } finally {
-      committing.decrementAndGet();
-    }
-  }
-
-  /**
-   * Commits a fill taken out of the table once HDFS vouches for its bytes; the caller aborts it
-   * if it was not committed.
-   */
-  private CommitResponseProto verifyAndCommit(FillTable.Session s, CommitRequestProto req) {
-    synchronized (s) {
-      if (s.fill.written() != req.getLength() || s.fill.written() != s.fill.length()) {
-        LOG.warn("Could not cache {}: client wrote {} bytes, slave received {} of {}",
-            s.fill.key(), req.getLength(), s.fill.written(), s.fill.length());
-        return CommitResponseProto.newBuilder().setCached(false).build();
-      }
-    }
-    // No lock held while a DataNode is asked; the fill is out of the table and complete.
-    long t0 = Time.monotonicNow();
-    FillVerifier.Result vouch = verifier.verify(s.fill, req.getBlockToken(),
-        req.getReplicasList());
-    if (vouch.verdict() != FillVerifier.Verdict.VOUCHED) {
-      if (counters.fillRejected(vouch.verdict())) {
-        LOG.warn("Refused the fill of {} by {}: {} (logged once per cause; see the "
-            + "fillsRejected counters)", s.fill.key(), s.owner, vouch);
-      } else {
-        LOG.debug("Refused the fill of {} by {}: {}", s.fill.key(), s.owner, vouch);
-      }
-      return CommitResponseProto.newBuilder().setCached(false).build();
-    }
-    if (verifier.isOn()) {
-      LOG.debug("HDFS vouched for {} ({} bytes) in {} ms: {}", s.fill.key(), s.fill.length(),
-          Time.monotonicNow() - t0, vouch);
-    }
-    synchronized (s) {
-      try {
-        s.fill.commit();
-      } catch (IOException e) {
-        LOG.warn("Could not cache {}: {}", s.fill.key(), e.getMessage());
-        return CommitResponseProto.newBuilder().setCached(false).build();
-      }
-    }
-    cache.cached(s.fill.key(), s.fill.datasetId());
-    counters.fillsWriteThrough.incrementAndGet();
-    return CommitResponseProto.newBuilder().setCached(true).build();
-  }
-
-  @Override
-  public AbortResponseProto abort(RpcController c, AbortRequestProto req)
-      throws ServiceException {
-    FillTable.Session s = ownFill(req.getFillId(), req.getBlockToken());
-    if (s != null && fills.remove(req.getFillId(), s)) {
-      abandoned(s);
-    }
-    return AbortResponseProto.getDefaultInstance();
   }
 
   @Override
@@ -592,28 +335,5 @@ public final class ClientEndpoint extends AbstractService implements ClientSlave
           e.toString());
     }
     return ReportCorruptResponseProto.getDefaultInstance();
-  }
-
-  /** A check of a request's values that may refuse it. */
-  @FunctionalInterface
-  private interface Check {
-    Object run() throws RequestRefusedException;
-  }
-
-  /** Runs {@code check}; a refusal goes back to the caller as the call's error. */
-  private static void refuseUnless(Check check) throws ServiceException {
-    try {
-      check.run();
-    } catch (RequestRefusedException e) {
-      throw new ServiceException(e);
-    }
-  }
-
-  /**
-   * Fills in progress, for tests and reports: those being written and those whose commit is
-   * being verified or written.
-   */
-  public int fillsInProgress() {
-    return fills.size() + committing.get();
   }
 }

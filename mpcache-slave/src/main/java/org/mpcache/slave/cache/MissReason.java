@@ -1,8 +1,8 @@
 package org.mpcache.slave.cache;
 
 /**
- * Why a lookup answered a miss without a fill for its reader to write, or why a fill's admission
- * came to nothing; the text is the lookup's {@code missReason}, a detail filling its {@code %s}.
+ * Why a lookup answered a miss without queueing a fill, or why a fill's admission came to
+ * nothing; the text is the lookup's {@code missReason}, a detail filling its {@code %s}.
  */
 public enum MissReason {
   NOT_CACHED("not cached"),
@@ -10,7 +10,6 @@ public enum MissReason {
   LARGER_THAN_INPUT_CACHE("larger than the Input Cache"),
   FILLED_BY_SLAVE("filled by the slave"),
   SLAVE_FILL_QUEUE_FULL("slave fill queue full"),
-  NO_FILE("the lookup names no file for the block"),
   /** The request, or the source it names, was refused. */
   REFUSED("refused: %s"),
   NOT_THE_FILES_BLOCK("not the block of %s"),

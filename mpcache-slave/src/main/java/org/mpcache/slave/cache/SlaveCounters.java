@@ -8,15 +8,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.mpcache.slave.master.DatasetCounters;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
-import org.mpcache.slave.verify.FillVerifier;
 
 /**
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
  * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
- * reads that failed on an I/O error without the block being dropped, fills refused because HDFS
- * did not vouch for their bytes (by cause), fills by kind (written through by a reader, read from
- * HDFS by the slave for a reader's miss) and the latter's failures, blocks found at start that
- * failed verification; and the same figures per dataset ({@link DatasetCounters}).
+ * reads that failed on an I/O error without the block being dropped, the fills the slave read
+ * from HDFS for readers' misses and their failures, blocks found at start that failed
+ * verification; and the same figures per dataset ({@link DatasetCounters}).
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
 public final class SlaveCounters {
@@ -30,10 +28,7 @@ public final class SlaveCounters {
   final AtomicLong blocksEvicted = new AtomicLong();
   final AtomicLong blocksCorrupt = new AtomicLong();
   final AtomicLong readErrors = new AtomicLong();
-  final AtomicLong fillsRejectedMismatch = new AtomicLong();
-  final AtomicLong fillsRejectedUnverifiable = new AtomicLong();
   final AtomicLong blocksFailedVerification = new AtomicLong();
-  final AtomicLong fillsWriteThrough = new AtomicLong();
   final AtomicLong descriptorsGranted = new AtomicLong();
   final AtomicLong descriptorsRefused = new AtomicLong();
   private final AtomicLong fillsBySlave = new AtomicLong();
@@ -84,17 +79,6 @@ public final class SlaveCounters {
     datasets.evicted(datasetId);
   }
 
-  /**
-   * Counts a fill refused at commit.
-   *
-   * @return whether it is the first refusal of this cause (the one to log at WARN)
-   */
-  boolean fillRejected(FillVerifier.Verdict cause) {
-    AtomicLong c = cause == FillVerifier.Verdict.MISMATCH ? fillsRejectedMismatch
-        : fillsRejectedUnverifiable;
-    return c.incrementAndGet() == 1;
-  }
-
   void fallback(String cause) {
     fallbacks.incrementAndGet();
     LongAdder n = fallbacksByCause.get(cause);
@@ -113,8 +97,8 @@ public final class SlaveCounters {
   }
 
   /**
-   * Counts a block cached for {@code datasetId}: written through by a client, read from HDFS by
-   * the slave for a reader's miss, or prefetched.
+   * Counts a block cached for {@code datasetId}: read from HDFS by the slave for a reader's miss,
+   * or prefetched.
    */
   public void blockCached(String datasetId) {
     blocksCached.incrementAndGet();
@@ -150,10 +134,9 @@ public final class SlaveCounters {
         .setBytesFromCache(bytesFromCache.get()).setBytesFromHdfs(bytesFromHdfs.get())
         .setFallbacks(fallbacks.get()).setBlocksCached(blocksCached.get())
         .setBlocksEvicted(blocksEvicted.get()).setBlocksCorrupt(blocksCorrupt.get())
-        .setReadErrors(readErrors.get()).setFillsRejectedMismatch(fillsRejectedMismatch.get())
-        .setFillsRejectedUnverifiable(fillsRejectedUnverifiable.get())
+        .setReadErrors(readErrors.get())
         .setBlocksFailedVerification(blocksFailedVerification.get())
-        .setFillsWriteThrough(fillsWriteThrough.get()).setFillsBySlave(fillsBySlave.get())
+        .setFillsBySlave(fillsBySlave.get())
         .setFillsBySlaveFailed(fillsBySlaveFailed.get())
         .setDescriptorsGranted(descriptorsGranted.get())
         .setDescriptorsRefused(descriptorsRefused.get()).build();

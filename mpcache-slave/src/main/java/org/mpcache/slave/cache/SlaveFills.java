@@ -2,11 +2,9 @@ package org.mpcache.slave.cache;
 
 /**
  * Where the client endpoint hands the blocks the slave is to read from HDFS itself for readers'
- * misses: a reader that enters a missed block anywhere but at its start or reads it by positional
- * reads, and a write-through its reader abandoned. The fill is admitted as any other
- * ({@link FillAdmission}; {@code force} is never set). Implementations are
- * thread-safe, never block the caller, and collapse requests for a block already queued or being
- * filled.
+ * misses: each missed block whose lookup names its file. The fill is admitted as any other
+ * ({@link FillAdmission}; {@code force} is never set). Implementations are thread-safe, never
+ * block the caller, and collapse requests for a block already queued or being filled.
  */
 @FunctionalInterface
 public interface SlaveFills {

@@ -94,13 +94,11 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("Fallbacks", "Reads clients moved to HDFS after a cache fault"),
             c.getFallbacks())
         .addCounter(Interns.info("Fills",
-            "Blocks cached (write-through, filled by the slave for readers, prefetch)"),
+            "Blocks cached (filled by the slave for readers, prefetch)"),
             c.getBlocksCached())
         .addCounter(Interns.info("SsdBytesWritten",
             "Bytes written to the SSD for the Input Cache (every fill's data and checksums)"),
             c.getSsdBytesWritten())
-        .addCounter(Interns.info("FillsWriteThrough", "Blocks cached by a reader's write-through"),
-            c.getFillsWriteThrough())
         .addCounter(Interns.info("FillsBySlave",
             "Blocks the slave read from HDFS itself for readers' misses"), c.getFillsBySlave())
         .addCounter(Interns.info("FillsBySlaveFailed",
@@ -139,14 +137,6 @@ public final class SlaveMetrics implements MetricsSource {
         .addGauge(Interns.info("VolumesOutOfService",
             "SSD directories out of service now (until mpcache admin refresh or a restart)"),
             s.getDirsList().stream().filter(d -> !d.getInService()).count())
-        .addCounter(Interns.info("FillsRejectedMismatch",
-            "Fills refused: a DataNode's checksum of the block differed from the bytes written"),
-            c.getFillsRejectedMismatch())
-        .addCounter(Interns.info("FillsRejectedUnverifiable",
-            "Fills refused: no DataNode could vouch for the bytes written"),
-            c.getFillsRejectedUnverifiable())
-        .addGauge(Interns.info("FillsInProgress", "Blocks being written through"),
-            slave.fillsInProgress())
         .addCounter(Interns.info("PrefetchFills", "Blocks cached by prefetch"),
             slave.getPrefetcher().filled())
         .addCounter(Interns.info("PrefetchBytes", "Bytes prefetch read from HDFS"),

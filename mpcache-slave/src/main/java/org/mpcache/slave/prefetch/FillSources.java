@@ -16,7 +16,7 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 
 /**
  * Which file systems a slave may read blocks from when it fills them itself (readers' misses,
- * abandoned write-throughs, the operator's prefetches): its own cluster's HDFS only, the one whose
+ * the operator's prefetches): its own cluster's HDFS only, the one whose
  * block pools the DataNode beside it serves, so that HDFS's own checksums vouch for every byte it
  * caches. That is {@code fs.defaultFS} when it is an {@code hdfs://} URI, each nameservice the
  * DataNodes serve ({@code dfs.internal.nameservices}, else {@code dfs.nameservices}), and the

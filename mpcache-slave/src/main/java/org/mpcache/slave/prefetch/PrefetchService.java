@@ -39,13 +39,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fills blocks from HDFS by the slave itself: the master's prefetch commands
- * ({@code mpcache admin prefetch}) and the fills readers' misses ask for ({@link SlaveFills}: a
- * block entered anywhere but at its start, read by positional reads, or whose write-through was
- * abandoned). Each block is admitted as any miss's ({@link FillAdmission}; the master skips its
- * admission test when the operator forced a prefetch), then read from HDFS with the slave's own
- * {@link DistributedFileSystem} ({@link FillFileSystems}, never through the cache) and stored as
- * a client's write-through would be, checksums included. A block whose file changed
- * since it was asked for (other block id or generation stamp at that offset) is skipped.
+ * ({@code mpcache admin prefetch}) and the fills readers' misses ask for ({@link SlaveFills}: each
+ * missed block whose lookup names its file). Each block is admitted as any miss's
+ * ({@link FillAdmission}; the master skips its admission test when the operator forced a
+ * prefetch), then read from HDFS with the slave's own {@link DistributedFileSystem}
+ * ({@link FillFileSystems}, never through the cache) and stored with its checksums. A block whose
+ * file changed since it was asked for (other block id or generation stamp at that offset) is skipped.
  *
  * <p>Two queues, each with one background thread: readers' misses and prefetches. Prefetch commands beyond theirs
  * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by

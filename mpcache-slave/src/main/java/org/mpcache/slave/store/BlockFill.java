@@ -3,21 +3,18 @@ package org.mpcache.slave.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
 
 /**
  * One block being written into the cache: the bytes must arrive in order, exactly the expected
  * length of them, and the block becomes readable only at {@link #commit}. Checksums are computed
- * chunk by chunk as the bytes arrive, and so are CRC32C and CRC32 of the whole block: what a
- * DataNode's COMPOSITE_CRC checksum of the block equals (of whichever type HDFS uses), so that the
- * slave can have HDFS vouch for the bytes before they become readable. Space for the whole block was reserved when the fill began
+ * chunk by chunk as the bytes arrive. Space for the whole block was reserved when the fill began
  * and is released if it is aborted. The fill's file is written through the store's
  * {@link BlockStorage}, which holds no file descriptor between writes, so neither does a fill
- * waiting for its client.
+ * waiting between its reads from HDFS.
  *
- * <p>Not thread-safe: one client writes one fill; the caller serializes calls on it.
+ * <p>Not thread-safe: one filler thread writes one fill; the caller serializes calls on it.
  */
 public final class BlockFill {
   private final FileBlockStore store;
@@ -31,8 +28,6 @@ public final class BlockFill {
   private final int datasetBlocks;
   private final String blockFile;
   private final CRC32C crc = new CRC32C();
-  private final CRC32C blockCrc32c = new CRC32C();
-  private final CRC32 blockCrc32 = new CRC32();
   private int[] checksums;
   private int chunksDone;
   private int bytesInChunk;
@@ -62,18 +57,6 @@ public final class BlockFill {
     return length;
   }
 
-  public long written() {
-    return written;
-  }
-
-  /**
-   * The CRC32C ({@code castagnoli}) or CRC32 of the bytes written so far, as HDFS computes a
-   * block's composite CRC of that type.
-   */
-  public int blockCrc(boolean castagnoli) {
-    return (int) (castagnoli ? blockCrc32c.getValue() : blockCrc32.getValue());
-  }
-
   /**
    * Appends bytes at {@code offset}, which must equal the bytes written so far.
    *
@@ -97,8 +80,6 @@ public final class BlockFill {
     int bytes = data.remaining();
     storage.write(file, written, data, written == 0);
     store.wrote(bytes);
-    blockCrc32c.update(sum.duplicate());
-    blockCrc32.update(sum.duplicate());
     // Each chunk's CRC over a window of the one buffer: no object per chunk.
     int end = sum.limit();
     while (sum.position() < end) {

@@ -13,8 +13,8 @@ import org.mpcache.common.BlockKey;
  * slave's implementation is {@link #local()}; tests wrap it to inject the errors a real SSD gives
  * (no space left, I/O errors, too many open files) and latency, operation by operation.
  *
- * <p>No method but {@link #open} keeps a file open after it returns, so a fill waiting for its
- * client holds no descriptor. Every failure is an {@link IOException}:
+ * <p>No method but {@link #open} keeps a file open after it returns, so a fill waiting between
+ * its reads from HDFS holds no descriptor. Every failure is an {@link IOException}:
  * {@link java.nio.file.NoSuchFileException} when the file is absent, whatever the file system
  * said otherwise.
  *

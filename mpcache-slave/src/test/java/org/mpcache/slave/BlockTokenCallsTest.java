@@ -2,47 +2,36 @@ package org.mpcache.slave;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.security.PrivilegedExceptionAction;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.AccessControlException;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mpcache.common.BlockKey;
-import org.mpcache.common.proto.ClientSlaveProtos.AbortRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.CommitRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReadRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportCorruptRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
-import org.mpcache.common.proto.ClientSlaveProtos.WriteRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
-import org.mpcache.common.protocolPB.FillChecksums;
 import org.mpcache.common.protocolPB.ProtoConverters;
 import org.mpcache.common.protocolPB.RpcSupport;
 import org.mpcache.slave.security.BlockAccessChecker;
 
 /**
- * Who may fill the cache: a fill belongs to the caller that was offered it and to its block, so
- * no other caller can write, commit or abort it nor guess its id, and with block tokens on every
- * client-slave call needs a valid token for its block. Real slaves against a {@link FakeMaster}, a
- * second caller on its own connection as another user.
+ * Who may use the cache: with block tokens on, every client-slave call needs a valid token for its
+ * block, and a lookup's read reports and following blocks are each checked against their own.
+ * A real slave against a {@link FakeMaster}.
  */
-class FillAuthorizationTest {
+class BlockTokenCallsTest {
   private static final int BLOCK = 100_000;
   private static final BlockKey K1 = new BlockKey("BP-1", 1, 1);
   private static final BlockKey K2 = new BlockKey("BP-1", 2, 1);
@@ -59,7 +48,6 @@ class FillAuthorizationTest {
   private SlaveFixture fixture;
   private MpCacheSlave slave;
   private ClientSlaveProtocolPB owner;
-  private ClientSlaveProtocolPB mallory;
   private final Random random = new Random(11);
 
   private void start(BlockAccessChecker checker) throws Exception {
@@ -72,16 +60,10 @@ class FillAuthorizationTest {
     fixture.awaitRegistration();
     slave = fixture.slave();
     owner = fixture.client();
-    InetSocketAddress at = fixture.clientAddress();
-    Configuration conf = fixture.conf();
-    mallory = UserGroupInformation.createRemoteUser("mallory").doAs(
-        (PrivilegedExceptionAction<ClientSlaveProtocolPB>) () ->
-            RpcSupport.proxy(ClientSlaveProtocolPB.class, at, conf, 5_000));
   }
 
   @AfterEach
   void stop() {
-    RpcSupport.close(mallory);
     if (fixture != null) {
       fixture.close();
     }
@@ -97,34 +79,6 @@ class FillAuthorizationTest {
     return b;
   }
 
-  private static long offerFill(ClientSlaveProtocolPB client, BlockKey key, String token)
-      throws IOException {
-    LookupResponseProto r = RpcSupport.call(() -> client.lookup(null, LookupRequestProto
-        .newBuilder().setAccess(access(key)).setOfferFill(true).setBlockToken(token)
-        .setPath(SlaveFixture.UNREACHABLE_HDFS + "/f").setBlockOffset(0).build()));
-    assertTrue(r.hasFillId(), "a fill was offered: " + r.getMissReason());
-    return r.getFillId();
-  }
-
-  private static boolean write(ClientSlaveProtocolPB client, long fillId, byte[] data,
-      String token) throws IOException {
-    return RpcSupport.call(() -> client.write(null, FillChecksums.withData(
-        WriteRequestProto.newBuilder().setFillId(fillId).setOffset(0).setBlockToken(token),
-        ByteString.copyFrom(data)).build())).getAccepted();
-  }
-
-  private static boolean commit(ClientSlaveProtocolPB client, long fillId, String token)
-      throws IOException {
-    return RpcSupport.call(() -> client.commit(null, CommitRequestProto.newBuilder()
-        .setFillId(fillId).setLength(BLOCK).setBlockToken(token).build())).getCached();
-  }
-
-  private static void abort(ClientSlaveProtocolPB client, long fillId, String token)
-      throws IOException {
-    RpcSupport.call(() -> client.abort(null, AbortRequestProto.newBuilder().setFillId(fillId)
-        .setBlockToken(token).build()));
-  }
-
   private static byte[] read(ClientSlaveProtocolPB client, BlockKey key, String token)
       throws IOException {
     return RpcSupport.call(() -> client.read(null, ReadRequestProto.newBuilder()
@@ -133,60 +87,17 @@ class FillAuthorizationTest {
   }
 
   @Test
-  void write_commit_abort_fromAnotherCaller_areRefusedAndTheOwnersFillCommits()
-      throws Exception {
-    start(BlockAccessChecker.open());
-    long id = offerFill(owner, K1, "");
-    byte[] evil = bytes();
-    assertThrows(IOException.class, () -> write(mallory, id, evil, ""),
-        "another caller writes into the fill");
-    assertThrows(IOException.class, () -> commit(mallory, id, ""),
-        "another caller commits the fill");
-    assertThrows(IOException.class, () -> abort(mallory, id, ""),
-        "another caller aborts the fill");
-
-    byte[] data = bytes();
-    assertTrue(write(owner, id, data, ""), "the owner's write, undisturbed");
-    assertTrue(commit(owner, id, ""), "the owner's commit");
-    assertArrayEquals(data, read(mallory, K1, ""), "everyone reads the owner's bytes");
-  }
-
-  @Test
-  void fillIds_guessedByAnotherCaller_openNothing() throws Exception {
-    start(BlockAccessChecker.open());
-    long id1 = offerFill(owner, K1, "");
-    long id2 = offerFill(owner, K2, "");
-    assertNotEquals(1, Math.abs(id2 - id1), "fill ids " + id1 + ", " + id2 + " are sequential");
-    byte[] evil = bytes();
-    for (long guess = id2 - 5; guess <= id2 + 5; guess++) {
-      long g = guess;
-      try {
-        assertFalse(write(mallory, g, evil, ""), "a guessed fill id " + g + " took a write");
-      } catch (IOException refused) {
-        // Refused outright: as good as not accepted.
-      }
-    }
-    byte[] data = bytes();
-    assertTrue(write(owner, id2, data, ""));
-    assertTrue(commit(owner, id2, ""));
-    assertArrayEquals(data, read(owner, K2, ""));
-    assertEquals(1, slave.fillsInProgress(), "the fill of K1 is still open");
-  }
-
-  @Test
-  void write_commit_withoutAValidToken_areRefused() throws Exception {
+  void calls_withoutAValidToken_areRefused() throws Exception {
     start(TOKEN_PER_BLOCK);
-    long id = offerFill(owner, K1, "token-1");
     byte[] data = bytes();
-    assertThrows(IOException.class, () -> write(owner, id, data, ""), "a write without token");
-    assertThrows(IOException.class, () -> write(owner, id, data, "token-2"),
-        "a write with another block's token");
-    assertTrue(write(owner, id, data, "token-1"));
-    assertThrows(IOException.class, () -> commit(owner, id, ""), "a commit without token");
-    assertThrows(IOException.class, () -> abort(owner, id, "token-2"),
-        "an abort with another block's token");
-    assertTrue(commit(owner, id, "token-1"));
+    assertTrue(fixture.fill(access(K1), data));
+    assertThrows(IOException.class, () -> read(owner, K1, ""), "a read without token");
+    assertThrows(IOException.class, () -> read(owner, K1, "token-2"),
+        "a read with another block's token");
     assertArrayEquals(data, read(owner, K1, "token-1"));
+    assertThrows(IOException.class, () -> RpcSupport.call(() -> owner.lookup(null,
+        LookupRequestProto.newBuilder().setAccess(access(K1)).setBlockToken("token-2").build())),
+        "a lookup with another block's token");
 
     assertThrows(IOException.class, () -> RpcSupport.call(() -> owner.reportRead(null,
         ReportReadRequestProto.newBuilder().setBlock(ProtoConverters.toProto(K1))
