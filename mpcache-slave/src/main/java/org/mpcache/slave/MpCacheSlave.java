@@ -84,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * Replace Arbitrator which cached datasets to exclude when localized data needs room that input
  * holds.
  *
- * <p>Services, in start order: the filler (ready before the first heartbeat can carry commands), the descriptor server when
+ * <p>Services, in start order: the filler (ready before the first heartbeat can carry commands),
+ * the descriptor server when
  * {@code mpcache.slave.domain.socket.path} is set (local hits), the block stream server unless
  * {@code mpcache.slave.stream.address} is empty or security asks for protected transfers (remote
  * hits), the client RPC server (its port is part of the

@@ -129,7 +129,8 @@ public final class SlaveConfigKeys {
 
   /**
    * How many fills of missed blocks a slave queues to read from HDFS itself for readers (each
-   * missed block a reader's lookup names the file of); more are dropped and counted as failed until the queue drains.
+   * missed block a reader's lookup names the file of); more are dropped and counted as failed
+   * until the queue drains.
    */
   public static final String SLAVE_FILL_QUEUE_KEY = "mpcache.slave.fill.queue";
   public static final int SLAVE_FILL_QUEUE_DEFAULT = 1_000;

@@ -6,7 +6,8 @@ import org.mpcache.common.BlockKey;
 /**
  * Tells whether a block is the one a file of the cluster's own HDFS holds at an offset, with the
  * length claimed for it, as the NameNode says. The slave checks a reader's or a prefetch's claim so
- * before it asks the master to admit the block, so that the master judges the block by the file it lies in,
+ * before it asks the master to admit the block, so that the master judges the block by the file it
+ * lies in,
  * never by the dataset the reader names (docs/security.md, "Operator controls"). Implementations
  * are thread-safe.
  */

@@ -10,7 +10,8 @@ import org.mpcache.slave.store.FileBlockStore;
 
 /**
  * The one way a block enters the Input Cache, for readers' misses and operator prefetches alike:
- * the block's file is checked at the NameNode ({@link BlockFileCheck}), so that the master judges the block by a file the slave
+ * the block's file is checked at the NameNode ({@link BlockFileCheck}), so that the master judges
+ * the block by a file the slave
  * found it in; the master's Replace Arbitrator is asked (Algorithm 1's replace request); the
  * evictions it orders are carried out; then space is reserved and a fill opened in the store.
  *

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * ({@link FillAdmission}; the master skips its admission test when the operator forced a
  * prefetch), then read from HDFS with the slave's own {@link DistributedFileSystem}
  * ({@link FillFileSystems}, never through the cache) and stored with its checksums. A block whose
- * file changed since it was asked for (other block id or generation stamp at that offset) is skipped.
+ * file changed since it was asked for (other block id or generation stamp at that offset) is
+ * skipped.
  *
  * <p>Two queues, each with one background thread: readers' misses and prefetches. Prefetch commands beyond theirs
  * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by
