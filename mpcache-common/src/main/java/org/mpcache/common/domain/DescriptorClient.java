@@ -98,6 +98,14 @@ public final class DescriptorClient {
       return file != null;
     }
 
+    /**
+     * Whether the slave still holds the block for this lease: granted, not released, and the
+     * connection open (a slave that restarted, or closed the connection, no longer does).
+     */
+    public boolean held() {
+      return file != null && !released && connection.isOpen();
+    }
+
     /** The block file, read-only; null unless {@link #granted}. */
     public FileChannel file() {
       return file;
