@@ -3,7 +3,6 @@ package org.mpcache.hdfs;
 import java.io.IOException;
 import java.util.function.LongSupplier;
 import org.mpcache.common.domain.DescriptorClient;
-import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 
@@ -18,9 +17,9 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
  *       an earlier hit named, the request standing for the lookup ({@link #direct}); after a
  *       hit, from the socket the hit names. A socket that fails is forgotten and said once.
  *       A block file its FileSystem's {@link DescriptorCache} holds open already is taken from
- *       there without asking the slave; when that stands for the block's lookup, a lookup
- *       carrying the reader's access follows on a background thread, so that the slave counts
- *       the hit as it would have counted the grant, and its miss drops the file.
+ *       there without an exchange; when that stands for the block's lookup, the reader's access
+ *       goes to the slave on the file's lease, one way, so that the slave counts the hit as it
+ *       would have counted the grant.
  *   <li>STREAM: the slave's block stream, when streams are on and the slave offers one.
  *   <li>RPC: the slave's {@code read} call; always there.
  * </ol>
@@ -187,7 +186,8 @@ final class BlockReaderFactory {
     DescriptorCache.Ref cached = ctx.descriptors().acquire(t.key(), t.length());
     if (cached != null) {
       if (standsForLookup) {
-        countHit(t);
+        // On the lease's open connection, one way: the slave counts the hit as a grant's.
+        cached.file().report(t.access());
       }
       return reader(cached, sequential);
     }
@@ -208,26 +208,6 @@ final class BlockReaderFactory {
 
   private BlockReader reader(DescriptorCache.Ref ref, boolean sequential) {
     return new DescriptorBlockReader(ref, sequential ? window : null, ctx.conf().readBytes);
-  }
-
-  /**
-   * Tells block {@code t}'s slave of the reader's access, off the reader's thread, as a lookup
-   * made ahead (counted when a hit, neither counted nor filled when a miss); a miss drops the
-   * file the cache holds: the slave evicted the block.
-   */
-  private void countHit(BlockTarget t) {
-    LookupRequestProto req = LookupRequestProto.newBuilder().setAccess(t.access())
-        .setBlockToken(t.token()).setAhead(true).build();
-    ctx.background().execute(() -> {
-      try {
-        if (!t.hitBy(t.lookup(req))) {
-          ctx.descriptors().drop(t.key());
-        }
-      } catch (IOException e) {
-        // Unconfirmed: the file is not handed out again on a hold the slave did not vouch for.
-        ctx.descriptors().drop(t.key());
-      }
-    });
   }
 
   /** The slave's block stream of {@code t}; null when there is none or it cannot be opened. */

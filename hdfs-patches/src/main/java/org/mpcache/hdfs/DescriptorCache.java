@@ -25,8 +25,9 @@ import org.mpcache.common.BlockKey;
  * <p>An entry is OPEN while referenced, IDLE once its last reference is released, and CLOSED (its
  * file closed, the slave's lease ended) when it has been idle for {@code idleNanos}, when more
  * than {@code maxIdle} entries are idle (the longest idle first), when the cache closes, or when
- * it is dropped and its last reference released. A dropped entry (its block evicted as a lookup
- * or the slave said, a read through it failed, the slave let its lease go) leaves the map at once
+ * it is dropped and its last reference released. A dropped entry (its block evicted, as the
+ * slave's revocation of the lease or a lookup's miss says, a read through it failed, the slave
+ * closed its lease) leaves the map at once
  * and is never handed out again. While an entry is open or idle its lease holds the block's space
  * on the slave, so bytes read through it are the block's even after the slave evicted the block
  * (which unlinks the file); the idle timeout bounds how long an evicted block's space stays held.
@@ -51,7 +52,10 @@ final class DescriptorCache implements Closeable {
       return entry.file;
     }
 
-    /** Ends this reference; the future is done once the file is closed, if it is now. */
+    /**
+     * Ends this reference; the future is done once the slave has counted what was read through
+     * the file (and, when this closes it, settled its lease).
+     */
     Future<?> release() {
       return DescriptorCache.this.release(this);
     }
@@ -124,6 +128,7 @@ final class DescriptorCache implements Closeable {
   Ref insert(LocalBlockReader file) {
     Entry e = new Entry(file);
     e.refs = 1;
+    file.onRevoked(() -> drop(e));
     Entry old;
     synchronized (this) {
       if (closed) {
@@ -179,7 +184,8 @@ final class DescriptorCache implements Closeable {
       e.idleSince = ticker.getAsLong();
       close = e.refs == 0 && e.dropped;
     }
-    Future<?> done = close ? e.file.closeLater() : CompletableFuture.completedFuture(null);
+    // Kept open, the file's reads so far are counted by the slave now, as a close would.
+    Future<?> done = close ? e.file.closeLater() : e.file.report(null);
     purge();
     return done;
   }

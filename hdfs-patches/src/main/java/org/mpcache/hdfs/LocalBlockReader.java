@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
@@ -37,6 +38,15 @@ public final class LocalBlockReader implements Closeable {
 
     /** As {@link #release}, without waiting: done once the slave has settled it. */
     Future<?> releaseLater(long bytesRead);
+
+    /** Runs {@code listener}, without blocking, once the slave revokes the hold. */
+    void onRevoked(Runnable listener);
+
+    /**
+     * Keeping the hold, tells the slave of the bytes read since the last report and of a new
+     * reader's {@code access} (null: none); done once the slave counted them.
+     */
+    Future<?> report(long bytesRead, BlockAccessProto access);
   }
 
   private final BlockKey key;
@@ -82,6 +92,16 @@ public final class LocalBlockReader implements Closeable {
       @Override
       public Future<?> releaseLater(long bytes) {
         return lease.releaseLater(bytes);
+      }
+
+      @Override
+      public void onRevoked(Runnable listener) {
+        lease.onRevoked(listener);
+      }
+
+      @Override
+      public Future<?> report(long bytes, BlockAccessProto access) {
+        return lease.report(bytes, access);
       }
     };
     return new LocalBlockReader(key, hold, lease.file(), length, r.getChunkSize(), checksums);
@@ -222,6 +242,25 @@ public final class LocalBlockReader implements Closeable {
   /** Whether the slave still holds the block for this reader (see {@link Hold#held}). */
   boolean held() {
     return hold.held();
+  }
+
+  /**
+   * Runs {@code listener} once the slave revokes the reader's hold on the block (it removed the
+   * block): on the descriptor thread, so it must not block.
+   */
+  void onRevoked(Runnable listener) {
+    hold.onRevoked(listener);
+  }
+
+  /**
+   * Tells the slave, keeping the file open, of the bytes read since the last report and, unless
+   * {@code access} is null, of a new reader of the block (counted as its hit); done once the
+   * slave counted them, at once when there is nothing to tell.
+   */
+  Future<?> report(BlockAccessProto access) {
+    long n = bytesRead.getAndSet(0);
+    return n == 0 && access == null ? CompletableFuture.completedFuture(null)
+        : hold.report(n, access);
   }
 
   /** Counts bytes handed to the reader, reported to the slave when the reader closes. */

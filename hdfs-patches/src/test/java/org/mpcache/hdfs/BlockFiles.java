@@ -6,12 +6,16 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 
 /**
  * Test fixture: cached block files on the local disk with their chunk checksums, read through
@@ -23,7 +27,12 @@ final class BlockFiles {
   static final class FakeHold implements LocalBlockReader.Hold {
     private final FileChannel file;
     final AtomicInteger releases = new AtomicInteger();
+    /** The bytes the reports and the release told of. */
+    final AtomicLong bytesRead = new AtomicLong();
+    /** The new readers' accesses the reports told of. */
+    final List<BlockAccessProto> accesses = new CopyOnWriteArrayList<>();
     volatile boolean letGo;
+    private volatile Runnable revoked = () -> { };
 
     FakeHold(FileChannel file) {
       this.file = file;
@@ -40,7 +49,17 @@ final class BlockFiles {
     }
 
     @Override
-    public Future<?> releaseLater(long bytesRead) {
+    public Future<?> report(long bytes, BlockAccessProto access) {
+      bytesRead.addAndGet(bytes);
+      if (access != null) {
+        accesses.add(access);
+      }
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public Future<?> releaseLater(long bytes) {
+      bytesRead.addAndGet(bytes);
       if (releases.getAndIncrement() == 0) {
         try {
           file.close();
@@ -49,6 +68,17 @@ final class BlockFiles {
         }
       }
       return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void onRevoked(Runnable listener) {
+      revoked = listener;
+    }
+
+    /** The slave removes the block: it revokes the hold. */
+    void revoke() {
+      letGo = true;
+      revoked.run();
     }
   }
 

@@ -4,15 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.argThat;
-import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -59,12 +55,8 @@ class BlockReaderFactoryTest {
   }
 
   private static BlockTarget localTarget() {
-    return localTarget(mock(ClientSlaveProtocolPB.class));
-  }
-
-  private static BlockTarget localTarget(ClientSlaveProtocolPB proxy) {
-    SlaveDirectory.Slave slave = new SlaveDirectory.Slave("s1", proxy, true, "127.0.0.1", 0,
-        new HashMap<>());
+    SlaveDirectory.Slave slave = new SlaveDirectory.Slave("s1", mock(ClientSlaveProtocolPB.class),
+        true, "127.0.0.1", 0, new HashMap<>());
     slave.descriptorSocket(SOCKET);
     BlockKey key = new BlockKey("BP-1", 1, 1);
     BlockAccessProto access = BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
@@ -106,14 +98,13 @@ class BlockReaderFactoryTest {
   private final class SharedFiles {
     final AtomicInteger exchanges = new AtomicInteger();
     final BlockFiles files = new BlockFiles(dir, 1024);
-    final BackgroundCalls background = new BackgroundCalls("test-calls", 1, 5_000);
     final ClientContext ctx;
-    byte[] bytes;
+    BlockFiles.Opened opened;
 
     SharedFiles() {
       Configuration conf = new Configuration(false);
       conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
-      ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), background,
+      ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
           new OpenStreams(), new DescriptorCache(4, Long.MAX_VALUE, System::nanoTime), null);
     }
 
@@ -122,28 +113,18 @@ class BlockReaderFactoryTest {
       return new BlockReaderFactory(ctx, System::nanoTime, (socket, t, access, timeoutMs,
           releaseTimeoutMs) -> {
         exchanges.incrementAndGet();
-        BlockFiles.Opened b = files.open(t.key().getBlockId(), (int) t.length());
-        bytes = b.bytes();
-        return b.reader();
+        opened = files.open(t.key().getBlockId(), (int) t.length());
+        return opened.reader();
       });
     }
   }
 
-  private static ClientSlaveProtocolPB slaveAnswering(LookupResponseProto.Status status)
-      throws Exception {
-    ClientSlaveProtocolPB proxy = mock(ClientSlaveProtocolPB.class);
-    when(proxy.lookup(any(), any())).thenReturn(LookupResponseProto.newBuilder()
-        .setStatus(status).setLength(LENGTH).build());
-    return proxy;
-  }
-
   @Test
-  void direct_secondStreamReadsTheSameBlock_noSecondExchangeAndTheSlaveHearsTheAccess()
+  void direct_secondStreamReadsTheSameBlock_noSecondExchangeAndTheSlaveCountsTheHit()
       throws Exception {
     assumeTrue(DescriptorClient.isAvailable(), "the descriptor path is tried only where it can be");
     SharedFiles fs = new SharedFiles();
-    ClientSlaveProtocolPB proxy = slaveAnswering(LookupResponseProto.Status.HIT);
-    BlockTarget t = localTarget(proxy);
+    BlockTarget t = localTarget();
     BlockReaderFactory first = fs.stream();
     BlockReaderFactory second = fs.stream();
     long hits = ClientCounters.get().descriptorCacheHits();
@@ -152,35 +133,37 @@ class BlockReaderFactoryTest {
     BlockReader b = second.direct(t, second.deadline(t, false), false);
     byte[] read = new byte[(int) LENGTH];
     int n = b.read(0, read, 0, read.length);
+    b.release().get();
 
     assertEquals(1, fs.exchanges.get(), "the second stream had the block's file open already");
     assertEquals(hits + 1, ClientCounters.get().descriptorCacheHits());
     assertEquals(LENGTH, n);
-    assertArrayEquals(fs.bytes, read);
-    fs.background.close();
-    verify(proxy).lookup(isNull(), argThat(r -> r.getAhead() && r.getAccess().equals(t.access())
-        && r.getBlockToken().equals(t.token())));
+    assertArrayEquals(fs.opened.bytes(), read);
+    assertEquals(List.of(t.access()), fs.opened.hold().accesses,
+        "the slave hears of the second reader's access on the lease");
+    assertEquals(LENGTH, fs.opened.hold().bytesRead.get(), "and of its bytes when it is done");
+    assertEquals(0, fs.opened.hold().releases.get(), "the first stream still reads the file");
     a.release();
-    b.release();
     fs.ctx.descriptors().close();
+    assertEquals(1, fs.opened.hold().releases.get());
   }
 
   @Test
-  void direct_slaveNoLongerCachesTheHeldBlock_nextStreamAsksTheSlaveAgain() throws Exception {
+  void direct_slaveRevokedTheHeldFile_nextStreamAsksTheSlaveAgain() throws Exception {
     assumeTrue(DescriptorClient.isAvailable(), "the descriptor path is tried only where it can be");
     SharedFiles fs = new SharedFiles();
-    BlockTarget t = localTarget(slaveAnswering(LookupResponseProto.Status.MISS));
+    BlockTarget t = localTarget();
     BlockReaderFactory first = fs.stream();
     first.direct(t, first.deadline(t, true), true).release();
+    BlockFiles.Opened evicted = fs.opened;
+
+    evicted.hold().revoke();
     BlockReaderFactory second = fs.stream();
-    second.direct(t, second.deadline(t, true), true).release();
-    fs.background.close();
+    BlockReader r = second.direct(t, second.deadline(t, true), true);
 
-    BlockReaderFactory third = fs.stream();
-    BlockReader c = third.direct(t, third.deadline(t, true), true);
-
-    assertEquals(2, fs.exchanges.get(), "the slave's miss dropped the held file");
-    c.release();
+    assertEquals(2, fs.exchanges.get(), "the revoked file is not handed out again");
+    assertEquals(1, evicted.hold().releases.get(), "closed at once: no reader held it");
+    r.release();
     fs.ctx.descriptors().close();
   }
 
@@ -197,7 +180,7 @@ class BlockReaderFactoryTest {
     assertNull(f.looked(t, miss, f.deadline(t, true), true, false));
 
     assertNull(fs.ctx.descriptors().acquire(t.key(), LENGTH));
-    fs.background.close();
+    assertEquals(1, fs.opened.hold().releases.get());
     fs.ctx.descriptors().close();
   }
 }

@@ -113,6 +113,30 @@ class DescriptorCacheTest {
   }
 
   @Test
+  void revoke_idleFile_closesItAtOnce() throws Exception {
+    BlockFiles.Opened b = files.open(1, LENGTH);
+    cache.insert(b.reader()).release();
+
+    b.hold().revoke();
+
+    assertEquals(1, b.hold().releases.get(), "the slave frees the evicted block's space now");
+    assertNull(cache.acquire(key(1), LENGTH));
+  }
+
+  @Test
+  void revoke_whileRead_notHandedOutAgainAndClosedAtTheLastRelease() throws Exception {
+    BlockFiles.Opened b = files.open(1, LENGTH);
+    DescriptorCache.Ref r = cache.insert(b.reader());
+
+    b.hold().revoke();
+
+    assertNull(cache.acquire(key(1), LENGTH));
+    assertEquals(0, b.hold().releases.get(), "its reader reads the block to its end");
+    r.release();
+    assertEquals(1, b.hold().releases.get());
+  }
+
+  @Test
   void read_chunkFailsItsChecksum_fileNotHandedOutAgain() throws Exception {
     BlockFiles.Opened b = files.open(1, LENGTH);
     files.corrupt(1, CHUNK + 7);
