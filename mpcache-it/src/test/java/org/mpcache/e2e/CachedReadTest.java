@@ -257,6 +257,16 @@ class CachedReadTest {
     }
   }
 
+  /**
+   * The cluster's client settings with no block file kept open once no stream reads it, so that
+   * what a stream lets go is closed at once.
+   */
+  private static Configuration keepNoIdleFile() {
+    Configuration c = new Configuration(cluster.conf());
+    c.setInt(ClientConfigKeys.DESCRIPTOR_CACHE_MAX_IDLE_KEY, 0);
+    return c;
+  }
+
   /** Block files the slaves lend to readers now. */
   private static int leasesHeld() {
     return cluster.slaves().stream().mapToInt(s -> s.getStore().leasesHeld()).sum();
@@ -286,7 +296,7 @@ class CachedReadTest {
     cached(p, content);
     long byDescriptor = ClientCounters.get().hitsByDescriptor();
     int held = leasesHeld();
-    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), cluster.conf())) {
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), keepNoIdleFile())) {
       readIntoFirstBlock(fs, p, content, held).close();
       Waits.waitFor(() -> leasesHeld() == held, "the file found ahead to be released");
     }
@@ -301,7 +311,7 @@ class CachedReadTest {
     byte[] content = data(12, 3 * BLOCK);
     cached(p, content);
     int held = leasesHeld();
-    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), cluster.conf())) {
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), keepNoIdleFile())) {
       // Dropped unclosed, as a reader that fails and forgets its stream.
       readIntoFirstBlock(fs, p, content, held);
       Waits.waitFor(() -> {
