@@ -301,18 +301,10 @@ public final class LocalizedCache {
    */
   public void reportRetained(String applicationId, String containerId, String attemptId,
       String dir, long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("Retained bytes must not be negative: " + bytes
-          + " (attempt " + attemptId + ")");
-    }
     synchronized (spaceLock) {
-      requireOwnAttemptLocked(applicationId, containerId, attemptId);
-      AttemptGrants grants = attempts.get(attemptId);
-      Long reserved = grants == null ? null : grants.reserved.get(dir);
-      if (reserved == null) {
-        throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
-            + " holds no grant there; ask for space before writing there");
-      }
+      AttemptGrants grants = grantsInLocked(applicationId, containerId, attemptId, dir, bytes,
+          "Retained");
+      long reserved = grants.reserved.get(dir);
       long kept = Math.min(bytes, reserved);
       if (bytes > reserved) {
         LOG.warn("Attempt {} wrote {} bytes in {} beyond its grant of {}", attemptId, bytes, dir,
@@ -336,18 +328,10 @@ public final class LocalizedCache {
    */
   public void returnSpace(String applicationId, String containerId, String attemptId,
       String dir, long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("Returned bytes must not be negative: " + bytes
-          + " (attempt " + attemptId + ")");
-    }
     synchronized (spaceLock) {
-      requireOwnAttemptLocked(applicationId, containerId, attemptId);
-      AttemptGrants grants = attempts.get(attemptId);
-      Long reserved = grants == null ? null : grants.reserved.get(dir);
-      if (reserved == null) {
-        throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
-            + " holds no grant there");
-      }
+      AttemptGrants grants = grantsInLocked(applicationId, containerId, attemptId, dir, bytes,
+          "Returned");
+      long reserved = grants.reserved.get(dir);
       long back = Math.min(bytes, reserved - grants.retained.getOrDefault(dir, 0L));
       if (back > 0) {
         tuner.releaseLocalized(dir, back);
@@ -355,6 +339,29 @@ public final class LocalizedCache {
         bytesReturned.addAndGet(back);
       }
     }
+  }
+
+  /**
+   * The grants of an attempt of the caller's own that holds one in {@code dir}, for a call about
+   * {@code bytes} of it ({@code what}: retained or returned).
+   *
+   * @throws IllegalArgumentException when {@code bytes} is negative, the attempt is another
+   *     application's or container's, or it holds no grant in {@code dir}
+   */
+  @GuardedBy("spaceLock")
+  private AttemptGrants grantsInLocked(String applicationId, String containerId,
+      String attemptId, String dir, long bytes, String what) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException(what + " bytes must not be negative: " + bytes
+          + " (attempt " + attemptId + ")");
+    }
+    requireOwnAttemptLocked(applicationId, containerId, attemptId);
+    AttemptGrants grants = attempts.get(attemptId);
+    if (grants == null || !grants.reserved.containsKey(dir)) {
+      throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
+          + " holds no grant there; ask for space before writing there");
+    }
+    return grants;
   }
 
   /** A container stopped: the grants of its attempts end, except retained bytes. */
