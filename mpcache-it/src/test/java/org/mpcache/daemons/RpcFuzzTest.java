@@ -53,6 +53,7 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.ReturnSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
@@ -567,31 +568,42 @@ class RpcFuzzTest {
       }
     }, requestSpace));
 
-    Map<String, Kind> reportRetained = new LinkedHashMap<>();
-    reportRetained.put("applicationId", both(ID, values("application_9_0009",
-        Expect.refused("applicationId"))));
-    reportRetained.put("containerId", both(ID, values("container_9_0009_01_000002",
-        Expect.refused("containerId"))));
-    reportRetained.put("attemptId", both(ID, values(ATTEMPT, Expect.refused("attemptId"))));
-    reportRetained.put("dir", both(ID, values("/no/such/place", Expect.refused("dir"))));
-    reportRetained.put("bytes", UINT64);
-    all.add(new MethodCases("Localized", "reportRetained", new Base() {
-      @Override
-      public Message.Builder setUp() throws IOException {
-        String dir = RpcSupport.call(() -> localized.requestSpace(null,
-            RequestSpaceRequestProto.newBuilder().setApplicationId("application_3_0003")
-                .setContainerId("container_3_0003_01_000002")
-                .setAttemptId("attempt_3_0003_m_000000_0").setBytes(SMALL).build())).getDir();
-        return ReportRetainedRequestProto.newBuilder().setApplicationId("application_3_0003")
-            .setContainerId("container_3_0003_01_000002")
-            .setAttemptId("attempt_3_0003_m_000000_0").setDir(dir).setBytes(SMALL / 2);
-      }
+    // A retained output and a grant given back: the same fields, on an application of their own.
+    for (String method : List.of("reportRetained", "returnSpace")) {
+      String n = method.equals("reportRetained") ? "3_0003" : "4_0004";
+      Map<String, Kind> fields = new LinkedHashMap<>();
+      fields.put("applicationId", both(ID, values("application_9_0009",
+          Expect.refused("applicationId"))));
+      fields.put("containerId", both(ID, values("container_9_0009_01_000002",
+          Expect.refused("containerId"))));
+      fields.put("attemptId", both(ID, values(ATTEMPT, Expect.refused("attemptId"))));
+      fields.put("dir", both(ID, values("/no/such/place", Expect.refused("dir"))));
+      fields.put("bytes", UINT64);
+      all.add(new MethodCases("Localized", method, new Base() {
+        @Override
+        public Message.Builder setUp() throws IOException {
+          String app = "application_" + n;
+          String container = "container_" + n + "_01_000002";
+          String attempt = "attempt_" + n + "_m_000000_0";
+          String dir = RpcSupport.call(() -> localized.requestSpace(null,
+              RequestSpaceRequestProto.newBuilder().setApplicationId(app)
+                  .setContainerId(container).setAttemptId(attempt).setBytes(SMALL).build()))
+              .getDir();
+          return method.equals("reportRetained")
+              ? ReportRetainedRequestProto.newBuilder().setApplicationId(app)
+                  .setContainerId(container).setAttemptId(attempt).setDir(dir)
+                  .setBytes(SMALL / 2)
+              : ReturnSpaceRequestProto.newBuilder().setApplicationId(app)
+                  .setContainerId(container).setAttemptId(attempt).setDir(dir)
+                  .setBytes(SMALL / 2);
+        }
 
-      @Override
-      public void tearDown(Message.Builder request, Message response) throws IOException {
-        endApplication("application_3_0003");
-      }
-    }, reportRetained));
+        @Override
+        public void tearDown(Message.Builder request, Message response) throws IOException {
+          endApplication("application_" + n);
+        }
+      }, fields));
+    }
 
     Map<String, Kind> containerStarted = new LinkedHashMap<>();
     containerStarted.put("containerId", both(ID, values("container_7_0007_01_000002",

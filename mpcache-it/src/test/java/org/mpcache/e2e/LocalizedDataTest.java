@@ -97,8 +97,11 @@ class LocalizedDataTest {
   @Order(1)
   void sort_ssdGranted_localizedDataOnSsd_accountedAndReleased() throws Exception {
     long readsBefore = cluster.totals().getHits() + cluster.totals().getMisses();
+    long returnedBefore = returnedBytes();
     try (Watcher w = new Watcher(ssdDirs())) {
       assertEquals(plainOutput, runSort("granted", true));
+      assertTrue(returnedBytes() > returnedBefore, "spills merged into their map's output gave"
+          + " their grants back before their containers ended");
       Set<String> seen = w.seen();
       assertTrue(seen.stream().anyMatch(f -> f.endsWith("/file.out")),
           "map outputs observed on the SSD: " + seen);
@@ -196,6 +199,10 @@ class LocalizedDataTest {
   }
 
   /** 5 files of about 1 MB of unique random keys in HDFS, one map each. */
+  private static long returnedBytes() {
+    return cluster.slaves().stream().mapToLong(s -> s.getLocalizedCache().bytesReturned()).sum();
+  }
+
   private static void writeInput() throws IOException {
     FileSystem fs = cluster.plainFileSystem();
     Random random = new Random(7);

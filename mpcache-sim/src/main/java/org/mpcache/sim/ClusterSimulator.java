@@ -108,7 +108,7 @@ public final class ClusterSimulator {
     Map<String, Long> firstBlockIds = firstBlockIds(jobs);
     // What the slaves hold, by block: a block is only ever read, so only ever cached, on its home
     // node, so a flag per block and a count per node say it all, where sets of keys were hashed
-    // at every access. Each block's key and home are made at its dataset's first read and kept:
+    // at every access. Each block's key and home are made at its first read and kept:
     // making a key checks its block pool name, and a home hashes every replica.
     int blocks = (int) (jobs.stream().mapToLong(j -> firstBlockIds.get(j.dataset) + j.datasetBlocks)
         .max().orElse(FIRST_BLOCK_ID) - FIRST_BLOCK_ID);
@@ -134,15 +134,16 @@ public final class ClusterSimulator {
     }
     for (SimJob job : jobs) {
       int first = (int) (firstBlockIds.get(job.dataset) - FIRST_BLOCK_ID);
-      if (keys[first] == null) {
-        for (int b = first; b < first + job.datasetBlocks; b++) {
-          keys[b] = new BlockKey(BLOCK_POOL, FIRST_BLOCK_ID + b, 1);
-          homes[b] = home(FIRST_BLOCK_ID + b);
-        }
-      }
       int jobHits = 0;
       for (int b = first; b < first + job.blocks; b++) {
         BlockKey key = keys[b];
+        if (key == null) {
+          // Made at the block's first read, not its dataset's: a job reading the first block of
+          // a path of 100,000 blocks makes one key, not 100,000.
+          key = new BlockKey(BLOCK_POOL, FIRST_BLOCK_ID + b, 1);
+          keys[b] = key;
+          homes[b] = home(FIRST_BLOCK_ID + b);
+        }
         int node = homes[b];
         String slaveId = slaveIds[node];
         BlockAccess a = new BlockAccess(slaveId, key, config.blockBytes, job.dataset,

@@ -38,7 +38,8 @@ import org.mpcache.master.arbitrator.PolicyParameters;
  *       dataset sizes, datasets of thousands of blocks), 25,000 jobs on 600 nodes, over ten
  *       measured replays (one takes a fifth of a second, too short for a steady figure on a shared
  *       machine), with the peak heap of each policy's runs (run it with {@code -Xmx2g} to show the
- *       runs fit in 2 GiB).</li>
+ *       runs fit in 2 GiB), the offline {@code belady} heuristic included, and the time the
+ *       offline bound ({@link HitBound}) takes over the same trace.</li>
  * </ol>
  * {@link #options()} declares the options with their defaults ({@code --help} prints them). Run
  * it alone on the machine: the figures are wall-clock and heap measurements. Not thread-safe.
@@ -66,7 +67,7 @@ public final class SimulatorBenchmark extends CommandLineTool {
         + "the master's metadata per cached block, on one thread.")
         .option("jobs", "N", "paper-mix jobs of the throughput trace", 20_000)
         .option("policies", "a,b,...", "policies whose throughput to measure",
-            String.join(",", CachePolicies.names()))
+            String.join(",", SimulatorMain.names()))
         .option("scale-jobs", "N", "paper-mix jobs of the scale run", 100_000)
         .option("scale-nodes", "N", "nodes of the scale run", 1_000)
         .option("scale-gb", "N", "cache per node of the scale run, GB", 1)
@@ -80,7 +81,8 @@ public final class SimulatorBenchmark extends CommandLineTool {
 
   @Override
   protected int execute(ToolOptions.Values o) {
-    measure(o.positiveInt("jobs"), o.allOf("policies", CachePolicies.names()),
+    List<String> policies = o.allOf("policies", SimulatorMain.names());
+    measure(o.positiveInt("jobs"), policies,
         o.positiveInt("scale-jobs"), o.positiveInt("scale-nodes"), o.positiveLong("scale-gb"),
         o.positiveInt("blocks"));
     int synthJobs = o.positiveInt("synthetic-jobs");
@@ -91,8 +93,8 @@ public final class SimulatorBenchmark extends CommandLineTool {
     console.printf(Locale.ROOT, "4. throughput: %,d synthetic-trace jobs, %,d nodes, %d GB/node "
         + "(%d measured replays each, summed; peak heap of the measured runs; max heap %,d MiB)%n",
         synthJobs, synthNodes, synthGb, synthRepeats, Runtime.getRuntime().maxMemory() >> 20);
-    throughput(o.allOf("policies", CachePolicies.names()), synth, synthNodes, synthGb,
-        synthRepeats);
+    throughput(policies, synth, synthNodes, synthGb, synthRepeats);
+    bound(synth, synthNodes, synthGb, synthRepeats);
     return 0;
   }
 
@@ -170,9 +172,34 @@ public final class SimulatorBenchmark extends CommandLineTool {
   }
 
   private static SimResult replay(String policy, List<SimJob> jobs, int nodes, long gbPerNode) {
+    return simulator(nodes, gbPerNode).run(policy.equals(BeladyDatasetPolicy.NAME)
+        ? new BeladyDatasetPolicy(jobs) : CachePolicies.create(policy, PolicyParameters.defaults()),
+        jobs);
+  }
+
+  private static ClusterSimulator simulator(int nodes, long gbPerNode) {
     return new ClusterSimulator(new ClusterSimulator.Config(nodes, gbPerNode * GB, BLOCK_BYTES, 3,
-        CostModel.defaults(nodes)))
-        .run(CachePolicies.create(policy, PolicyParameters.defaults()), jobs);
+        CostModel.defaults(nodes)));
+  }
+
+  /**
+   * Prints the time {@link HitBound} takes over {@code trace}, {@code repeats} times after a
+   * warm-up, as block reads of the trace per second of the thread's CPU time, with the peak heap.
+   */
+  private void bound(List<SimJob> trace, int nodes, long gbPerNode, int repeats) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long capacity = simulator(nodes, gbPerNode).capacityBlocks();
+    long reads = trace.stream().mapToLong(j -> j.blocks).sum();
+    double jobs = HitBound.wholeInputJobs(trace, capacity);
+    resetPeaks();
+    long c0 = threads.getCurrentThreadCpuTime();
+    for (int i = 0; i < repeats; i++) {
+      jobs = HitBound.wholeInputJobs(trace, capacity);
+    }
+    double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+    console.printf(Locale.ROOT, "   %-8s %,12d accesses: %,12.0f per thread CPU s (%5.2f s); "
+        + "%.1f jobs; peak heap %,d MiB%n", "bound", reads * repeats, reads * repeats / cpu, cpu,
+        jobs, peakHeap() >> 20);
   }
 
   /**

@@ -54,6 +54,11 @@ public final class SimulatorMain extends CommandLineTool {
   private double sizeAlpha;
   private int maxDatasetBlocks;
   private double jobsPerHour;
+  private int hugePaths;
+  private int hugePathBlocks;
+  private int hugePathReads;
+  private int sliceBlocks;
+  private double onceShare;
   private double hddMbps;
   private double ssdMbps;
   private int cores;
@@ -100,6 +105,16 @@ public final class SimulatorMain extends CommandLineTool {
             SyntheticTrace.DEFAULT_MAX_DATASET_BLOCKS)
         .option("jobs-per-hour", "X", "synthetic trace: job arrival rate",
             SyntheticTrace.DEFAULT_JOBS_PER_HOUR)
+        .option("huge-paths", "N", "synthetic trace: huge paths re-read in slices",
+            SyntheticTrace.DEFAULT_HUGE_PATHS)
+        .option("huge-path-blocks", "N", "synthetic trace: a huge path's blocks",
+            SyntheticTrace.DEFAULT_HUGE_PATH_BLOCKS)
+        .option("huge-path-reads", "N", "synthetic trace: jobs reading each huge path",
+            SyntheticTrace.DEFAULT_HUGE_PATH_READS)
+        .option("slice-blocks", "N", "synthetic trace: most first blocks a job reads of a huge "
+            + "path", SyntheticTrace.DEFAULT_SLICE_BLOCKS)
+        .option("once-share", "X", "synthetic trace: share of jobs reading a path no other job "
+            + "reads, in [0, 1)", SyntheticTrace.DEFAULT_ONCE_SHARE)
         .option("nodes", "N", "nodes of the simulated cluster", 7)
         .option("sizes-gb", "5,10,...", "cache sizes per node, GB", "5,10,20,40,80,160")
         .option("policies", "a,b,...", "policies to simulate", String.join(",", names()))
@@ -140,6 +155,15 @@ public final class SimulatorMain extends CommandLineTool {
     sizeAlpha = o.positiveDouble("size-alpha");
     maxDatasetBlocks = o.positiveInt("max-dataset-blocks");
     jobsPerHour = o.positiveDouble("jobs-per-hour");
+    hugePaths = o.intAtLeast("huge-paths", 0);
+    hugePathBlocks = o.positiveInt("huge-path-blocks");
+    hugePathReads = o.intAtLeast("huge-path-reads", 0);
+    sliceBlocks = o.positiveInt("slice-blocks");
+    onceShare = o.doubleAtLeast("once-share", 0);
+    if (onceShare >= 1 || sliceBlocks > hugePathBlocks) {
+      throw new ToolOptions.UsageException("--once-share must be below 1 and --slice-blocks at "
+          + "most --huge-path-blocks, got " + onceShare + " and " + sliceBlocks);
+    }
     nodes = o.positiveInt("nodes");
     sizesGb = o.positiveLongs("sizes-gb");
     policies = o.allOf("policies", names());
@@ -168,7 +192,7 @@ public final class SimulatorMain extends CommandLineTool {
   /** The synthetic trace generator the options describe. */
   SyntheticTrace synthetic() {
     return new SyntheticTrace(datasets(), zipf, sizeAlpha, maxDatasetBlocks, jobsPerHour,
-        BLOCK_BYTES);
+        BLOCK_BYTES).withPaths(hugePaths, hugePathBlocks, hugePathReads, sliceBlocks, onceShare);
   }
 
   private int datasets() {
@@ -191,6 +215,9 @@ public final class SimulatorMain extends CommandLineTool {
           + "re-reading a dataset read in the previous 6 hours %.3f; jobs on singly-read datasets "
           + "%.3f%n", SyntheticTrace.SMALL_DATASET_BLOCKS, p.smallJobs, p.smallDatasetBytes,
           p.largestTenthBytes, p.reReadWithinSixHours, p.singlyRead);
+      console.printf(Locale.ROOT, "  paths read once %.3f; jobs reading at most a tenth of "
+          + "their path %d, at most %d on one path%n", p.pathsReadOnce, p.sliceJobs,
+          p.mostSliceReadsOfOnePath);
     } else if (this.trace == null) {
       trace = new PaperMix(zipf, scale, BLOCK_BYTES).jobs(jobs, seed);
       console.printf(Locale.ROOT, "Paper mix: %d jobs, Zipf s=%.2f, scale %.2f, %d nodes, "

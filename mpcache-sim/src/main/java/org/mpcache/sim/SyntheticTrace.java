@@ -30,8 +30,21 @@ import java.util.Random;
  *       reading a dataset no other job reads (PACMan: 6%).</li>
  * </ul>
  *
- * Every job reads its whole dataset; its shuffle is a tenth and its output a hundredth of its
- * input (aggregating jobs: the simulator charges shuffle and output to the Reduce phase, which
+ * <ul>
+ *   <li><b>A few huge paths, re-read in slices</b>: {@code hugePaths} paths of
+ *       {@code hugePathBlocks} blocks each, each read by {@code hugePathReads} jobs spread evenly
+ *       over the trace, every one of which reads only the path's first 1 to {@code sliceBlocks}
+ *       blocks (a Hive or Spark job reading a partition or a prefix of a large table). The
+ *       defaults are the production trace's case of docs/policy.md: a 113,918-block input re-read
+ *       25 times by jobs each reading its first block.</li>
+ *   <li><b>Most paths read once</b>: a share {@code onceShare} of the jobs reads a path of its
+ *       own, sized by the same Pareto law, that no other job reads (new data: a day's logs, a
+ *       query's output), so a trace of tens of thousands of jobs has tens of thousands of
+ *       distinct paths, most of them read once.</li>
+ * </ul>
+ *
+ * Every other job reads its whole dataset; a job's shuffle is a tenth and its output a hundredth
+ * of its input (aggregating jobs: the simulator charges shuffle and output to the Reduce phase, which
  * the Input Cache does not change). Pure: the same parameters and seed give the same trace.
  */
 public final class SyntheticTrace {
@@ -48,6 +61,16 @@ public final class SyntheticTrace {
   static final double DEFAULT_JOBS_PER_HOUR = 250;
   /** The default catalog has a dataset for every this many jobs. */
   static final int JOBS_PER_DATASET = 4;
+  /** Default huge paths re-read in slices. */
+  static final int DEFAULT_HUGE_PATHS = 4;
+  /** Default size of a huge path: the production trace's 113,918-block input. */
+  static final int DEFAULT_HUGE_PATH_BLOCKS = 113_918;
+  /** Default jobs reading each huge path: that input's 25 jobs. */
+  static final int DEFAULT_HUGE_PATH_READS = 25;
+  /** Default most blocks a job reads of a huge path, its first ones. */
+  static final int DEFAULT_SLICE_BLOCKS = 4;
+  /** Default share of jobs reading a path no other job reads. */
+  static final double DEFAULT_ONCE_SHARE = 0.5;
 
   private final int datasets;
   private final double zipf;
@@ -55,6 +78,11 @@ public final class SyntheticTrace {
   private final int maxDatasetBlocks;
   private final double jobsPerHour;
   private final long blockBytes;
+  private final int hugePaths;
+  private final int hugePathBlocks;
+  private final int hugePathReads;
+  private final int sliceBlocks;
+  private final double onceShare;
 
   /**
    * @param datasets the catalog's datasets (popularity ranks)
@@ -66,6 +94,19 @@ public final class SyntheticTrace {
    */
   public SyntheticTrace(int datasets, double zipf, double sizeAlpha, int maxDatasetBlocks,
       double jobsPerHour, long blockBytes) {
+    this(datasets, zipf, sizeAlpha, maxDatasetBlocks, jobsPerHour, blockBytes, 0, 1, 0, 1, 0);
+  }
+
+  private SyntheticTrace(int datasets, double zipf, double sizeAlpha, int maxDatasetBlocks,
+      double jobsPerHour, long blockBytes, int hugePaths, int hugePathBlocks, int hugePathReads,
+      int sliceBlocks, double onceShare) {
+    if (hugePaths < 0 || hugePathBlocks < 1 || hugePathReads < 0 || sliceBlocks < 1
+        || sliceBlocks > hugePathBlocks || !(onceShare >= 0 && onceShare < 1)) {
+      throw new IllegalArgumentException("A synthetic trace needs huge paths >= 0 of at least 1 "
+          + "block, reads per huge path >= 0, a slice of 1 to a huge path's blocks and a share "
+          + "of once-read jobs in [0, 1); got " + hugePaths + ", " + hugePathBlocks + ", "
+          + hugePathReads + ", " + sliceBlocks + ", " + onceShare);
+    }
     if (datasets < 1 || !(zipf >= 0) || !(sizeAlpha > 0) || maxDatasetBlocks < 1
         || !(jobsPerHour > 0) || blockBytes < 1) {
       throw new IllegalArgumentException("A synthetic trace needs at least 1 dataset, a Zipf "
@@ -79,12 +120,30 @@ public final class SyntheticTrace {
     this.maxDatasetBlocks = maxDatasetBlocks;
     this.jobsPerHour = jobsPerHour;
     this.blockBytes = blockBytes;
+    this.hugePaths = hugePaths;
+    this.hugePathBlocks = hugePathBlocks;
+    this.hugePathReads = hugePathReads;
+    this.sliceBlocks = sliceBlocks;
+    this.onceShare = onceShare;
+  }
+
+  /**
+   * This generator with {@code hugePaths} paths of {@code hugePathBlocks} blocks, each read by
+   * {@code hugePathReads} jobs reading its first 1 to {@code sliceBlocks} blocks, and a share
+   * {@code onceShare} of the other jobs reading a path of their own.
+   */
+  public SyntheticTrace withPaths(int hugePaths, int hugePathBlocks, int hugePathReads,
+      int sliceBlocks, double onceShare) {
+    return new SyntheticTrace(datasets, zipf, sizeAlpha, maxDatasetBlocks, jobsPerHour,
+        blockBytes, hugePaths, hugePathBlocks, hugePathReads, sliceBlocks, onceShare);
   }
 
   /** The generator with every default, its catalog sized for {@code jobs} jobs. */
   static SyntheticTrace defaults(int jobs, long blockBytes) {
     return new SyntheticTrace(catalogFor(jobs), DEFAULT_ZIPF, DEFAULT_SIZE_ALPHA,
-        DEFAULT_MAX_DATASET_BLOCKS, DEFAULT_JOBS_PER_HOUR, blockBytes);
+        DEFAULT_MAX_DATASET_BLOCKS, DEFAULT_JOBS_PER_HOUR, blockBytes)
+        .withPaths(DEFAULT_HUGE_PATHS, DEFAULT_HUGE_PATH_BLOCKS, DEFAULT_HUGE_PATH_READS,
+            DEFAULT_SLICE_BLOCKS, DEFAULT_ONCE_SHARE);
   }
 
   /** The default catalog size for a trace of {@code jobs} jobs. */
@@ -97,9 +156,7 @@ public final class SyntheticTrace {
     Random r = new Random(seed);
     int[] sizes = new int[datasets];
     for (int d = 0; d < datasets; d++) {
-      // Inverse transform of the Pareto law, cut at the largest dataset.
-      double x = Math.pow(1 - r.nextDouble(), -1 / sizeAlpha);
-      sizes[d] = (int) Math.min(maxDatasetBlocks, Math.floor(x));
+      sizes[d] = paretoBlocks(r);
     }
     double[] cdf = new double[datasets];
     double acc = 0;
@@ -107,8 +164,26 @@ public final class SyntheticTrace {
       acc += Math.pow(d + 1, -zipf);
       cdf[d] = acc;
     }
+    // The huge paths' reads sit at evenly spaced jobs, taken in turn by the paths.
+    int hugeJobs = Math.min(jobs, hugePaths * hugePathReads);
     List<SimJob> out = new ArrayList<>(jobs);
+    int hugeSeen = 0;
     for (int j = 0; j < jobs; j++) {
+      if (hugeSeen < hugeJobs && j == (int) ((hugeSeen + 0.5) * jobs / hugeJobs)) {
+        int slice = 1 + r.nextInt(sliceBlocks);
+        long bytes = slice * blockBytes;
+        out.add(new SimJob("job" + j, "synthetic", "/synthetic/huge" + hugeSeen % hugePaths,
+            slice, hugePathBlocks, bytes, bytes / 10, bytes / 100, null, 0));
+        hugeSeen++;
+        continue;
+      }
+      if (onceShare > 0 && r.nextDouble() < onceShare) {
+        int size = paretoBlocks(r);
+        long bytes = size * blockBytes;
+        out.add(new SimJob("job" + j, "synthetic", "/synthetic/once" + j, size, bytes,
+            bytes / 10, bytes / 100, null, 0));
+        continue;
+      }
       int i = Arrays.binarySearch(cdf, r.nextDouble() * acc);
       int d = Math.min(datasets - 1, i >= 0 ? i : -i - 1);
       long bytes = sizes[d] * blockBytes;
@@ -116,6 +191,12 @@ public final class SyntheticTrace {
           bytes / 10, bytes / 100, null, 0));
     }
     return out;
+  }
+
+  /** A dataset size: the inverse transform of the Pareto law, cut at the largest dataset. */
+  private int paretoBlocks(Random r) {
+    double x = Math.pow(1 - r.nextDouble(), -1 / sizeAlpha);
+    return (int) Math.min(maxDatasetBlocks, Math.floor(x));
   }
 
   /** The time job {@code index} arrives at, in ms from the trace's start. */
@@ -138,6 +219,11 @@ public final class SyntheticTrace {
     double reReadWithinSixHours;
     /** Jobs reading a dataset that no other job of the trace reads. */
     double singlyRead;
+    /** The share of the paths read that exactly one job reads. */
+    double pathsReadOnce;
+    /** Jobs reading at most a tenth of their path, and the largest number of them on one path. */
+    int sliceJobs;
+    int mostSliceReadsOfOnePath;
     /** Datasets read, and the largest, in blocks. */
     int datasetsRead;
     int largestDatasetBlocks;
@@ -153,6 +239,7 @@ public final class SyntheticTrace {
     Map<String, Integer> reads = new HashMap<>();
     Map<String, Integer> sizes = new HashMap<>();
     Map<String, Long> lastRead = new HashMap<>();
+    Map<String, Integer> sliceReads = new HashMap<>();
     long[] bytes = new long[n];
     long total = 0;
     int small = 0;
@@ -160,7 +247,13 @@ public final class SyntheticTrace {
     for (int j = 0; j < n; j++) {
       SimJob job = trace.get(j);
       reads.merge(job.dataset, 1, Integer::sum);
-      sizes.put(job.dataset, job.blocks);
+      sizes.merge(job.dataset, job.blocks, Math::max);
+      p.largestDatasetBlocks = Math.max(p.largestDatasetBlocks, job.datasetBlocks);
+      if (job.blocks * 10L <= job.datasetBlocks) {
+        p.sliceJobs++;
+        p.mostSliceReadsOfOnePath = Math.max(p.mostSliceReadsOfOnePath,
+            sliceReads.merge(job.dataset, 1, Integer::sum));
+      }
       Long last = lastRead.put(job.dataset, submitMs(j));
       if (last != null && submitMs(j) - last <= 6 * HOUR_MS) {
         recent++;
@@ -176,12 +269,16 @@ public final class SyntheticTrace {
     for (int s : sizes.values()) {
       catalog += s;
       smallCatalog += s <= SMALL_DATASET_BLOCKS ? s : 0;
-      p.largestDatasetBlocks = Math.max(p.largestDatasetBlocks, s);
     }
     int singly = 0;
     for (SimJob job : trace) {
       singly += reads.get(job.dataset) == 1 ? 1 : 0;
     }
+    int once = 0;
+    for (int c : reads.values()) {
+      once += c == 1 ? 1 : 0;
+    }
+    p.pathsReadOnce = once / (double) reads.size();
     Arrays.sort(bytes);
     long top = 0;
     for (int j = n - Math.max(1, n / 10); j < n; j++) {

@@ -12,7 +12,7 @@ class SimulatorBenchmarkCommandLineTest extends ToolCommandLineContract {
   @Test
   void run_badValues_exit1NamingOptionAndValue() throws Exception {
     assertUsageError(new String[] {"--blocks", "1e6"}, "--blocks", "'1e6'");
-    assertUsageError(new String[] {"--policies", "belady"}, "--policies", "'belady'");
+    assertUsageError(new String[] {"--policies", "fifo"}, "--policies", "'fifo'");
     assertUsageError(new String[] {"--jobs"}, "--jobs");
   }
 }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -57,6 +58,12 @@ final class LocalizedSpaceClient {
   private final long marginBytes;
   private final UsableSpace usableSpace;
   private volatile boolean unavailable;
+  /**
+   * The files placed on the SSD whose grant is still the caller's to settle, by path (no scheme):
+   * the slave's directory the grant is in and the bytes it holds for the file (the estimate until
+   * the file is written, then its length).
+   */
+  private final Map<String, FileGrant> files = new ConcurrentHashMap<>();
   /** The job as the first request described it; {@code null} until then. */
   private volatile LocalizedJob job;
 
@@ -202,7 +209,9 @@ final class LocalizedSpaceClient {
               + " HDD", grant.dir(), bytes, marginBytes, relativePath, attemptId);
           return null;
         }
-        return new Path(appDir, relativePath);
+        Path placed = new Path(appDir, relativePath);
+        files.put(placed.toUri().getPath(), new FileGrant(grant.dir(), bytes));
+        return placed;
       }
     }
     // A misconfigured node: the slave's SSD dir is not a NodeManager local dir. The unused grant
@@ -287,6 +296,62 @@ final class LocalizedSpaceClient {
       LOG.warn("Could not report the {} bytes {} keeps on the SSD: {}", bytes, attemptId,
           e.toString());
     }
+  }
+
+  /**
+   * {@code file}, placed on the SSD by {@link #place}, was closed with {@code bytes} written: the
+   * part of its grant the estimate exceeded them by goes back to the slave now, not when the
+   * container ends (a spill is estimated by its records before the combiner ran, often several
+   * times what it writes).
+   */
+  void written(Path file, long bytes) {
+    String key = file.toUri().getPath();
+    FileGrant g = files.get(key);
+    if (g != null && bytes >= 0 && bytes < g.bytes()) {
+      files.put(key, new FileGrant(g.dir(), bytes));
+      giveBack(g.dir(), g.bytes() - bytes, file);
+    }
+  }
+
+  /** {@code file}, placed on the SSD by {@link #place}, was deleted: its grant goes back. */
+  void deleted(Path file) {
+    FileGrant g = files.remove(file.toUri().getPath());
+    if (g != null && g.bytes() > 0) {
+      giveBack(g.dir(), g.bytes(), file);
+    }
+  }
+
+  /** {@code from} was renamed to {@code to} (a single spill becoming the map's output). */
+  void renamed(Path from, Path to) {
+    FileGrant g = files.remove(from.toUri().getPath());
+    if (g != null) {
+      files.put(to.toUri().getPath(), g);
+    }
+  }
+
+  /**
+   * {@code file} left the SSD (moved to an HDD dir when the SSD was full): its grant is kept until
+   * the container ends, the SSD being evidently fuller than the slave's accounting.
+   */
+  void leftSsd(Path file) {
+    files.remove(file.toUri().getPath());
+  }
+
+  private void giveBack(String dir, long bytes, Path file) {
+    if (unavailable) {
+      return;
+    }
+    try {
+      slave.returnSpace(applicationId, containerId, attemptId, dir, bytes);
+    } catch (IOException e) {
+      // The grant then ends with the container, as it did before files gave theirs back.
+      LOG.debug("Could not give back {} granted bytes of {} ({}): {}", bytes, file, attemptId,
+          e.toString());
+    }
+  }
+
+  /** The slave's SSD directory a file's grant is in, and the bytes it holds for the file. */
+  private record FileGrant(String dir, long bytes) {
   }
 
   /**

@@ -87,6 +87,24 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
     return relative == null ? out : new MovableStream(f, relative, permission, out);
   }
 
+  @Override
+  public boolean delete(Path p, boolean recursive) throws IOException {
+    boolean deleted = super.delete(p, recursive);
+    if (deleted) {
+      allocator.client().deleted(p);
+    }
+    return deleted;
+  }
+
+  @Override
+  public boolean rename(Path src, Path dst) throws IOException {
+    boolean renamed = super.rename(src, dst);
+    if (renamed) {
+      allocator.client().renamed(src, dst);
+    }
+    return renamed;
+  }
+
   /** Whether {@code t} or one of its causes says the device is full. */
   static boolean isNoSpace(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -144,6 +162,9 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
     @Override
     public void close() throws IOException {
       out.close();
+      if (!onHdd) {
+        allocator.client().written(ssdPath, written);
+      }
     }
 
     /**
@@ -181,6 +202,7 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
       }
       out = hdd;
       onHdd = true;
+      allocator.client().leftSsd(ssdPath);
       LOG.warn("SSD full while writing {} ({} bytes written): moved to {}", ssdPath, written,
           hddPath);
       onMoved.accept(ssdPath, hddPath);

@@ -62,6 +62,12 @@ class LocalizedAuxServiceTest {
     }
 
     @Override
+    public void returnSpace(String applicationId, String containerId, String attemptId,
+        String dir, long bytes) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public void containerStarted(String containerId, String applicationId, String user) {
       heard.add("started " + containerId);
     }

@@ -1,11 +1,14 @@
 package org.mpcache.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +41,8 @@ class SsdLocalDirAllocatorTest {
   private static final long MB = 1024 * 1024;
   private static final String APP = "application_1_0001";
   private static final String FILE = "output/attempt_1_0001_m_000000_0/file.out";
+  private static final String CONTAINER = "container_1_0001_01_000002";
+  private static final String ATTEMPT = "attempt_1_0001_m_000000_0";
 
   @TempDir
   File root;
@@ -62,8 +68,7 @@ class SsdLocalDirAllocatorTest {
 
   private SsdLocalDirAllocator allocator(List<File> ssdRoots, long margin,
       LocalizedSpaceClient.UsableSpace probe) {
-    return new SsdLocalDirAllocator(new LocalizedSpaceClient(slave, APP,
-        "container_1_0001_01_000002", "attempt_1_0001_m_000000_0", 1.0,
+    return new SsdLocalDirAllocator(new LocalizedSpaceClient(slave, APP, CONTAINER, ATTEMPT, 1.0,
         ssdRoots.stream().map(File::getAbsolutePath).toList(),
         ssdRoots.stream().map(r -> appDir(r).getAbsolutePath()).toList(), conf, margin, probe));
   }
@@ -89,6 +94,48 @@ class SsdLocalDirAllocatorTest {
     Path p = allocator(List.of(ssd), MB, dir -> 1L << 30).getLocalPathForWrite(FILE, MB, conf);
     assertEquals(new Path(appDir(ssd).getAbsolutePath(), FILE), p);
     verifyRequests(1);
+  }
+
+  @Test
+  void spill_writtenSmallerThanItsEstimate_restOfTheGrantGoesBackThenAllOnDelete()
+      throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    String dir = ssd.getAbsolutePath();
+    // A spill is estimated by its records before the combiner: 1 MiB asked, 100 KiB written.
+    Path spill = allocator.getLocalPathForWrite("attempt_1_0001_m_000000_0_spill_0.out", MB, conf);
+    try (FSDataOutputStream out = fs.create(spill)) {
+      out.write(new byte[100 * 1024]);
+    }
+    verify(slave).returnSpace(APP, CONTAINER, ATTEMPT, dir, MB - 100 * 1024);
+    // A single spill becomes the map's output by a rename; an output merged from spills deletes
+    // them: the renamed file's 100 KiB go back when it is deleted under its new name.
+    Path out = new Path(spill.getParent(), "file.out");
+    assertTrue(fs.rename(spill, out));
+    assertTrue(fs.delete(out, false));
+    verify(slave).returnSpace(APP, CONTAINER, ATTEMPT, dir, 100 * 1024);
+    assertFalse(fs.delete(new Path(hdd.getAbsolutePath(), "absent"), false));
+    verify(slave, times(2)).returnSpace(anyString(), anyString(), anyString(), anyString(),
+        anyLong());
+  }
+
+  @Test
+  void spill_slaveCannotTakeTheGrantBack_writeAndDeleteStillSucceed() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    doThrow(new IOException("slave down")).when(slave).returnSpace(anyString(), anyString(),
+        anyString(), anyString(), anyLong());
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    Path spill = allocator.getLocalPathForWrite("attempt_1_0001_m_000000_0_spill_0.out", MB, conf);
+    try (FSDataOutputStream out = fs.create(spill)) {
+      out.write(new byte[10]);
+    }
+    assertEquals(10, fs.getFileStatus(spill).getLen());
+    assertTrue(fs.delete(spill, false));
+    verify(slave).returnSpace(eq(APP), eq(CONTAINER), eq(ATTEMPT), anyString(), eq(MB - 10));
   }
 
   @Test

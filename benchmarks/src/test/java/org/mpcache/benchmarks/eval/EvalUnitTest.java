@@ -109,6 +109,40 @@ class EvalUnitTest {
   }
 
   @Test
+  void compareMix_twoDatasetsReReadByMostJobs_bothFitTheInputCache() {
+    EvalMain m = new EvalMain();
+    m.parse(new String[] {"--compare"});
+    List<MixJob> mix = m.mix();
+    assertThat(mix).hasSize(8);
+    assertThat(mix).extracting(j -> j.benchmark().shuffleClass())
+        .contains(ShuffleClass.LIGHT, ShuffleClass.MEDIUM, ShuffleClass.HEAVY);
+    MixReuse reuse = MixReuse.of(mix);
+    assertThat(reuse.datasets()).isEqualTo(2);
+    assertThat(mix.stream().map(MixJob::dataset).distinct())
+        .containsExactlyInAnyOrder("wikipedia-k3", "movie-ratings-k1");
+    // Two first reads among eight jobs; the rest read a dataset an earlier job read.
+    assertThat(reuse.reReadShare()).isGreaterThan(0.75);
+    // Each dataset is its size and one more, tiny, block; the fullest node holds the larger half
+    // of each dataset's full blocks and may hold the tiny ones: the Input Cache holds both, as the
+    // paper's 80 GB per node hold its popular datasets.
+    long block = m.blockMb << 20;
+    long perNode = 0;
+    for (MixJob j : mix.stream().filter(distinctBy(MixJob::dataset)).toList()) {
+      perNode += (j.bytes() / block + m.nodes - 1) / m.nodes * block + (1 << 20);
+    }
+    assertThat(m.cacheMb << 20).as("the Input Cache holds both datasets")
+        .isGreaterThanOrEqualTo(perNode);
+    assertThat(m.memoryCacheMb * 9).isEqualTo(m.cacheMb);
+    assertThat(m.describeReuse(reuse)).contains("72 MiB x 2 nodes");
+  }
+
+  private static <T> java.util.function.Predicate<T> distinctBy(
+      java.util.function.Function<T, ?> key) {
+    java.util.Set<Object> seen = new java.util.HashSet<>();
+    return t -> seen.add(key.apply(t));
+  }
+
+  @Test
   void mixJob_sameKindAndClass_shareDataset() {
     List<MixJob> a = EvalMix.paper(200, 2, 1.0, 10, 1);
     MixJob grep = a.stream().filter(j -> j.benchmark().name().equals("grep") && j.k() == 1)

@@ -39,6 +39,14 @@ public interface LocalizedProtocol {
       long bytes) throws IOException;
 
   /**
+   * Gives back {@code bytes} of an attempt's grant in an SSD directory before its container ends:
+   * what a file's estimate exceeded the bytes written to it, or a file the attempt deleted. At most
+   * the grant there beyond the attempt's retained bytes is given back.
+   */
+  void returnSpace(String applicationId, String containerId, String attemptId, String dir,
+      long bytes) throws IOException;
+
+  /**
    * The NodeManager started container {@code containerId} of application {@code applicationId}
    * for {@code user}: from now until it finishes, callers authenticated as {@code user} may ask
    * for room for it.

@@ -14,6 +14,7 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
+import org.mpcache.common.proto.LocalizedProtos.ReturnSpaceRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 
 /**
@@ -62,6 +63,18 @@ public final class LocalizedProtocolClientSideTranslatorPB implements LocalizedP
       String dir, long bytes) throws IOException {
     try {
       proxy.reportRetained(null, ReportRetainedRequestProto.newBuilder()
+          .setApplicationId(applicationId).setContainerId(containerId).setAttemptId(attemptId)
+          .setDir(dir).setBytes(bytes).build());
+    } catch (ServiceException e) {
+      throw unwrap(e);
+    }
+  }
+
+  @Override
+  public void returnSpace(String applicationId, String containerId, String attemptId,
+      String dir, long bytes) throws IOException {
+    try {
+      proxy.returnSpace(null, ReturnSpaceRequestProto.newBuilder()
           .setApplicationId(applicationId).setContainerId(containerId).setAttemptId(attemptId)
           .setDir(dir).setBytes(bytes).build());
     } catch (ServiceException e) {

@@ -15,6 +15,8 @@ import org.mpcache.common.proto.LocalizedProtos.ContainerStartedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.ReportRetainedResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ReturnSpaceRequestProto;
+import org.mpcache.common.proto.LocalizedProtos.ReturnSpaceResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.RequestSpaceResponseProto;
 import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeRequestProto;
 import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeResponseProto;
@@ -30,6 +32,8 @@ import org.mpcache.common.proto.LocalizedProtos.RunningOnNodeResponseProto;
 public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedProtocolPB {
   private static final ReportRetainedResponseProto RETAINED =
       ReportRetainedResponseProto.getDefaultInstance();
+  private static final ReturnSpaceResponseProto RETURNED =
+      ReturnSpaceResponseProto.getDefaultInstance();
   private static final ContainerStartedResponseProto CONTAINER_STARTED =
       ContainerStartedResponseProto.getDefaultInstance();
   private static final ContainerFinishedResponseProto CONTAINER_FINISHED =
@@ -78,16 +82,36 @@ public final class LocalizedProtocolServerSideTranslatorPB implements LocalizedP
   public ReportRetainedResponseProto reportRetained(RpcController controller,
       ReportRetainedRequestProto request) throws ServiceException {
     try {
-      ids(request.getApplicationIdBytes(), request.getContainerIdBytes(),
-          request.getAttemptIdBytes());
-      RequestChecks.text("dir", request.getDirBytes(), RequestChecks.MAX_ID_CHARS);
-      RequestChecks.uint64("bytes", request.getBytes(), 0, Long.MAX_VALUE);
+      dirBytes(request.getApplicationIdBytes(), request.getContainerIdBytes(),
+          request.getAttemptIdBytes(), request.getDirBytes(), request.getBytes());
       impl.reportRetained(request.getApplicationId(), request.getContainerId(),
           request.getAttemptId(), request.getDir(), request.getBytes());
       return RETAINED;
     } catch (IOException | RuntimeException e) {
       throw new ServiceException(e);
     }
+  }
+
+  @Override
+  public ReturnSpaceResponseProto returnSpace(RpcController controller,
+      ReturnSpaceRequestProto request) throws ServiceException {
+    try {
+      dirBytes(request.getApplicationIdBytes(), request.getContainerIdBytes(),
+          request.getAttemptIdBytes(), request.getDirBytes(), request.getBytes());
+      impl.returnSpace(request.getApplicationId(), request.getContainerId(),
+          request.getAttemptId(), request.getDir(), request.getBytes());
+      return RETURNED;
+    } catch (IOException | RuntimeException e) {
+      throw new ServiceException(e);
+    }
+  }
+
+  /** Checks an attempt's ids, an SSD directory and a byte count (of a retained or returned grant). */
+  private static void dirBytes(ByteString applicationId, ByteString containerId,
+      ByteString attemptId, ByteString dir, long bytes) throws RequestRefusedException {
+    ids(applicationId, containerId, attemptId);
+    RequestChecks.text("dir", dir, RequestChecks.MAX_ID_CHARS);
+    RequestChecks.uint64("bytes", bytes, 0, Long.MAX_VALUE);
   }
 
   @Override

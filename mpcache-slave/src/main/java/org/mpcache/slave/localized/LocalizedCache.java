@@ -81,6 +81,7 @@ public final class LocalizedCache {
   private final Map<String, AppUsage> apps = new HashMap<>();
   private final AtomicLong bytesGranted = new AtomicLong();
   private final AtomicLong bytesDenied = new AtomicLong();
+  private final AtomicLong bytesReturned = new AtomicLong();
   private final AtomicLong predictionsApplied = new AtomicLong();
   /** The last prediction received per job type and input size, least recently used first. */
   @GuardedBy("spaceLock")
@@ -300,18 +301,10 @@ public final class LocalizedCache {
    */
   public void reportRetained(String applicationId, String containerId, String attemptId,
       String dir, long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("Retained bytes must not be negative: " + bytes
-          + " (attempt " + attemptId + ")");
-    }
     synchronized (spaceLock) {
-      requireOwnAttemptLocked(applicationId, containerId, attemptId);
-      AttemptGrants grants = attempts.get(attemptId);
-      Long reserved = grants == null ? null : grants.reserved.get(dir);
-      if (reserved == null) {
-        throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
-            + " holds no grant there; ask for space before writing there");
-      }
+      AttemptGrants grants = grantsInLocked(applicationId, containerId, attemptId, dir, bytes,
+          "Retained");
+      long reserved = grants.reserved.get(dir);
       long kept = Math.min(bytes, reserved);
       if (bytes > reserved) {
         LOG.warn("Attempt {} wrote {} bytes in {} beyond its grant of {}", attemptId, bytes, dir,
@@ -321,6 +314,54 @@ public final class LocalizedCache {
       grants.reserved.put(dir, kept);
       grants.retained.put(dir, kept);
     }
+  }
+
+  /**
+   * Gives back {@code bytes} of an attempt's grant in {@code dir} before its container ends: a
+   * task asks for room by an estimate (a spill's records before its combiner, a merge's inputs),
+   * and once the file is written or deleted the rest would otherwise stay reserved until the
+   * container ends, pushing later requests into the pool and into excluding cached input. At most
+   * the grant beyond the attempt's retained bytes is given back; lent pool units return by the
+   * guard rule as at a container's end.
+   *
+   * @throws IllegalArgumentException when the attempt holds no grant in {@code dir}
+   */
+  public void returnSpace(String applicationId, String containerId, String attemptId,
+      String dir, long bytes) {
+    synchronized (spaceLock) {
+      AttemptGrants grants = grantsInLocked(applicationId, containerId, attemptId, dir, bytes,
+          "Returned");
+      long reserved = grants.reserved.get(dir);
+      long back = Math.min(bytes, reserved - grants.retained.getOrDefault(dir, 0L));
+      if (back > 0) {
+        tuner.releaseLocalized(dir, back);
+        grants.reserved.put(dir, reserved - back);
+        bytesReturned.addAndGet(back);
+      }
+    }
+  }
+
+  /**
+   * The grants of an attempt of the caller's own that holds one in {@code dir}, for a call about
+   * {@code bytes} of it ({@code what}: retained or returned).
+   *
+   * @throws IllegalArgumentException when {@code bytes} is negative, the attempt is another
+   *     application's or container's, or it holds no grant in {@code dir}
+   */
+  @GuardedBy("spaceLock")
+  private AttemptGrants grantsInLocked(String applicationId, String containerId,
+      String attemptId, String dir, long bytes, String what) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException(what + " bytes must not be negative: " + bytes
+          + " (attempt " + attemptId + ")");
+    }
+    requireOwnAttemptLocked(applicationId, containerId, attemptId);
+    AttemptGrants grants = attempts.get(attemptId);
+    if (grants == null || !grants.reserved.containsKey(dir)) {
+      throw new IllegalArgumentException("Invalid dir " + dir + ": attempt " + attemptId
+          + " holds no grant there; ask for space before writing there");
+    }
+    return grants;
   }
 
   /** A container stopped: the grants of its attempts end, except retained bytes. */
@@ -406,6 +447,14 @@ public final class LocalizedCache {
   /** Bytes requested and denied (so written to the HDDs) since the slave started. */
   public long bytesDenied() {
     return bytesDenied.get();
+  }
+
+  /**
+   * Granted bytes tasks gave back before their containers ended ({@link #returnSpace}): what
+   * their estimates exceeded the files they wrote, and the files they deleted.
+   */
+  public long bytesReturned() {
+    return bytesReturned.get();
   }
 
   /** The node's SSD split as the tuner accounts it now. */

@@ -45,6 +45,13 @@ final class OwnerCheckedLocalized implements LocalizedProtocol {
   }
 
   @Override
+  public void returnSpace(String applicationId, String containerId, String attemptId,
+      String dir, long bytes) throws IOException {
+    owners.checkTaskCall(caller.get(), "returnSpace", applicationId, containerId);
+    cache.returnSpace(applicationId, containerId, attemptId, dir, bytes);
+  }
+
+  @Override
   public void containerStarted(String containerId, String applicationId, String user)
       throws IOException {
     owners.containerStarted(caller.get(), containerId, applicationId, user);

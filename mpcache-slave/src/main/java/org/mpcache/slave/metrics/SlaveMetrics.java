@@ -79,6 +79,9 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("LocalizedBytesDenied",
             "Localized bytes tasks asked for and were sent to the HDDs"),
             slave.getLocalizedCache().bytesDenied())
+        .addCounter(Interns.info("LocalizedBytesReturned",
+            "Granted localized bytes tasks gave back before their containers ended"),
+            slave.getLocalizedCache().bytesReturned())
         .addCounter(Interns.info("SpacePredictionsApplied",
             "Jobs whose split started from the Dynamic Space Manager's prediction from history"),
             slave.getLocalizedCache().predictionsApplied())

@@ -177,6 +177,55 @@ class LocalizedCacheServiceTest {
   }
 
   @Test
+  void returnSpace_spillSmallerThanItsEstimate_nextRequestFitsWithoutExcludingInput()
+      throws IOException {
+    // Input holds its 400 and three of the pool's four units: 100 bytes of pool are free.
+    synchronized (lock) {
+      tuner.reserveInput(new BlockKey("BP-1", 1, 1), 700);
+      tuner.inputFilled(new BlockKey("BP-1", 1, 1));
+    }
+    // Two maps' spills, estimated by their records before the combiner ran.
+    assertTrue(client.requestSpace(APP, "c1", "m0", 250).isGranted());
+    assertTrue(client.requestSpace(APP, "c2", "m1", 40).isGranted());
+    // m0's spill was written with 30 bytes: the rest of its estimate goes back at once.
+    client.returnSpace(APP, "c1", "m0", "/ssd", 220);
+    assertEquals(70, cache.snapshot().localizedCacheUsed());
+    assertEquals(0, cache.snapshot().poolLentToLocalized(), "the lent unit returns (guard 0.5)");
+    assertTrue(client.requestSpace(APP, "c2", "m1", 100).isGranted());
+    assertEquals(List.of(), deleted, "no cached input excluded for room the estimate held");
+    assertEquals(700, cache.snapshot().inputCacheUsed());
+    assertEquals(220, cache.bytesReturned());
+    assertEquals(30 + 140, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void returnSpace_neverBelowTheRetainedBytesNorBeyondTheGrant() throws IOException {
+    client.requestSpace(APP, "c1", "m0", 300);
+    client.reportRetained(APP, "c1", "m0", "/ssd", 120);
+    client.returnSpace(APP, "c1", "m0", "/ssd", 500);
+    assertEquals(120, cache.snapshot().localizedCacheUsed(), "the map's output stays granted");
+    client.requestSpace(APP, "c1", "m0", 50);
+    client.returnSpace(APP, "c1", "m0", "/ssd", 500);
+    assertEquals(120, cache.snapshot().localizedCacheUsed());
+    assertEquals(50, cache.bytesReturned());
+    client.containerFinished("c1");
+    assertEquals(120, cache.grantedBytes(APP));
+  }
+
+  @Test
+  void returnSpace_noGrantInThatDir_refusedAndNothingChanges() throws IOException {
+    client.requestSpace(APP, "c1", "m0", 300);
+    IOException e = assertThrows(IOException.class,
+        () -> client.returnSpace(APP, "c1", "m0", "/elsewhere", 100));
+    assertTrue(e.getMessage().contains("holds no grant there"), e.getMessage());
+    assertThrows(IOException.class, () -> client.returnSpace(APP, "c1", "m9", "/ssd", 100));
+    assertThrows(IOException.class,
+        () -> client.returnSpace(APP, "c2", "m0", "/ssd", 100), "another container's attempt");
+    assertEquals(300, cache.snapshot().localizedCacheUsed());
+    assertEquals(0, cache.bytesReturned());
+  }
+
+  @Test
   void requestSpace_poolHoldsInputAReaderHoldsOpen_removesItButGrantsNoRoomYet()
       throws IOException {
     BlockKey open = new BlockKey("BP-1", 1, 1);
