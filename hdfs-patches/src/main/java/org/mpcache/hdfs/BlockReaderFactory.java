@@ -16,6 +16,10 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
  *       descriptors can be had here ({@link LocalBlockReader}). Before a lookup, from the socket
  *       an earlier hit named, the request standing for the lookup ({@link #direct}); after a
  *       hit, from the socket the hit names. A socket that fails is forgotten and said once.
+ *       A block file its FileSystem's {@link DescriptorCache} holds open already is taken from
+ *       there without an exchange; when that stands for the block's lookup, the reader's access
+ *       goes to the slave on the file's lease, one way, so that the slave counts the hit as it
+ *       would have counted the grant.
  *   <li>STREAM: the slave's block stream, when streams are on and the slave offers one.
  *   <li>RPC: the slave's {@code read} call; always there.
  * </ol>
@@ -92,6 +96,8 @@ final class BlockReaderFactory {
   BlockReader looked(BlockTarget t, LookupResponseProto r, Deadline d, boolean sequential,
       boolean descriptorOnly) {
     if (!t.hitBy(r)) {
+      // The slave no longer caches the block: a file of it held open is not to be reused.
+      ctx.descriptors().drop(t.key());
       return null;
     }
     t.slave().descriptorSocket(r.hasDomainSocketPath() ? r.getDomainSocketPath() : null);
@@ -168,21 +174,28 @@ final class BlockReaderFactory {
   }
 
   /**
-   * Asks {@code socket} for block {@code t}'s file within what is left of {@code d}, charged to
-   * it; null when not granted, or when the socket or the transport faulted: that is counted,
-   * said once per JVM and the socket forgotten, so that the next hit's lookup says where it is
-   * now.
+   * Block {@code t}'s file from the FileSystem's descriptor cache or, when it holds none, from
+   * {@code socket} within what is left of {@code d}, charged to it; null when not granted, or
+   * when the socket or the transport faulted: that is counted, said once per JVM and the socket
+   * forgotten, so that the next hit's lookup says where it is now.
    *
    * @param standsForLookup whether the request carries the reader's access, as a lookup would
    */
   private BlockReader descriptor(BlockTarget t, String socket, boolean standsForLookup,
       Deadline d, boolean sequential) {
+    DescriptorCache.Ref cached = ctx.descriptors().acquire(t.key(), t.length());
+    if (cached != null) {
+      if (standsForLookup) {
+        // On the lease's open connection, one way: the slave counts the hit as a grant's.
+        cached.file().report(t.access());
+      }
+      return reader(cached, sequential);
+    }
     long start = d.now();
     try {
       LocalBlockReader file = descriptors.open(socket, t, standsForLookup ? t.access() : null,
           d.remainingMillis(), d.limitMillis());
-      return file == null ? null : new DescriptorBlockReader(file, sequential ? window : null,
-          ctx.conf().readBytes);
+      return file == null ? null : reader(ctx.descriptors().insert(file), sequential);
     } catch (IOException | RuntimeException | LinkageError e) {
       t.slave().descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "
@@ -191,6 +204,10 @@ final class BlockReaderFactory {
     } finally {
       d.charge(start);
     }
+  }
+
+  private BlockReader reader(DescriptorCache.Ref ref, boolean sequential) {
+    return new DescriptorBlockReader(ref, sequential ? window : null, ctx.conf().readBytes);
   }
 
   /** The slave's block stream of {@code t}; null when there is none or it cannot be opened. */

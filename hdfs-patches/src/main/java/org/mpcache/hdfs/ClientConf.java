@@ -31,6 +31,10 @@ final class ClientConf {
   final long missLookupIntervalNanos;
   /** The most blocks whose readers a stream's positional reads keep between reads. */
   final int positionalMaxHeldBlocks;
+  /** The most block files read through descriptors kept open while no stream reads them. */
+  final int descriptorCacheMaxIdle;
+  /** How long a block file read through a descriptor stays open once no stream reads it. */
+  final long descriptorCacheIdleNanos;
   /** The most time the cache may add to one block before the rest is read from HDFS. */
   final int deadlineMs;
   final long deadlineNanos;
@@ -68,6 +72,12 @@ final class ClientConf {
     positionalMaxHeldBlocks = ConfigChecks.intAtLeast(conf,
         ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY,
         ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_DEFAULT, 1);
+    descriptorCacheMaxIdle = ConfigChecks.intAtLeast(conf,
+        ClientConfigKeys.DESCRIPTOR_CACHE_MAX_IDLE_KEY,
+        ClientConfigKeys.DESCRIPTOR_CACHE_MAX_IDLE_DEFAULT, 0);
+    descriptorCacheIdleNanos = TimeUnit.MILLISECONDS.toNanos(ConfigChecks.longAtLeast(conf,
+        ClientConfigKeys.DESCRIPTOR_CACHE_IDLE_MS_KEY,
+        ClientConfigKeys.DESCRIPTOR_CACHE_IDLE_MS_DEFAULT, 0));
     fillEnabled = conf.getBoolean(ClientConfigKeys.FILL_ENABLED_KEY,
         ClientConfigKeys.FILL_ENABLED_DEFAULT);
     deadlineMs = ConfigChecks.intAtLeast(conf, ClientConfigKeys.CACHE_DEADLINE_MS_KEY,

@@ -84,6 +84,27 @@ public final class ClientConfigKeys {
       "mpcache.client.positional.max-held-blocks";
   public static final int POSITIONAL_MAX_HELD_BLOCKS_DEFAULT = 8;
 
+  /**
+   * The most block files read through descriptors that one FileSystem keeps open while no stream
+   * reads them, at least 0: a block another stream (or the same one, back again) opens while its
+   * file is kept costs no exchange with the slave's descriptor server. Past the bound the file idle
+   * longest is closed. 0 closes each file when its last reader lets it go. A kept file holds the
+   * slave's lease on its block, and with it the block's space once the slave evicts it.
+   */
+  public static final String DESCRIPTOR_CACHE_MAX_IDLE_KEY =
+      "mpcache.client.descriptor.cache.max-idle";
+  public static final int DESCRIPTOR_CACHE_MAX_IDLE_DEFAULT = 256;
+
+  /**
+   * How long, in milliseconds, a block file read through a descriptor stays open after its last
+   * reader let it go, at least 0: an evicted block's space stays held on the slave at most this
+   * long after its readers are done. A kept file is never handed out again once a lookup of its
+   * block misses, a read through it fails, or the slave closes its lease.
+   */
+  public static final String DESCRIPTOR_CACHE_IDLE_MS_KEY =
+      "mpcache.client.descriptor.cache.idle.ms";
+  public static final long DESCRIPTOR_CACHE_IDLE_MS_DEFAULT = 10_000;
+
   /** How long the client keeps the master's list of live slaves before asking again. */
   public static final String SLAVES_REFRESH_MS_KEY = "mpcache.client.slaves.refresh.ms";
   public static final long SLAVES_REFRESH_MS_DEFAULT = 10_000;

@@ -27,6 +27,7 @@ public final class ClientCounters {
   private final AtomicLong hitsByRpc = new AtomicLong();
   private final AtomicBoolean descriptorFaultLogged = new AtomicBoolean();
   private final AtomicLong descriptorFaults = new AtomicLong();
+  private final AtomicLong descriptorCacheHits = new AtomicLong();
   private final AtomicLong hitsByStream = new AtomicLong();
   private final AtomicBoolean streamFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
@@ -57,6 +58,19 @@ public final class ClientCounters {
     } else {
       hitsByRpc.incrementAndGet();
     }
+  }
+
+  /** Counts a block file had from the FileSystem's descriptor cache, without a slave exchange. */
+  void descriptorCacheHit() {
+    descriptorCacheHits.incrementAndGet();
+  }
+
+  /**
+   * Block files read through descriptors that a reader had from its FileSystem's
+   * {@link DescriptorCache}, open already, rather than from the slave's descriptor server.
+   */
+  public long descriptorCacheHits() {
+    return descriptorCacheHits.get();
   }
 
   /** Counts a {@code lookup} call to a slave. */

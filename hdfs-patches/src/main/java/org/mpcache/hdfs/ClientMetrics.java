@@ -51,6 +51,9 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("DescriptorFaults",
             "Local hits whose descriptor could not be had or read: read through stream or RPC"),
             c.descriptorFaults())
+        .addCounter(Interns.info("DescriptorCacheHits",
+            "Block files read through descriptors had open from the client's descriptor cache"),
+            c.descriptorCacheHits())
         .addCounter(Interns.info("HitsByStream",
             "Blocks read through a slave's block stream (per stream and block)"),
             c.hitsByStream())

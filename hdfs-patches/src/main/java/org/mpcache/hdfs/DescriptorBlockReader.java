@@ -5,10 +5,12 @@ import java.util.concurrent.Future;
 
 /**
  * A cached block read from its file through the descriptor the slave on this host passed
- * ({@link LocalBlockReader}): reads of whole chunks at chunk offsets go straight into the
- * caller's buffer; others read the chunks around them first, a sequential reader into its
- * stream's one {@link Window} (so that a local hit allocates nothing per read or block), a
- * positional one into a buffer of its own.
+ * ({@link LocalBlockReader}), held by reference in its FileSystem's {@link DescriptorCache}:
+ * reads of whole chunks at chunk offsets go straight into the caller's buffer; others read the
+ * chunks around them first, a sequential reader into its stream's one {@link Window} (so that a
+ * local hit allocates nothing per read or block), a positional one only the chunks it covers in
+ * part, into its thread's scratch chunk, and the whole chunks between straight into the caller's
+ * buffer. A read that fails drops the file from the cache: it is not handed out again.
  *
  * <p>Thread-safe for positional readers (no window); a sequential reader's, like its window, is
  * used by one thread at a time.
@@ -26,6 +28,13 @@ final class DescriptorBlockReader implements BlockReader {
     private int len;
   }
 
+  /**
+   * Each positional reader thread's buffer for the chunks a read covers in part: one chunk,
+   * grown to the largest chunk size read.
+   */
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
+
+  private final DescriptorCache.Ref ref;
   private final LocalBlockReader file;
   /** The stream's window; null for positional readers. */
   private final Window window;
@@ -35,25 +44,36 @@ final class DescriptorBlockReader implements BlockReader {
    * @param window the sequential reader's window, null for a positional reader
    * @param windowBytes the bytes read into the window at a time (rounded down to whole chunks)
    */
-  DescriptorBlockReader(LocalBlockReader file, Window window, int windowBytes) {
-    this.file = file;
+  DescriptorBlockReader(DescriptorCache.Ref ref, Window window, int windowBytes) {
+    this.ref = ref;
+    this.file = ref.file();
     this.window = window;
     this.windowBytes = windowBytes;
   }
 
   @Override
   public int read(long blockOff, byte[] b, int off, int len) throws IOException {
+    try {
+      return readVerified(blockOff, b, off, len);
+    } catch (IOException | RuntimeException e) {
+      ref.drop();
+      throw e;
+    }
+  }
+
+  private int readVerified(long blockOff, byte[] b, int off, int len) throws IOException {
     int chunk = file.chunkSize();
     long start = blockOff - blockOff % chunk;
     int n;
     if (start == blockOff && len >= chunk) {
       n = file.read(blockOff, b, off, len);
     } else if (window == null) {
-      long span = blockOff - start + len;
-      byte[] tmp = new byte[(int) ((span + chunk - 1) / chunk * chunk)];
-      int got = file.read(start, tmp);
-      n = Math.min(len, got - (int) (blockOff - start));
-      System.arraycopy(tmp, (int) (blockOff - start), b, off, n);
+      byte[] scratch = SCRATCH.get();
+      if (scratch.length < chunk) {
+        scratch = new byte[chunk];
+        SCRATCH.set(scratch);
+      }
+      n = file.readAt(blockOff, b, off, len, scratch);
     } else {
       if (window.owner != this || blockOff < window.start
           || blockOff >= window.start + window.len) {
@@ -84,6 +104,6 @@ final class DescriptorBlockReader implements BlockReader {
     if (window != null && window.owner == this) {
       window.owner = null;
     }
-    return file.closeLater();
+    return ref.release();
   }
 }

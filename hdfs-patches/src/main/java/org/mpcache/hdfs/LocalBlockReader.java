@@ -1,10 +1,11 @@
 package org.mpcache.hdfs;
 
-import io.netty.util.concurrent.Future;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.ChecksumException;
@@ -27,26 +28,83 @@ import org.mpcache.common.protocolPB.ProtoConverters;
  * concurrently; {@link #close} ends them.
  */
 public final class LocalBlockReader implements Closeable {
+  /** The slave's hold on the block for this reader: its descriptor lease, or a test's stand-in. */
+  interface Hold {
+    /** Whether the slave still holds the block for this reader. */
+    boolean held();
+
+    /** Closes the file and ends the hold, waiting for the slave to settle it. Idempotent. */
+    void release(long bytesRead);
+
+    /** As {@link #release}, without waiting: done once the slave has settled it. */
+    Future<?> releaseLater(long bytesRead);
+
+    /** Runs {@code listener}, without blocking, once the slave revokes the hold. */
+    void onRevoked(Runnable listener);
+
+    /**
+     * Keeping the hold, tells the slave of the bytes read since the last report and of a new
+     * reader's {@code access} (null: none); done once the slave counted them.
+     */
+    Future<?> report(long bytesRead, BlockAccessProto access);
+  }
+
   private final BlockKey key;
-  private final DescriptorClient.Lease lease;
+  private final Hold hold;
   private final FileChannel file;
   private final long length;
   private final int chunkSize;
   private final int[] checksums;
   private final AtomicLong bytesRead = new AtomicLong();
 
-  private LocalBlockReader(BlockKey key, DescriptorClient.Lease lease, long length) {
+  /**
+   * @param file the block file, read-only, closed by {@code hold}'s release
+   * @param checksums the CRC32C of each chunk of {@code chunkSize} bytes, the last maybe shorter
+   */
+  LocalBlockReader(BlockKey key, Hold hold, FileChannel file, long length, int chunkSize,
+      int[] checksums) {
     this.key = key;
-    this.lease = lease;
-    this.file = lease.file();
+    this.hold = hold;
+    this.file = file;
     this.length = length;
+    this.chunkSize = chunkSize;
+    this.checksums = checksums;
+  }
+
+  private static LocalBlockReader of(BlockKey key, DescriptorClient.Lease lease, long length) {
     DescriptorResponseProto r = lease.response();
-    this.chunkSize = r.getChunkSize();
     // By index: the list view boxes every checksum (16,384 of them for an 8 MiB block).
-    this.checksums = new int[r.getChecksumsCount()];
+    int[] checksums = new int[r.getChecksumsCount()];
     for (int i = 0; i < checksums.length; i++) {
       checksums[i] = r.getChecksums(i);
     }
+    Hold hold = new Hold() {
+      @Override
+      public boolean held() {
+        return lease.held();
+      }
+
+      @Override
+      public void release(long bytes) {
+        lease.release(bytes);
+      }
+
+      @Override
+      public Future<?> releaseLater(long bytes) {
+        return lease.releaseLater(bytes);
+      }
+
+      @Override
+      public void onRevoked(Runnable listener) {
+        lease.onRevoked(listener);
+      }
+
+      @Override
+      public Future<?> report(long bytes, BlockAccessProto access) {
+        return lease.report(bytes, access);
+      }
+    };
+    return new LocalBlockReader(key, hold, lease.file(), length, r.getChunkSize(), checksums);
   }
 
   /**
@@ -80,11 +138,15 @@ public final class LocalBlockReader implements Closeable {
             + " bytes in chunks of " + chunk + " with " + r.getChecksumsCount()
             + " checksums; the block has " + length + " bytes");
       }
-      return new LocalBlockReader(key, lease, length);
+      return of(key, lease, length);
     } catch (IOException | RuntimeException e) {
       lease.release(0);
       throw e;
     }
+  }
+
+  public BlockKey key() {
+    return key;
   }
 
   public long length() {
@@ -148,6 +210,59 @@ public final class LocalBlockReader implements Closeable {
     return n;
   }
 
+  /**
+   * Reads and verifies the block's bytes from {@code pos}, at any offset, into
+   * {@code dst[off, off + len)}: whole chunks straight into {@code dst}, the chunks {@code dst}
+   * covers only in part (the head and the tail of an unaligned read) through {@code scratch}, so
+   * that no read allocates and every byte returned was checked.
+   *
+   * @param scratch at least {@link #chunkSize} bytes, used by one thread at a time
+   * @return the bytes placed: {@code len}, or fewer at the block's end
+   * @throws ChecksumException when a chunk read does not match its stored checksum
+   */
+  int readAt(long pos, byte[] dst, int off, int len, byte[] scratch) throws IOException {
+    int n = (int) Math.min(len, length - pos);
+    int done = 0;
+    while (done < n) {
+      long at = pos + done;
+      int inChunk = (int) (at % chunkSize);
+      int want = n - done;
+      if (inChunk == 0 && want >= chunkSize) {
+        done += read(at, dst, off + done, want);
+      } else {
+        int got = read(at - inChunk, scratch, 0, chunkSize);
+        int k = Math.min(want, got - inChunk);
+        System.arraycopy(scratch, inChunk, dst, off + done, k);
+        done += k;
+      }
+    }
+    return n;
+  }
+
+  /** Whether the slave still holds the block for this reader (see {@link Hold#held}). */
+  boolean held() {
+    return hold.held();
+  }
+
+  /**
+   * Runs {@code listener} once the slave revokes the reader's hold on the block (it removed the
+   * block): on the descriptor thread, so it must not block.
+   */
+  void onRevoked(Runnable listener) {
+    hold.onRevoked(listener);
+  }
+
+  /**
+   * Tells the slave, keeping the file open, of the bytes read since the last report and, unless
+   * {@code access} is null, of a new reader of the block (counted as its hit); done once the
+   * slave counted them, at once when there is nothing to tell.
+   */
+  Future<?> report(BlockAccessProto access) {
+    long n = bytesRead.getAndSet(0);
+    return n == 0 && access == null ? CompletableFuture.completedFuture(null)
+        : hold.report(n, access);
+  }
+
   /** Counts bytes handed to the reader, reported to the slave when the reader closes. */
   void served(long n) {
     bytesRead.addAndGet(n);
@@ -156,7 +271,7 @@ public final class LocalBlockReader implements Closeable {
   /** Closes the file and ends the slave's lease, waiting for the slave to settle it. Idempotent. */
   @Override
   public void close() {
-    lease.release(bytesRead.getAndSet(0));
+    hold.release(bytesRead.getAndSet(0));
   }
 
   /**
@@ -164,6 +279,6 @@ public final class LocalBlockReader implements Closeable {
    * once the slave has settled it (or the request's timeout closed the connection). Idempotent.
    */
   public Future<?> closeLater() {
-    return lease.releaseLater(bytesRead.getAndSet(0));
+    return hold.releaseLater(bytesRead.getAndSet(0));
   }
 }

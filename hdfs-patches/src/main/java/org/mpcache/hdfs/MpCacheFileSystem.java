@@ -74,7 +74,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     }
     client = new ClientContext(settings, directory,
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
-        new OpenStreams(), statistics);
+        new OpenStreams(), new DescriptorCache(settings.descriptorCacheMaxIdle,
+            settings.descriptorCacheIdleNanos, System::nanoTime), statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -167,6 +168,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
       if (client != null) {
         // Streams left open let their block files go: the slaves free what they hold for them.
         client.openStreams().close();
+        // After the streams: the files they let go are idle, closed here.
+        client.descriptors().close();
         client.background().close();
         client.directory().close();
       }

@@ -136,8 +136,10 @@ final class FakeSlave implements Closeable {
     c.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     c.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, DEADLINE_MS);
     c.setInt(ClientConfigKeys.READ_BYTES_KEY, READ_BYTES);
-    ClientContext ctx = new ClientContext(new ClientConf(c), directory, background, openStreams,
-        null);
+    ClientConf settings = new ClientConf(c);
+    ClientContext ctx = new ClientContext(settings, directory, background, openStreams,
+        new DescriptorCache(settings.descriptorCacheMaxIdle, settings.descriptorCacheIdleNanos,
+            nanos::get), null);
     List<LocatedBlock> located = new ArrayList<>();
     for (int i = 0; i < blocks; i++) {
       LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", i + 1, blockBytes, 1),

@@ -17,11 +17,13 @@ import io.netty.channel.unix.FileDescriptor;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
+import java.util.ArrayDeque;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
@@ -73,21 +75,31 @@ public final class DescriptorClient {
    * A slave's answer; when granted, the block file opened for reading and the connection that
    * holds the block for the reader until {@link #release}.
    *
-   * <p>Not thread-safe: the reader owning it releases it once.
+   * <p>Thread-safe: its reports may come from any thread; it is released once.
    */
   public static final class Lease {
     private final DescriptorResponseProto response;
     private final FileChannel file;
     private final Channel connection;
     private final long timeoutMs;
-    private boolean released;
+    private final LeaseEvents events;
+    private volatile boolean released;
 
     private Lease(DescriptorResponseProto response, FileChannel file, Channel connection,
-        long timeoutMs) {
+        long timeoutMs, LeaseEvents events) {
       this.response = response;
       this.file = file;
       this.connection = connection;
       this.timeoutMs = timeoutMs;
+      this.events = events;
+    }
+
+    /**
+     * Runs {@code listener} once the slave revokes the lease (it removed the block), at once if
+     * it has: on the descriptor thread, so it must not block. One listener per lease.
+     */
+    public void onRevoked(Runnable listener) {
+      events.listen(listener);
     }
 
     public DescriptorResponseProto response() {
@@ -98,9 +110,41 @@ public final class DescriptorClient {
       return file != null;
     }
 
+    /**
+     * Whether the slave still holds the block for this lease: granted, not released, not
+     * revoked, and the connection open (a slave that restarted, or closed it, no longer does).
+     */
+    public boolean held() {
+      return file != null && !released && !events.revoked && connection.isOpen();
+    }
+
     /** The block file, read-only; null unless {@link #granted}. */
     public FileChannel file() {
       return file;
+    }
+
+    /**
+     * Tells the slave, keeping the lease, how many bytes were read through it since the last
+     * report and, when {@code access} is not null, that a new reader (as its lookup names it)
+     * reads the block: the slave counts the hit. The future is done once the slave has counted
+     * them, or the connection closed.
+     */
+    public Future<?> report(long bytesRead, BlockAccessProto access) {
+      DescriptorReleaseProto.Builder b = DescriptorReleaseProto.newBuilder()
+          .setBytesRead(Math.max(0, bytesRead)).setKeep(true);
+      if (access != null) {
+        b.setAccess(access);
+      }
+      Promise<Void> counted = connection.eventLoop().newPromise();
+      connection.eventLoop().execute(() -> {
+        if (released || !connection.isOpen()) {
+          counted.trySuccess(null);
+          return;
+        }
+        events.reports.add(counted);
+        connection.writeAndFlush(DescriptorFrames.encode(b.build()));
+      });
+      return counted;
     }
 
     /**
@@ -163,13 +207,14 @@ public final class DescriptorClient {
     }
     DescriptorRequestProto req = b.build();
     CompletableFuture<Received> done = new CompletableFuture<>();
+    LeaseEvents events = new LeaseEvents();
     Bootstrap boot = new Bootstrap().group(Loop.GROUP).channel(EpollDomainSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMs))
         .handler(new ChannelInitializer<EpollDomainSocketChannel>() {
           @Override
           protected void initChannel(EpollDomainSocketChannel ch) {
             ch.pipeline().addLast(DescriptorFrames.decoder(DescriptorFrames.MAX_RESPONSE_BYTES),
-                new Exchange(req, done));
+                new Exchange(req, done, events));
           }
         });
     Channel ch = boot.connect(new DomainSocketAddress(socketPath)).channel();
@@ -192,7 +237,7 @@ public final class DescriptorClient {
     }
     if (r.fd == null) {
       ch.close();
-      return new Lease(r.response, null, ch, releaseTimeoutMs);
+      return new Lease(r.response, null, ch, releaseTimeoutMs, events);
     }
     FileChannel file;
     try {
@@ -204,7 +249,45 @@ public final class DescriptorClient {
     } finally {
       r.fd.close();
     }
-    return new Lease(r.response, file, ch, releaseTimeoutMs);
+    return new Lease(r.response, file, ch, releaseTimeoutMs, events);
+  }
+
+  /**
+   * What the slave says on a lease's connection after the descriptor: the revocation, and
+   * whoever hears of it; the answers to the reports of a kept file, in order.
+   */
+  private static final class LeaseEvents {
+    private volatile boolean revoked;
+    private volatile Runnable listener;
+    /** Reports awaiting their answer; touched on the event loop only. */
+    private final ArrayDeque<Promise<Void>> reports = new ArrayDeque<>();
+
+    void answered() {
+      Promise<Void> p = reports.poll();
+      if (p != null) {
+        p.trySuccess(null);
+      }
+    }
+
+    void closed() {
+      reports.forEach(p -> p.trySuccess(null));
+      reports.clear();
+    }
+
+    void revoke() {
+      revoked = true;
+      Runnable l = listener;
+      if (l != null) {
+        l.run();
+      }
+    }
+
+    void listen(Runnable l) {
+      listener = l;
+      if (revoked) {
+        l.run();
+      }
+    }
   }
 
   /** What the exchange received: the answer, and the descriptor when granted. */
@@ -226,11 +309,14 @@ public final class DescriptorClient {
   private static final class Exchange extends ChannelInboundHandlerAdapter {
     private final DescriptorRequestProto request;
     private final CompletableFuture<Received> done;
+    private final LeaseEvents events;
     private DescriptorResponseProto response;
 
-    Exchange(DescriptorRequestProto request, CompletableFuture<Received> done) {
+    Exchange(DescriptorRequestProto request, CompletableFuture<Received> done,
+        LeaseEvents events) {
       this.request = request;
       this.done = done;
+      this.events = events;
     }
 
     @Override
@@ -245,6 +331,19 @@ public final class DescriptorClient {
         FileDescriptor fd = (FileDescriptor) msg;
         if (response == null || !done.complete(new Received(response, fd))) {
           fd.close();
+        }
+        // Back to frames: the slave's revocation, if it comes, is one.
+        ((EpollDomainSocketChannel) ctx.channel()).config()
+            .setReadMode(DomainSocketReadMode.BYTES);
+        return;
+      }
+      if (msg instanceof ByteBuf && response != null && done.isDone()) {
+        boolean revoked = ((ByteBuf) msg).readableBytes() == 0;
+        ((ByteBuf) msg).release();
+        if (revoked) {
+          events.revoke();
+        } else {
+          events.answered();
         }
         return;
       }
@@ -272,6 +371,7 @@ public final class DescriptorClient {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+      events.closed();
       done.completeExceptionally(new EOFException("the slave closed the connection"
           + (response == null ? " without an answer" : " before sending the descriptor")));
       super.channelInactive(ctx);

@@ -30,7 +30,11 @@ public final class DescriptorFrames {
     return new LengthFieldBasedFrameDecoder(max, 0, 4, 0, 4);
   }
 
-  /** What a granted client sends once it is ready to receive the descriptor: an empty frame. */
+  /**
+   * An empty frame: what a granted client sends once it is ready to receive the descriptor, and
+   * what the slave sends after the descriptor when it removes the block (the revocation: the
+   * client hands the file out to no new reader).
+   */
   public static ByteBuf ready() {
     return Unpooled.buffer(4).writeInt(0);
   }

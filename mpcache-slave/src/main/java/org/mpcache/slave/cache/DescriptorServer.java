@@ -29,9 +29,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.service.AbstractService;
+import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorFrames;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorReleaseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorRequestProto;
@@ -60,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * being filled or removed is "not cached". The connection stays open while the reader holds the
  * descriptor: it is the reader's {@link BlockLease}, so an evicted block's files are unlinked at
  * once (no new descriptor can be had) while its space stays reserved until the last reader
- * closes, as the kernel keeps the unlinked bytes until then. At most
+ * closes, as the kernel keeps the unlinked bytes until then; each connection holding it is sent
+ * the revocation (an empty frame), so that a client keeping the file open for later readers
+ * closes it once its readers are done rather than handing it out again. At most
  * {@code mpcache.slave.domain.socket.max-connections} connections are open at once
  * ({@link ConnectionCap}): one more is answered with an error naming the key and closed.
  *
@@ -119,6 +124,8 @@ public final class DescriptorServer extends AbstractService {
   private EventExecutorGroup workers;
   private Channel server;
   private volatile boolean serving;
+  /** The connections whose descriptor was sent and whose lease is not released, by block. */
+  private final Map<BlockKey, Set<Channel>> holders = new ConcurrentHashMap<>();
 
   /**
    * @param cache drops a block found corrupt (its checksum file gone or short), and counts the
@@ -140,6 +147,15 @@ public final class DescriptorServer extends AbstractService {
     this.lender = new BlockLender(cache, access);
     this.limits = limits;
     this.cap = new ConnectionCap(limits.maxConnections(), limits.maxConnectionsKey());
+    store.onRemovedWhileLeased(this::revoke);
+  }
+
+  /** Tells every client holding block {@code key}'s file that the block was removed. */
+  private void revoke(BlockKey key) {
+    Set<Channel> held = holders.get(key);
+    if (held != null) {
+      held.forEach(ch -> ch.writeAndFlush(DescriptorFrames.ready()));
+    }
   }
 
   @Override
@@ -297,8 +313,19 @@ public final class DescriptorServer extends AbstractService {
         }
         // The kernel duplicates the descriptor into the reader's process as it is sent.
         ctx.writeAndFlush(fd).addListener((ChannelFutureListener) f -> closeQuietly(passed));
+        holders.computeIfAbsent(lease.key(), k -> ConcurrentHashMap.newKeySet())
+            .add(ctx.channel());
+        // Removed before this connection was listed: no revocation reached it.
+        if (store.cachedLength(lease.key()) < 0) {
+          ctx.writeAndFlush(DescriptorFrames.ready());
+        }
       } else if (sent) {
-        released(frame);
+        DescriptorReleaseProto r = released(frame);
+        if (r != null && r.getKeep()) {
+          reused(r);
+          ctx.writeAndFlush(DescriptorFrames.encode(COUNTED));
+          return;
+        }
         // Before the close the reader waits for: its counters and space are settled by then.
         lease.close();
         ctx.close();
@@ -361,15 +388,34 @@ public final class DescriptorServer extends AbstractService {
       return b.build();
     }
 
-    /** Counts what the reader read through its descriptor (at most the block). */
-    private void released(ByteBuf frame) {
+    /**
+     * Counts what the reader read through its descriptor (at most the block); the release, null
+     * when malformed.
+     */
+    private DescriptorReleaseProto released(ByteBuf frame) {
       try {
         DescriptorReleaseProto r = DescriptorFrames.decode(frame,
             DescriptorReleaseProto.parser(), "descriptor release");
         counters.readFromCache(store.datasetOf(lease.key()),
             Math.min(Math.max(0, r.getBytesRead()), lease.length()));
+        return r;
       } catch (IOException e) {
         LOG.debug("Ignored a malformed release: {}", e.getMessage());
+        return null;
+      }
+    }
+
+    /** Counts the hit of a new reader of the file its client keeps, when {@code r} names one. */
+    private void reused(DescriptorReleaseProto r) {
+      if (!r.hasAccess()) {
+        return;
+      }
+      try {
+        if (RequestChecks.access(r.getAccess()).equals(lease.key())) {
+          cache.hit(r.getAccess());
+        }
+      } catch (IOException e) {
+        LOG.debug("Ignored a malformed access of a kept file: {}", e.getMessage());
       }
     }
 
@@ -380,6 +426,10 @@ public final class DescriptorServer extends AbstractService {
         file = null;
       }
       if (lease != null) {
+        holders.computeIfPresent(lease.key(), (k, held) -> {
+          held.remove(ctx.channel());
+          return held.isEmpty() ? null : held;
+        });
         lease.close();
       }
       super.channelInactive(ctx);
@@ -391,6 +441,10 @@ public final class DescriptorServer extends AbstractService {
       ctx.close();
     }
   }
+
+  /** The answer to a report of a kept file: any non-empty frame (an empty one revokes). */
+  private static final DescriptorResponseProto COUNTED = DescriptorResponseProto.newBuilder()
+      .setStatus(Status.GRANTED).build();
 
   private static DescriptorResponseProto reply(Status s, String message) {
     return DescriptorResponseProto.newBuilder().setStatus(s)

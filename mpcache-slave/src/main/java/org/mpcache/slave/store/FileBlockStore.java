@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
@@ -165,6 +166,8 @@ public final class FileBlockStore {
   private final LongAdder bytesWritten = new LongAdder();
   /** Hears of the blocks dropped with a directory taken out of service. */
   private volatile BiConsumer<Path, List<BlockKey>> volumeOut = (dir, blocks) -> { };
+  /** Hears of each cached block removed while readers held its file ({@link BlockLease}s). */
+  private volatile Consumer<BlockKey> removedWhileLeased = key -> { };
 
   private FileBlockStore(BlockStorage storage, InputCacheSpace space, int chunkSize,
       VolumeHealth health, LongSupplier ticker) {
@@ -569,6 +572,9 @@ public final class FileBlockStore {
           deleteQuietly(data, data.sibling(BlockFile.Kind.CHECKSUMS));
         }
         update(key, Entry::deleted);
+        if (removing.leases > 0) {
+          removedWhileLeased.accept(key);
+        }
         return true;
       }
     }
@@ -598,6 +604,15 @@ public final class FileBlockStore {
    */
   public void onVolumeOut(BiConsumer<Path, List<BlockKey>> listener) {
     this.volumeOut = listener;
+  }
+
+  /**
+   * Sets who hears of each cached block {@link #remove}d while readers held its file (the
+   * descriptor server, which tells their clients not to hand the file out again). Called on the
+   * removing thread, with no lock held, after the block's files are deleted.
+   */
+  public void onRemovedWhileLeased(Consumer<BlockKey> listener) {
+    this.removedWhileLeased = listener;
   }
 
   /** Every SSD directory's state: in service, or out with the cause and time. */

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.AccessControlException;
 import org.junit.jupiter.api.AfterEach;
@@ -197,6 +199,40 @@ class DescriptorServerTest {
     assertEquals(data.length, store.space().usedBytes(), "its bytes are still on the SSD");
     held.release(data.length);
     assertEquals(0, store.space().usedBytes(), "freed when the last reader closed");
+  }
+
+  @Test
+  void remove_ofAHeldBlock_revokesItsLeaseWhichReadsOnUntilReleased() throws Exception {
+    DescriptorClient.Lease held = request(KEY, GOOD_TOKEN);
+    CountDownLatch revoked = new CountDownLatch(1);
+    held.onRevoked(revoked::countDown);
+    assertTrue(held.held());
+
+    assertTrue(store.remove(KEY));
+
+    assertTrue(revoked.await(10, TimeUnit.SECONDS), "the holder hears of the removal");
+    assertFalse(held.held());
+    assertArrayEquals(data, readAll(held, data.length), "the revoked file reads to its end");
+    assertEquals(data.length, store.space().usedBytes(), "its space held until the release");
+    held.release(data.length);
+    assertEquals(0, store.space().usedBytes());
+  }
+
+  @Test
+  void report_onAKeptLease_countsBytesAndTheNewReadersHitAndKeepsTheLease() throws Exception {
+    DescriptorClient.Lease kept = request(KEY, GOOD_TOKEN);
+
+    kept.report(1000, null).get(10, TimeUnit.SECONDS);
+    kept.report(500, accessTo(KEY)).get(10, TimeUnit.SECONDS);
+    kept.report(0, accessTo(new BlockKey("BP-1", 8, 1001))).get(10, TimeUnit.SECONDS);
+
+    assertEquals(1500, counters.snapshot().getBytesFromCache(), "counted once answered");
+    assertEquals(List.of(accessTo(KEY)), hits, "an access naming another block counts nothing");
+    assertTrue(kept.held());
+    assertEquals(1, store.leasesHeld());
+    kept.release(200);
+    assertEquals(1700, counters.snapshot().getBytesFromCache());
+    assertEquals(0, store.leasesHeld());
   }
 
   @Test
