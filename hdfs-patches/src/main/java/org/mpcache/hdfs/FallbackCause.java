@@ -3,6 +3,7 @@ package org.mpcache.hdfs;
 import java.util.concurrent.CompletionException;
 import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.ipc.RemoteException;
+import org.mpcache.common.proto.ClientSlaveProtos.FallbackCauseProto;
 
 /**
  * Why the cache gave up a read and HDFS served it instead: what the client counts
@@ -38,9 +39,25 @@ public enum FallbackCause {
     this.slaveFault = slaveFault;
   }
 
-  /** The name read reports carry, and metrics and logs show. */
+  /** The name metrics and logs show. */
   public String wireName() {
     return wireName;
+  }
+
+  /**
+   * The cause as read reports carry it: the one place the client maps its causes to the wire's
+   * (a cause added here fails to compile until it has its value in {@code ClientSlaveProtocol}).
+   */
+  FallbackCauseProto toProto() {
+    return switch (this) {
+      case CHECKSUM_MISMATCH -> FallbackCauseProto.CHECKSUM_MISMATCH;
+      case SHORT_READ -> FallbackCauseProto.SHORT_READ;
+      case SLAVE_ERROR -> FallbackCauseProto.SLAVE_ERROR;
+      case DEADLINE_EXCEEDED -> FallbackCauseProto.DEADLINE_EXCEEDED;
+      case SLAVE_UNREACHABLE -> FallbackCauseProto.SLAVE_UNREACHABLE;
+      case NEW_SOURCE_REQUESTED -> FallbackCauseProto.NEW_SOURCE_REQUESTED;
+      case MASTER_UNREACHABLE -> FallbackCauseProto.MASTER_UNREACHABLE;
+    };
   }
 
   /** Whether the slave itself failed, so that the client leaves it alone for a while. */

@@ -122,7 +122,7 @@ final class FileBlocks {
         .setBlock(t.access().getBlock()).setBytesFromHdfs(bytes).setBlockToken(t.token())
         .setDatasetId(t.access().getDatasetId());
     if (cause != null) {
-      b.setFallbackCause(cause.wireName());
+      b.setFallback(cause.toProto());
     }
     return b.build();
   }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.mpcache.common.proto.ClientSlaveProtos.FallbackCauseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.ReportReadRequestProto;
 
 /**
@@ -363,7 +364,7 @@ class CachingInputStreamTest {
     assertEquals(errors + 1, fallbacks(FallbackCause.SLAVE_ERROR));
     verify(slave.directory, never()).markFaulty(anyString());
     ReportReadRequestProto report = reportOf(slave, 0);
-    assertEquals(FallbackCause.SLAVE_ERROR.wireName(), report.getFallbackCause());
+    assertEquals(FallbackCauseProto.SLAVE_ERROR, report.getFallback());
     assertEquals(BLOCK - first, report.getBytesFromHdfs());
     assertEquals(BLOCK - first, slave.bytesFromHdfs.get(), "block 1 from the cache");
   }
@@ -427,7 +428,6 @@ class CachingInputStreamTest {
     assertArrayEquals(slave.content, got);
     assertEquals(asked + 1, fallbacks(FallbackCause.NEW_SOURCE_REQUESTED));
     assertEquals(BLOCK - READ, slave.bytesFromHdfs.get(), "block 1 from the cache again");
-    assertEquals(FallbackCause.NEW_SOURCE_REQUESTED.wireName(),
-        reportOf(slave, 0).getFallbackCause());
+    assertEquals(FallbackCauseProto.NEW_SOURCE_REQUESTED, reportOf(slave, 0).getFallback());
   }
 }

@@ -68,8 +68,8 @@ class FillLocalPathReadTest {
     assertArrayEquals(content, ClusterFiles.readAll(c, p));
     assertEquals(BLOCK, c.totals().getBytesFromCache() - fromCache, "the second read hit");
     MpCacheSlave slave = c.slaves().get(0);
-    assertEquals(BLOCK, slave.getPrefetcher().bytesRead(), "the slave filled the block once");
-    return slave.getPrefetcher().bytesReadLocally();
+    assertEquals(BLOCK, slave.getFiller().bytesRead(), "the slave filled the block once");
+    return slave.getFiller().bytesReadLocally();
   }
 
   private static long dataNodeBytesRead(MiniMpCacheCluster c) {

@@ -51,7 +51,7 @@ class FillQuietTest {
   }
 
   private static long heldOffMs() {
-    return cluster.slaves().stream().mapToLong(s -> s.getPrefetcher().heldOffMs()).sum();
+    return cluster.slaves().stream().mapToLong(s -> s.getFiller().heldOffMs()).sum();
   }
 
   @Test

@@ -71,7 +71,7 @@ class MissFillTest {
   @BeforeEach
   void earlierFillsEnded() throws InterruptedException {
     Waits.waitFor(() -> cluster.slaves().stream()
-        .allMatch(s -> s.getPrefetcher().readerFillsPending() == 0), "earlier tests' fills to end");
+        .allMatch(s -> s.getFiller().readerFillsPending() == 0), "earlier tests' fills to end");
   }
 
   /** Writes {@code content} to {@code p} in {@link #BLOCK}-byte blocks. */
@@ -203,7 +203,7 @@ class MissFillTest {
     }
     awaitCached(ClusterFiles.blocks(cluster, p).get(0));
     Waits.waitFor(() -> cluster.slaves().stream()
-        .allMatch(s -> s.getPrefetcher().readerFillsPending() == 0), "fills to end");
+        .allMatch(s -> s.getFiller().readerFillsPending() == 0), "fills to end");
     assertEquals(1, minus(cluster.totals(), before).getFillsBySlave(), "one fill per block");
   }
 

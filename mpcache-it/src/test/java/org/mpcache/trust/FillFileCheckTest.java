@@ -64,7 +64,7 @@ class FillFileCheckTest {
         LookupRequestProto.newBuilder().setAccess(access).setPath(path).setBlockOffset(0)
             .build()));
     assertTrue(r.getSlaveFills(), "the slave queues a fill: " + r.getMissReason());
-    Waits.waitFor(() -> slave.getPrefetcher().readerFillsPending() == 0, 60_000,
+    Waits.waitFor(() -> slave.getFiller().readerFillsPending() == 0, 60_000,
         "the slave's fill of the block");
   }
 

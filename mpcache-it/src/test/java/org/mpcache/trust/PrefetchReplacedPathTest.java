@@ -32,17 +32,17 @@ import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.cache.FillAdmission;
 import org.mpcache.slave.cache.FillRequest;
 import org.mpcache.slave.cache.InputCache;
-import org.mpcache.slave.prefetch.FillFileSystems;
-import org.mpcache.slave.prefetch.FillHoldOff;
-import org.mpcache.slave.prefetch.FillYield;
-import org.mpcache.slave.prefetch.PrefetchService;
+import org.mpcache.slave.fill.FillFileSystems;
+import org.mpcache.slave.fill.FillHoldOff;
+import org.mpcache.slave.fill.FillYield;
+import org.mpcache.slave.fill.BlockFiller;
 import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.FileBlockStore;
 
 /**
  * A path renamed over between the moment prefetch checks a block and the moment it reads it never
  * gets the new file's bytes cached under the old file's block: the prefetch either caches the
- * planned block's own bytes or nothing. The rename happens in {@link PrefetchService#checked}, on
+ * planned block's own bytes or nothing. The rename happens in {@link BlockFiller#checked}, on
  * a prefetcher sharing a real slave's store and master link. The file a fill thread keeps open
  * for the fills queued behind one obeys the same rule, and spares the NameNode a call per block.
  */
@@ -62,7 +62,7 @@ class PrefetchReplacedPathTest {
   }
 
   /** Runs {@code onFirstCheck} once, right after the first block was checked. */
-  private static final class HookedPrefetcher extends PrefetchService {
+  private static final class HookedPrefetcher extends BlockFiller {
     /** Never weighed: this prefetcher's fills do not yield. */
     private static final ForegroundActivity FOREGROUND =
         new ForegroundActivity(1_000, Time::monotonicNow);

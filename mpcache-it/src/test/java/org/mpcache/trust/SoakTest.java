@@ -256,7 +256,7 @@ class SoakTest {
     // A slave's own fill may still be yielding to the readers' hits (for at most
     // mpcache.slave.fill.yield.max-delay.ms after it was asked for) when the readers stop.
     awaitQuiet("fills in progress to end", () -> cluster.slaves().stream().allMatch(
-        s -> s.getPrefetcher().readerFillsPending() == 0));
+        s -> s.getFiller().readerFillsPending() == 0));
     List<String> filling = new ArrayList<>();
     for (MpCacheSlave s : cluster.slaves()) {
       for (BlockKey k : keys) {

@@ -48,12 +48,12 @@ import org.mpcache.slave.localized.SpacePrediction;
 import org.mpcache.slave.master.MasterInputExcluder;
 import org.mpcache.slave.master.MasterLink;
 import org.mpcache.slave.metrics.SlaveMetrics;
-import org.mpcache.slave.prefetch.FillFileSystems;
-import org.mpcache.slave.prefetch.FillHoldOff;
-import org.mpcache.slave.prefetch.FillSourceGate;
-import org.mpcache.slave.prefetch.FillSources;
-import org.mpcache.slave.prefetch.FillYield;
-import org.mpcache.slave.prefetch.PrefetchService;
+import org.mpcache.slave.fill.FillFileSystems;
+import org.mpcache.slave.fill.FillHoldOff;
+import org.mpcache.slave.fill.FillSourceGate;
+import org.mpcache.slave.fill.FillSources;
+import org.mpcache.slave.fill.FillYield;
+import org.mpcache.slave.fill.BlockFiller;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.security.BlockTokenChecker;
 import org.mpcache.slave.security.SlavePolicyProvider;
@@ -78,7 +78,7 @@ import org.slf4j.LoggerFactory;
  * ({@code mpcache.slave.cache.dirs}), each split by the Dynamic Space Tuner into an Input Cache, a
  * Dynamic Pool and a Localized Cache (paper Section 2.1). The Input Cache ({@link InputCache})
  * keeps cached HDFS blocks, which the client endpoint serves to the tasks that read them and the
- * filler ({@link PrefetchService}) reads from HDFS for readers' misses and prefetches; the
+ * filler ({@link BlockFiller}) reads from HDFS for readers' misses and prefetches; the
  * Localized Cache service grants the node's map and reduce tasks SSD room for their localized
  * data; the master link reports to the master, carries the split in every heartbeat, and asks the
  * Replace Arbitrator which cached datasets to exclude when localized data needs room that input
@@ -115,7 +115,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   private LocalizedCache localizedCache;
   private LocalizedCacheService localizedService;
   private MasterLink masterLink;
-  private PrefetchService prefetcher;
+  private BlockFiller filler;
   private FillSourceGate fillSources;
   private FillFileSystems fillFileSystems;
   private StartupVerifier startupVerifier;
@@ -237,7 +237,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     BlockFileCheck blockFiles =
         verify ? createBlockFileCheck(conf) : (key, path, offset, length) -> true;
     FillAdmission admission = new FillAdmission(inputCache, masterLink, blockFiles);
-    prefetcher = new PrefetchService(inputCache, admission, fillSources, fillFileSystems,
+    filler = new BlockFiller(inputCache, admission, fillSources, fillFileSystems,
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.PREFETCH_QUEUE_KEY,
             SlaveConfigKeys.PREFETCH_QUEUE_DEFAULT, 1),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY,
@@ -257,7 +257,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
                 SlaveConfigKeys.FILL_YIELD_MAX_DELAY_MS_DEFAULT, 0)),
         foreground);
     ClientEndpoint clientEndpoint = new ClientEndpoint(inputCache, access, foreground,
-        prefetcher::fillForReader, fillSources, readMax,
+        filler::fillForReader, fillSources, readMax,
         descriptors == null ? () -> "" : descriptors::advertisedPath);
     // Tasks hold block tokens, not Kerberos tickets: they authenticate with those.
     rpcServer = new RpcServerService("SlaveRpcServer", bind, handlers).serve(
@@ -284,7 +284,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
           counters.blockFailedVerification();
           inputCache.drop(key, why);
         });
-    addService(prefetcher);
+    addService(filler);
     if (descriptorServer != null) {
       // Before the client RPC server: a hit names the socket only once it is served.
       addService(descriptorServer);
@@ -468,7 +468,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
 
   @Override
   public void prefetch(List<PrefetchCommandProto> commands) {
-    prefetcher.submit(commands.stream().map(FillRequest::of).toList());
+    filler.submit(commands.stream().map(FillRequest::of).toList());
   }
 
   @Override
@@ -498,8 +498,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     }
   }
 
-  public PrefetchService getPrefetcher() {
-    return prefetcher;
+  public BlockFiller getFiller() {
+    return filler;
   }
 
   /** What the slave fills from: its cluster's own HDFS; the refusals of any other. */

@@ -90,7 +90,7 @@ class AbuseBoundsTest {
           .setAccess(SlaveFixture.access(new BlockKey("BP-1", 100 + n, 1), BLOCK, "/d", 1))
           .setPath("/file-" + n).setBlockOffset(0).build()));
     }
-    int records = fx.slave().getPrefetcher().missRecords();
+    int records = fx.slave().getFiller().missRecords();
     assertTrue(records <= queue, "files remembered: " + records + ", fill queue: " + queue);
   }
 }

@@ -20,7 +20,7 @@ import org.mpcache.common.proto.SlaveMasterProtos.ReplaceRequestProto;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.RpcSupport;
-import org.mpcache.slave.prefetch.PrefetchService;
+import org.mpcache.slave.fill.BlockFiller;
 
 /**
  * The slave's fills give way to its Localized Cache's writers: while tasks keep being granted SSD
@@ -90,8 +90,8 @@ class FillYieldServiceTest {
     return SlaveFixture.access(new BlockKey("BP-1", id, 1), 1000, "/d", 1).build();
   }
 
-  private PrefetchService prefetcher() {
-    return fx.slave().getPrefetcher();
+  private BlockFiller filler() {
+    return fx.slave().getFiller();
   }
 
   private int admissionsAsked() {
@@ -103,7 +103,7 @@ class FillYieldServiceTest {
    * stops the writer.
    */
   private void assertYieldsUntilTheWriterStops(String fill) throws Exception {
-    SlaveFixture.waitFor(() -> prefetcher().yieldedMs() >= 500, fill + " to yield for 500 ms");
+    SlaveFixture.waitFor(() -> filler().yieldedMs() >= 500, fill + " to yield for 500 ms");
     assertEquals(0, admissionsAsked(), fill + " asked for no admission while it yielded");
     writing.set(false);
     writer.get(10, TimeUnit.SECONDS);
@@ -119,7 +119,7 @@ class FillYieldServiceTest {
         "the reader's fill to go on (and fail to read its file)");
     assertEquals(1, admissionsAsked());
     // The failure is counted before the fill's thread lets go of the block.
-    SlaveFixture.waitFor(() -> prefetcher().readerFillsPending() == 0, "the fill to end");
+    SlaveFixture.waitFor(() -> filler().readerFillsPending() == 0, "the fill to end");
   }
 
   @Test
@@ -128,7 +128,7 @@ class FillYieldServiceTest {
     fx.slave().prefetch(List.of(PrefetchCommandProto.newBuilder().setAccess(access(2))
         .setPath(UNREACHABLE).setOffset(0).build()));
     assertYieldsUntilTheWriterStops("the prefetch");
-    SlaveFixture.waitFor(() -> prefetcher().failed() == 1,
+    SlaveFixture.waitFor(() -> filler().failed() == 1,
         "the prefetch to go on (and fail to read its file)");
     assertEquals(1, admissionsAsked());
   }

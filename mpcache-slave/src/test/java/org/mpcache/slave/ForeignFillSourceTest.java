@@ -81,7 +81,7 @@ class ForeignFillSourceTest {
     assertFalse(foreign.getSlaveFills(), "a fill from another cluster was queued: "
         + foreign.getMissReason());
     assertTrue(foreign.getMissReason().startsWith("refused: "), foreign.getMissReason());
-    assertEquals(0, fx.slave().getPrefetcher().readerFillsPending());
+    assertEquals(0, fx.slave().getFiller().readerFillsPending());
     assertEquals(1, fx.slave().getFillSources().refused());
     assertEquals(0, fx.slave().getCounters().snapshot().getMisses(), "a refused lookup counts");
     assertEquals(0, fx.master().received(ReplaceRequestProto.class).size(),
@@ -100,7 +100,7 @@ class ForeignFillSourceTest {
       throws Exception {
     fx.slave().prefetch(List.of(command(4, other.uri() + "/x"), command(5, own.uri() + "/x")));
     // Run in order on one thread: once the second has reached its NameNode, the first is done.
-    SlaveFixture.waitFor(() -> fx.slave().getPrefetcher().failed() >= 1
+    SlaveFixture.waitFor(() -> fx.slave().getFiller().failed() >= 1
         && own.connections() > 0, "the prefetch from the slave's own cluster to be tried");
     assertEquals(0, other.connections(), "connections made to the other cluster");
     assertEquals(List.of(ProtoConverters.toProto(new BlockKey("BP-1", 5, 1))),
@@ -108,7 +108,7 @@ class ForeignFillSourceTest {
             .map(m -> ((ReplaceRequestProto) m).getAccess().getBlock()).toList(),
         "admission asked for the own cluster's block only");
     assertEquals(1, fx.slave().getFillSources().refused());
-    assertEquals(1, fx.slave().getPrefetcher().skipped());
+    assertEquals(1, fx.slave().getFiller().skipped());
     assertTrue(fx.slave().getStore().cachedBlocks().isEmpty());
   }
 

@@ -186,7 +186,7 @@ class HostileRequestsTest {
     assertRefused("blockPoolId", () -> client.lookup(null, LookupRequestProto.newBuilder()
         .setAccess(access(bad)).setPath(FILE).setBlockOffset(0).build()));
     assertEquals(free, slave.getStore().space().freeBytes(), "no space stays reserved");
-    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
+    assertEquals(0, slave.getFiller().readerFillsPending(), "no fill queued");
     assertServed(K1, data);
     assertTrue(master.received(ReplaceRequestProto.class).size() == 1,
         "the master was not asked to admit the bad key");
@@ -200,7 +200,7 @@ class HostileRequestsTest {
     assertRefused("blockPoolId", () -> client.lookup(null, LookupRequestProto.newBuilder()
         .setAccess(access(bad)).setPath(FILE).setBlockOffset(0).build()));
     assertEquals(free, slave.getStore().space().freeBytes());
-    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
+    assertEquals(0, slave.getFiller().readerFillsPending(), "no fill queued");
     assertTrue(master.received(ReplaceRequestProto.class).isEmpty());
   }
 
@@ -213,7 +213,7 @@ class HostileRequestsTest {
     }
     assertTrue(master.received(ReplaceRequestProto.class).isEmpty(), "the master was not asked");
     assertEquals(free, slave.getStore().space().freeBytes());
-    assertEquals(0, slave.getPrefetcher().readerFillsPending(), "no fill queued");
+    assertEquals(0, slave.getFiller().readerFillsPending(), "no fill queued");
   }
 
   @Test

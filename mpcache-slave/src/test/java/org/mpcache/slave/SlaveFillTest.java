@@ -19,6 +19,7 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RpcSupport;
+import org.mpcache.slave.cache.FillFailure;
 
 /**
  * A missed block's one lookup, on a slave whose HDFS is unreachable: naming the block's file has
@@ -66,6 +67,9 @@ class SlaveFillTest {
     SlaveFixture.waitFor(() -> counters().getFillsBySlaveFailed() == 1, "the fill to fail");
     assertEquals(0, counters().getFillsBySlave());
     assertEquals(1, counters().getMisses());
+    // Admitted (the fixture takes files on the reader's word), then HDFS cannot be reached.
+    assertEquals(1L,
+        fx.slave().getCounters().fillsBySlaveFailed().get(FillFailure.HDFS_READ_FAILED));
   }
 
   @Test

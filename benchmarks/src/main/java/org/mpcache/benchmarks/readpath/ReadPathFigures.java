@@ -363,7 +363,7 @@ public final class ReadPathFigures {
     long deadline = Time.monotonicNow() + 60_000;
     while (Time.monotonicNow() < deadline) {
       boolean all = keys.stream().allMatch(k -> s.getStore().blockFile(k).isPresent());
-      if (all || s.getPrefetcher().readerFillsPending() == 0) {
+      if (all || s.getFiller().readerFillsPending() == 0) {
         return;
       }
       Thread.sleep(5);

@@ -1,7 +1,6 @@
 package org.mpcache.common.protocolPB;
 
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.apache.hadoop.thirdparty.protobuf.ByteString;
 import org.apache.hadoop.thirdparty.protobuf.Descriptors.FieldDescriptor;
 import org.apache.hadoop.thirdparty.protobuf.Message;
@@ -33,7 +32,7 @@ public final class RequestChecks {
 
   /**
    * The longest identifier accepted (slave ids, host names, YARN application, container and
-   * attempt ids, job ids and types, directories, addresses, fallback causes): far above any real
+   * attempt ids, job ids and types, directories, addresses): far above any real
    * one, low enough that a request cannot make a daemon keep or log megabytes per entry.
    */
   public static final int MAX_ID_CHARS = 1024;
@@ -79,13 +78,8 @@ public final class RequestChecks {
    */
   public static final int MAX_LOOKUP_BLOCKS = 64;
 
-  /** The longest cause name a client may report: a short token such as {@code fill-failed}. */
-  public static final int MAX_CAUSE_CHARS = 64;
-
   /** The most SSD directories one slave may report. */
   public static final int MAX_SSD_DIRS = 256;
-
-  private static final Pattern CAUSE = Pattern.compile("[a-z0-9][a-z0-9-]*");
 
   private RequestChecks() {
   }
@@ -178,19 +172,6 @@ public final class RequestChecks {
             + "': it must not contain control characters (found U+"
             + String.format("%04X", (int) v.charAt(i)) + " at " + i + ")");
       }
-    }
-    return v;
-  }
-
-  /**
-   * A cause name (a fallback's): 1 to {@link #MAX_CAUSE_CHARS} lowercase letters, digits and
-   * dashes. Causes become counter and metric names, so free text is refused.
-   */
-  public static String cause(String field, ByteString raw) throws RequestRefusedException {
-    String v = text(field, raw, MAX_CAUSE_CHARS);
-    if (!CAUSE.matcher(v).matches()) {
-      throw new RequestRefusedException("Invalid " + field + " '" + v
-          + "': it must be lowercase letters, digits and dashes");
     }
     return v;
   }

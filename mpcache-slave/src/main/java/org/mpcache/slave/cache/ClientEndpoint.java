@@ -11,6 +11,7 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.apache.hadoop.thirdparty.protobuf.UnsafeByteOperations;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.proto.ClientSlaveProtos.FallbackCauseProto;
 import org.mpcache.common.proto.ClientSlaveProtos.FollowingBlockProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupRequestProto;
 import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
@@ -24,7 +25,7 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ClientSlaveProtocolPB;
 import org.mpcache.common.protocolPB.RequestChecks;
 import org.mpcache.common.protocolPB.RequestRefusedException;
-import org.mpcache.slave.prefetch.FillSourceGate;
+import org.mpcache.slave.fill.FillSourceGate;
 import org.mpcache.slave.security.BlockAccessChecker;
 import org.mpcache.slave.space.ForegroundActivity;
 import org.mpcache.slave.store.BlockNotCachedException;
@@ -283,7 +284,6 @@ public final class ClientEndpoint implements ClientSlaveProtocolPB {
   /** Counts a reader's report of a block read from HDFS, after checking its fields and token. */
   private void countRead(ReportReadRequestProto req) throws ServiceException {
     long bytes;
-    String cause;
     String datasetId;
     try {
       BlockKey key = RequestChecks.blockKey("block", req.getBlock());
@@ -291,8 +291,6 @@ public final class ClientEndpoint implements ClientSlaveProtocolPB {
       // One report per block read: more than a block's bytes would only overflow the counter.
       bytes = RequestChecks.uint64("bytesFromHdfs", req.getBytesFromHdfs(), 0,
           RequestChecks.MAX_BLOCK_BYTES);
-      cause = req.hasFallbackCause()
-          ? RequestChecks.cause("fallbackCause", req.getFallbackCauseBytes()) : null;
       // A reader that names no dataset: the one the block is being filled for, if any.
       datasetId = req.hasDatasetId() ? RequestChecks.text("datasetId", req.getDatasetIdBytes(),
           RequestChecks.MAX_DATASET_ID_CHARS) : store.datasetOf(key);
@@ -300,9 +298,22 @@ public final class ClientEndpoint implements ClientSlaveProtocolPB {
       throw new ServiceException(e);
     }
     counters.readFromHdfs(datasetId, bytes);
+    FallbackCauseProto cause = fallbackOf(req);
     if (cause != null) {
       counters.fallback(cause);
     }
+  }
+
+  /**
+   * The fallback a read report names, null for none: a value this slave does not know (a newer
+   * client's cause, which protobuf keeps among the unknown fields) is {@code UNKNOWN_CAUSE}.
+   */
+  static FallbackCauseProto fallbackOf(ReportReadRequestProto req) {
+    if (req.hasFallback()) {
+      return req.getFallback();
+    }
+    return req.getUnknownFields().hasField(ReportReadRequestProto.FALLBACK_FIELD_NUMBER)
+        ? FallbackCauseProto.UNKNOWN_CAUSE : null;
   }
 
   @Override

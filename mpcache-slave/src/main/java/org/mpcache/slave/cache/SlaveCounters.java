@@ -1,19 +1,21 @@
 package org.mpcache.slave.cache;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.mpcache.slave.master.DatasetCounters;
+import org.mpcache.common.proto.ClientSlaveProtos.FallbackCauseProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
+import org.mpcache.slave.master.DatasetCounters;
 
 /**
  * The slave's running totals since it started: hits and misses, bytes served from the SSD and
  * bytes clients read from HDFS instead, fallbacks by cause, fills, evictions, corrupt blocks and
  * reads that failed on an I/O error without the block being dropped, the fills the slave read
- * from HDFS for readers' misses and their failures, blocks found at start that failed
+ * from HDFS for readers' misses and their failures by cause, blocks found at start that failed
  * verification; and the same figures per dataset ({@link DatasetCounters}).
  * Reported to the master with each heartbeat. Thread-safe (atomic counters).
  */
@@ -32,17 +34,20 @@ public final class SlaveCounters {
   final AtomicLong descriptorsGranted = new AtomicLong();
   final AtomicLong descriptorsRefused = new AtomicLong();
   private final AtomicLong fillsBySlave = new AtomicLong();
-  private final AtomicLong fillsBySlaveFailed = new AtomicLong();
+  private final Map<FillFailure, LongAdder> fillsBySlaveFailed = adders(FillFailure.class);
   /** The causes of failed slave fills seen so far, so that each is logged at WARN once. */
-  private final Set<String> slaveFillFailureCauses = ConcurrentHashMap.newKeySet();
-  /**
-   * The most distinct fallback causes counted by name; further ones are counted under
-   * {@value #OTHER_CAUSE}. Clients name causes, and each becomes a metric: the bound keeps a
-   * client from growing the slave's memory and metrics without end.
-   */
-  static final int MAX_CAUSES = 64;
-  static final String OTHER_CAUSE = "other";
-  private final Map<String, LongAdder> fallbacksByCause = new ConcurrentHashMap<>();
+  private final Set<FillFailure> slaveFillFailureCauses = ConcurrentHashMap.newKeySet();
+  private final Map<FallbackCauseProto, LongAdder> fallbacksByCause =
+      adders(FallbackCauseProto.class);
+
+  /** One counter for each constant of {@code type}; read-only, so safe to share. */
+  private static <E extends Enum<E>> Map<E, LongAdder> adders(Class<E> type) {
+    Map<E, LongAdder> m = new EnumMap<>(type);
+    for (E e : type.getEnumConstants()) {
+      m.put(e, new LongAdder());
+    }
+    return Collections.unmodifiableMap(m);
+  }
 
   /** Counters with the per-dataset figures kept in {@code datasets}. */
   public SlaveCounters(DatasetCounters datasets) {
@@ -79,16 +84,9 @@ public final class SlaveCounters {
     datasets.evicted(datasetId);
   }
 
-  void fallback(String cause) {
+  void fallback(FallbackCauseProto cause) {
     fallbacks.incrementAndGet();
-    LongAdder n = fallbacksByCause.get(cause);
-    if (n == null) {
-      // Racing threads may pass the bound by a few entries; it only has to be finite.
-      n = fallbacksByCause.size() < MAX_CAUSES
-          ? fallbacksByCause.computeIfAbsent(cause, c -> new LongAdder())
-          : fallbacksByCause.computeIfAbsent(OTHER_CAUSE, c -> new LongAdder());
-    }
-    n.increment();
+    fallbacksByCause.get(cause).increment();
   }
 
   /** Counts a block found at start that failed its background verification. */
@@ -113,18 +111,29 @@ public final class SlaveCounters {
   /**
    * Counts a fill the slave could not carry out for a reader's miss.
    *
-   * @return whether it is the first failure of this cause (the one to log at WARN); causes past
-   *     {@value #MAX_CAUSES} count as seen
+   * @return whether it is the first failure of this cause (the one to log at WARN)
    */
-  public boolean slaveFillFailed(String cause) {
-    fillsBySlaveFailed.incrementAndGet();
-    return slaveFillFailureCauses.size() < MAX_CAUSES && slaveFillFailureCauses.add(cause);
+  public boolean slaveFillFailed(FillFailure cause) {
+    fillsBySlaveFailed.get(cause).increment();
+    return slaveFillFailureCauses.add(cause);
   }
 
-  /** Fallbacks so far, by the cause clients reported. */
-  public Map<String, Long> fallbacksByCause() {
-    Map<String, Long> out = new TreeMap<>();
-    fallbacksByCause.forEach((k, v) -> out.put(k, v.sum()));
+  /** Failed fills for readers' misses so far, by cause, every cause present. */
+  public Map<FillFailure, Long> fillsBySlaveFailed() {
+    return sums(fillsBySlaveFailed, FillFailure.class);
+  }
+
+  /**
+   * Fallbacks so far, by the cause clients reported, every cause present; a cause this slave
+   * does not know (a newer client's) is {@code UNKNOWN_CAUSE}.
+   */
+  public Map<FallbackCauseProto, Long> fallbacksByCause() {
+    return sums(fallbacksByCause, FallbackCauseProto.class);
+  }
+
+  private static <E extends Enum<E>> Map<E, Long> sums(Map<E, LongAdder> adders, Class<E> type) {
+    Map<E, Long> out = new EnumMap<>(type);
+    adders.forEach((k, v) -> out.put(k, v.sum()));
     return out;
   }
 
@@ -137,7 +146,8 @@ public final class SlaveCounters {
         .setReadErrors(readErrors.get())
         .setBlocksFailedVerification(blocksFailedVerification.get())
         .setFillsBySlave(fillsBySlave.get())
-        .setFillsBySlaveFailed(fillsBySlaveFailed.get())
+        .setFillsBySlaveFailed(
+            fillsBySlaveFailed.values().stream().mapToLong(LongAdder::sum).sum())
         .setDescriptorsGranted(descriptorsGranted.get())
         .setDescriptorsRefused(descriptorsRefused.get()).build();
   }

@@ -6,18 +6,21 @@ import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
 import org.mpcache.common.metrics.MetricsSupport;
+import org.mpcache.common.proto.ClientSlaveProtos.FallbackCauseProto;
 import org.mpcache.common.proto.MpCacheProtos.SlaveCountersProto;
 import org.mpcache.common.proto.MpCacheProtos.SpaceReportProto;
 import org.mpcache.slave.MpCacheSlave;
 import org.mpcache.slave.cache.BlockStreamServer;
 import org.mpcache.slave.cache.DescriptorServer;
+import org.mpcache.slave.cache.FillFailure;
 
 /**
  * A slave's metrics2 source, {@code MpCacheSlave-<client port>} in JMX: the SSD space per region
  * (Input Cache, Dynamic Pool and what it lends, Localized Cache), the pool's unit moves, hits and misses, bytes served
- * from the SSD and bytes clients read from HDFS instead, fallbacks in all and per cause, fills,
+ * from the SSD and bytes clients read from HDFS instead, fallbacks in all and per cause, fills
+ * and the failed fills per cause,
  * evictions, corrupt blocks, fills in progress, the datasets counted and forgotten, and the
- * prefetcher's figures. Every metric is
+ * filler's figures. Every metric is
  * listed in {@code docs/metrics.md}.
  *
  * <p>Thread-safe: every figure is read from the slave's thread-safe counters and store when the
@@ -141,23 +144,23 @@ public final class SlaveMetrics implements MetricsSource {
             "SSD directories out of service now (until mpcache admin refresh or a restart)"),
             s.getDirsList().stream().filter(d -> !d.getInService()).count())
         .addCounter(Interns.info("PrefetchFills", "Blocks cached by prefetch"),
-            slave.getPrefetcher().filled())
+            slave.getFiller().filled())
         .addCounter(Interns.info("PrefetchBytes", "Bytes prefetch read from HDFS"),
-            slave.getPrefetcher().bytesRead())
+            slave.getFiller().bytesRead())
         .addCounter(Interns.info("PrefetchBytesLocal",
             "Of PrefetchBytes, those read from the local DataNode's block files directly"),
-            slave.getPrefetcher().bytesReadLocally())
+            slave.getFiller().bytesReadLocally())
         .addCounter(Interns.info("FillsHeldOffMs",
             "Milliseconds readers' fills waited for the misses on their files to stop"),
-            slave.getPrefetcher().heldOffMs())
+            slave.getFiller().heldOffMs())
         .addCounter(Interns.info("FillsYieldedMs",
             "Milliseconds fills waited for foreground work on the SSD (hits, Localized writes)"),
-            slave.getPrefetcher().yieldedMs())
+            slave.getFiller().yieldedMs())
         .addCounter(Interns.info("PrefetchSkipped",
             "Prefetch commands not carried out (cached, not admitted, file changed, queue full)"),
-            slave.getPrefetcher().skipped())
+            slave.getFiller().skipped())
         .addCounter(Interns.info("PrefetchFailed", "Prefetch commands that failed"),
-            slave.getPrefetcher().failed());
+            slave.getFiller().failed());
     BlockStreamServer stream = slave.getStreamServer();
     rb.addGauge(Interns.info("StreamConnections",
         "Block stream connections open (mpcache.slave.stream.max-connections at most)"),
@@ -172,9 +175,14 @@ public final class SlaveMetrics implements MetricsSource {
         .addCounter(Interns.info("DescriptorConnectionsRefused", "Descriptor server connections"
             + " refused: mpcache.slave.domain.socket.max-connections were open"),
             descriptors == null ? 0 : descriptors.connectionsRefused());
-    for (Map.Entry<String, Long> e : slave.getCounters().fallbacksByCause().entrySet()) {
-      rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey()),
+    for (Map.Entry<FallbackCauseProto, Long> e :
+        slave.getCounters().fallbacksByCause().entrySet()) {
+      rb.addCounter(Interns.info("Fallbacks" + MetricsSupport.name(e.getKey().name()),
           "Fallbacks clients reported with cause " + e.getKey()), e.getValue());
+    }
+    for (Map.Entry<FillFailure, Long> e : slave.getCounters().fillsBySlaveFailed().entrySet()) {
+      rb.addCounter(Interns.info("FillsBySlaveFailed" + MetricsSupport.name(e.getKey().name()),
+          "Fills for readers' misses that failed with cause " + e.getKey()), e.getValue());
     }
   }
 }

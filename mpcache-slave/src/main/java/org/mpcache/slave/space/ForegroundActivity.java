@@ -9,7 +9,7 @@ import javax.annotation.concurrent.GuardedBy;
  * blocks the slave serves or hands out to readers, and the bytes of room the Localized Cache
  * grants tasks for their spills, map outputs and merges (counted when granted, before they are
  * written: a grant is the only sign of those writes the slave gets). The slave's fills read it to
- * stay out of the way of that work ({@code org.mpcache.slave.prefetch.FillYield}).
+ * stay out of the way of that work ({@code org.mpcache.slave.fill.FillYield}).
  *
  * <p>The window is cut into {@value #MAX_SLICES} equal slices (fewer for a window under
  * {@value #MAX_SLICES} ms); {@link #recentBytes} adds up the current slice and the ones before it

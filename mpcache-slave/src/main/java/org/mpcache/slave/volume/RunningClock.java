@@ -3,6 +3,7 @@ package org.mpcache.slave.volume;
 import java.io.Closeable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.util.Time;
 
 /**
@@ -26,6 +27,7 @@ public final class RunningClock implements LongSupplier, Closeable {
   private final LongSupplier raw;
   private final long maxStepMs;
   private final Thread ticker;
+  @GuardedBy("this")
   private long last;
   private volatile long running;
 

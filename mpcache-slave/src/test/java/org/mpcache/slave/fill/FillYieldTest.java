@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -25,8 +25,10 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.service.AbstractService;
 import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.metrics.MetricsSupport;
 import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.cache.FillAdmission;
+import org.mpcache.slave.cache.FillFailure;
 import org.mpcache.slave.cache.FillRequest;
 import org.mpcache.slave.cache.InputCache;
 import org.mpcache.slave.cache.MissReason;
@@ -38,9 +40,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fills blocks from HDFS by the slave itself: the master's prefetch commands
- * ({@code mpcache admin prefetch}) and the fills readers' misses ask for ({@link SlaveFills}: each
- * missed block whose lookup names its file). Each block is admitted as any miss's
+ * The slave's filler: it reads blocks from HDFS into the Input Cache itself, for readers' misses
+ * ({@link SlaveFills}: each missed block whose lookup names its file) and the master's prefetch
+ * commands ({@code mpcache admin prefetch}) alike, each asked for as a {@link FillRequest}, the
+ * slave's own type (a prefetch command's proto is translated before it gets here). Each block is admitted as any miss's
  * ({@link FillAdmission}; the master skips its admission test when the operator forced a
  * prefetch), then read from HDFS with the slave's own {@link DistributedFileSystem}
  * ({@link FillFileSystems}, never through the cache) and stored with its checksums. A block whose
@@ -51,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * are dropped with a warning (the operator can prefetch again). Readers' fills are collapsed by
  * block (one fill however many readers miss it); beyond {@code mpcache.slave.fill.queue} they are
  * dropped, counted as failed, and the next reader's miss asks again. A failed reader's fill is
- * counted ({@code FillsBySlaveFailed}) and logged at WARN once per cause. A reader's fill starts
+ * counted by cause ({@link FillFailure}, {@code FillsBySlaveFailed<Cause>}) and logged at WARN
+ * once per cause. A reader's fill starts
  * only once the misses on its file have gone quiet ({@link FillHoldOff}), so that it does not
  * compete with the reader for the node's cores; the time fills waited so is counted. Every fill,
  * a reader's or a prefetch, also gives way to foreground work on the SSD ({@link FillYield}):
@@ -76,8 +80,8 @@ import org.slf4j.LoggerFactory;
  * <p>Not final only for tests: {@link #checked} is a seam in the window between checking a block
  * and reading it.
  */
-public class PrefetchService extends AbstractService {
-  private static final Logger LOG = LoggerFactory.getLogger(PrefetchService.class);
+public class BlockFiller extends AbstractService {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockFiller.class);
   private static final int READ_BYTES = 1 << 20;
 
   private final InputCache cache;
@@ -132,10 +136,10 @@ public class PrefetchService extends AbstractService {
    * @param yield when fills give way to foreground work on the SSD
    * @param foreground the SSD's foreground work, which {@code yield} weighs
    */
-  public PrefetchService(InputCache cache, FillAdmission admission, FillSourceGate sources,
+  public BlockFiller(InputCache cache, FillAdmission admission, FillSourceGate sources,
       FillFileSystems fileSystems, int queueLimit, int readerQueueLimit, long bytesPerSec,
       FillHoldOff holdOff, FillYield yield, ForegroundActivity foreground) {
-    super(PrefetchService.class.getSimpleName());
+    super(BlockFiller.class.getSimpleName());
     this.cache = cache;
     this.counters = cache.counters();
     this.admission = admission;
@@ -258,8 +262,8 @@ public class PrefetchService extends AbstractService {
       if (readerExecutor.isShutdown()) {
         return false;
       }
-      slaveFillFailed(key, "queue-full", "the queue of " + readerQueueLimit + " blocks ("
-          + SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY + ") is full");
+      slaveFillFailed(key, FillFailure.QUEUE_FULL, "the queue of " + readerQueueLimit
+          + " blocks (" + SlaveConfigKeys.SLAVE_FILL_QUEUE_KEY + ") is full");
       return false;
     }
   }
@@ -344,17 +348,17 @@ public class PrefetchService extends AbstractService {
         counters.filledBySlave();
       }
     } catch (IOException | RuntimeException e) {
-      slaveFillFailed(c.key(), e.getClass().getSimpleName(), "reading " + c.path() + ": " + e);
+      slaveFillFailed(c.key(), FillFailedException.of(e), "filling from " + c.path() + ": " + e);
       cache.notCached(c.key());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private void slaveFillFailed(BlockKey key, String cause, String why) {
+  private void slaveFillFailed(BlockKey key, FillFailure cause, String why) {
     if (counters.slaveFillFailed(cause)) {
       LOG.warn("Could not fill {} from HDFS for a reader: {} (logged once per cause: {}; see"
-          + " FillsBySlaveFailed)", key, why, cause);
+          + " FillsBySlaveFailed{})", key, why, cause, MetricsSupport.name(cause.name()));
     } else {
       LOG.debug("Could not fill {} from HDFS for a reader: {}", key, why);
     }
@@ -425,7 +429,7 @@ public class PrefetchService extends AbstractService {
     yieldToForeground(key, askedAt);
     FillAdmission.Result a = admission.admit(c);
     if (a.error() != null) {
-      throw a.error();
+      throw new FillFailedException(FillFailure.of(a.refusal()), a.error());
     }
     if (a.refusal() == MissReason.NO_SPACE) {
       cache.notCached(key);
@@ -474,7 +478,11 @@ public class PrefetchService extends AbstractService {
           fill.abort();
           return false;
         }
-        fill.append(done, ByteBuffer.wrap(buf, 0, n));
+        try {
+          fill.append(done, ByteBuffer.wrap(buf, 0, n));
+        } catch (IOException e) {
+          throw new FillFailedException(FillFailure.SSD_ERROR, e);
+        }
         done += n;
         if (throttler != null) {
           throttler.throttle(n);
@@ -483,7 +491,11 @@ public class PrefetchService extends AbstractService {
           }
         }
       }
-      fill.commit();
+      try {
+        fill.commit();
+      } catch (IOException e) {
+        throw new FillFailedException(FillFailure.SSD_ERROR, e);
+      }
       bytesRead.addAndGet(length);
       bytesReadLocally.addAndGet(in.getReadStatistics().getTotalShortCircuitBytesRead() - local);
       return true;

@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 import java.io.Closeable;
 import java.io.FileNotFoundException;

@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where every fill the slave carries out itself is let through or refused by its source, before
- * it is queued: the client endpoint asks for a lookup that names a path, the prefetcher for each of
+ * it is queued: the client endpoint asks for a lookup that names a path, the filler for each of
  * the master's prefetch commands. A path on the cluster's own HDFS ({@link FillSources}) comes
  * back qualified; any other is refused before anything connects anywhere, counted
  * ({@code FillsRefusedForeignSource}) and logged at WARN, the first time and then at most once

@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 /**
  * When a fill gives way to foreground work on the SSD: a fill (for a reader's miss or for a

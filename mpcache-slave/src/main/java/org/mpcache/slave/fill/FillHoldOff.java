@@ -1,4 +1,4 @@
-package org.mpcache.slave.prefetch;
+package org.mpcache.slave.fill;
 
 /**
  * When a fill a reader's miss asked for may start: once the misses on the reader's file have
