@@ -61,7 +61,8 @@ import org.mpcache.slave.MpCacheSlave;
  * hit's descriptor exchange: 128 times per round with 8 MiB blocks) is still being compiled after
  * one round ({@code --thread-cpu} shows the compiler's share). Sequential paths read 1 MiB at a
  * time from the start; positional ones read 1 MiB at shuffled 1 MiB-aligned offsets covering the
- * file once. A miss round first evicts the file's dataset
+ * file once, or as many 1 MiB reads at random offsets (most not on a 64 KiB checksum chunk's
+ * boundary). A miss round first evicts the file's dataset
  * through the master's admin RPC, then reads the file once from the start; its MB/s is the
  * reader's, its CPU seconds per GB count the fills to their end (every block cached again);
  * the round after it reads them as hits again. Each read of a miss row and of the control is
@@ -245,18 +246,30 @@ public final class ReadPathFigures {
         Map<String, ReadPath> paths = new LinkedHashMap<>();
         paths.put("the cached block files read directly (1 MiB reads)", p -> direct(c, p));
         paths.put("HDFS short-circuit read (legacy path-based reader)", p -> sequential(scr, p));
+        paths.put("HDFS short-circuit, 1 MiB positional reads at shuffled offsets",
+            p -> positional(scr, p, Reads.SHUFFLED));
+        paths.put("HDFS short-circuit, 1 MiB positional reads at random offsets",
+            p -> positional(scr, p, Reads.RANDOM));
         ReadPath plainRead = p -> sequential(plain, p);
         paths.put(PLAIN, plainRead);
         paths.put("plain HDFS, 1 MiB positional reads at shuffled offsets",
-            p -> positional(plain, p));
-        paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, true));
-        paths.put("mpCache hit, positional (descriptor)", p -> hits(cache, p, false));
+            p -> positional(plain, p, Reads.SHUFFLED));
+        paths.put("plain HDFS, 1 MiB positional reads at random offsets",
+            p -> positional(plain, p, Reads.RANDOM));
+        paths.put("mpCache hit, sequential (descriptor)", p -> hits(cache, p, Reads.SEQUENTIAL));
+        paths.put("mpCache hit, positional (descriptor)", p -> hits(cache, p, Reads.SHUFFLED));
+        paths.put("mpCache hit, positional at random offsets (descriptor)",
+            p -> hits(cache, p, Reads.RANDOM));
         paths.put("mpCache hit, sequential (stream, as a remote hit)",
-            p -> streamed(stream, p, true));
+            p -> streamed(stream, p, Reads.SEQUENTIAL));
         paths.put("mpCache hit, positional (stream, as a remote hit)",
-            p -> streamed(stream, p, false));
-        paths.put("mpCache hit, sequential (RPC, as a remote hit)", p -> hits(rpc, p, true));
-        paths.put("mpCache hit, positional (RPC, as a remote hit)", p -> hits(rpc, p, false));
+            p -> streamed(stream, p, Reads.SHUFFLED));
+        paths.put("mpCache hit, positional at random offsets (stream, as a remote hit)",
+            p -> streamed(stream, p, Reads.RANDOM));
+        paths.put("mpCache hit, sequential (RPC, as a remote hit)",
+            p -> hits(rpc, p, Reads.SEQUENTIAL));
+        paths.put("mpCache hit, positional (RPC, as a remote hit)",
+            p -> hits(rpc, p, Reads.SHUFFLED));
         // Cached again untimed by the slave's paced fills: a quarter of a minute per GiB.
         paths.put(CONTROL, afterEviction(c, p -> sequential(plain, p), cache, false));
         // What a miss costs its reader alone: the lookups, no fill beside it.
@@ -529,17 +542,28 @@ public final class ReadPathFigures {
     return total;
   }
 
-  private long positional(FileSystem fs, Path p) throws IOException {
+  /** How a path reads a file. */
+  private enum Reads {
+    /** 1 MiB at a time from the start. */
+    SEQUENTIAL,
+    /** 1 MiB positional reads at shuffled 1 MiB-aligned offsets, covering the file once. */
+    SHUFFLED,
+    /** As many 1 MiB positional reads at random offsets, each anywhere in the file. */
+    RANDOM
+  }
+
+  private long positional(FileSystem fs, Path p, Reads reads) throws IOException {
     int n = (int) ((fileBytes + IO - 1) / IO);
-    List<Integer> order = new ArrayList<>();
+    List<Long> offsets = new ArrayList<>();
+    Random random = new Random(n);
     for (int i = 0; i < n; i++) {
-      order.add(i);
+      offsets.add(reads == Reads.RANDOM
+          ? (long) (random.nextDouble() * (fileBytes - IO)) : (long) i * IO);
     }
-    java.util.Collections.shuffle(order, new Random(n));
+    java.util.Collections.shuffle(offsets, random);
     long total = 0;
     try (FSDataInputStream in = fs.open(p, IO)) {
-      for (int i : order) {
-        long off = (long) i * IO;
+      for (long off : offsets) {
         int len = (int) Math.min(IO, fileBytes - off);
         in.readFully(off, buf, 0, len);
         total += len;
@@ -549,10 +573,10 @@ public final class ReadPathFigures {
   }
 
   /** Reads {@code p} through the cache and checks that every byte came from the cache. */
-  private long hits(FileSystem cache, Path p, boolean sequential) throws IOException {
+  private long hits(FileSystem cache, Path p, Reads reads) throws IOException {
     ClientCounters counters = ClientCounters.get();
     long fromHdfs = counters.bytesFromHdfs();
-    long n = sequential ? sequential(cache, p) : positional(cache, p);
+    long n = reads == Reads.SEQUENTIAL ? sequential(cache, p) : positional(cache, p, reads);
     if (counters.bytesFromHdfs() != fromHdfs) {
       throw new IllegalStateException(p + ": " + (counters.bytesFromHdfs() - fromHdfs)
           + " bytes of a hit round came from HDFS");
@@ -561,10 +585,10 @@ public final class ReadPathFigures {
   }
 
   /** {@link #hits}, checking that every block was read through the slave's stream. */
-  private long streamed(FileSystem cache, Path p, boolean sequential) throws IOException {
+  private long streamed(FileSystem cache, Path p, Reads reads) throws IOException {
     ClientCounters counters = ClientCounters.get();
     long streams = counters.hitsByStream();
-    long n = hits(cache, p, sequential);
+    long n = hits(cache, p, reads);
     int blocks = (int) ((fileBytes + blockSizeOf(cache, p) - 1) / blockSizeOf(cache, p));
     if (counters.hitsByStream() - streams < blocks) {
       throw new IllegalStateException(p + ": " + (counters.hitsByStream() - streams) + " of "
