@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.concurrent.GuardedBy;
 import org.apache.hadoop.hdfs.DFSInputStream;
+import org.mpcache.common.proto.ClientSlaveProtos.LookupResponseProto;
 
 /**
  * The positional reads of one stream: each block's first one looks it up (which has a missed
@@ -21,8 +22,10 @@ import org.apache.hadoop.hdfs.DFSInputStream;
  * with a deadline per call; the block's later positional reads use that reader, or HDFS after a
  * miss or a fault. At most {@link ClientConfigKeys#POSITIONAL_MAX_HELD_BLOCKS_KEY} blocks keep
  * their readers: past that, the block read least recently lets its reader go (once the reads
- * under way through it end) and is looked up again when next read. What they read from HDFS is
- * reported to the slaves at close.
+ * under way through it end) and keeps its lookup's answer, so that its next read opens a reader
+ * again without a lookup (the slave counts one hit per block a stream reads; a block evicted
+ * since fails that reader's first read, which sends the block to HDFS). What they read from
+ * HDFS is reported to the slaves at close.
  *
  * <p>Thread-safe: positional reads run beside each other and the sequential reader, taking no
  * stream-wide lock; a block's lookup is made under that block's monitor. A block's monitor and
@@ -47,6 +50,11 @@ final class PositionalReads {
     /** Null until looked up, and again once let go. */
     @GuardedBy("this")
     Held held;
+    /** Where the block's lookup found it, and the answer; null before a hit. */
+    @GuardedBy("this")
+    BlockTarget hitAt;
+    @GuardedBy("this")
+    LookupResponseProto hit;
     /** No slave has the block, or the cache faulted: its positional reads go to HDFS. */
     volatile boolean miss;
     final LongAdder bytesFromHdfs = new LongAdder();
@@ -180,26 +188,36 @@ final class PositionalReads {
       p.miss = true;
       return null;
     }
-    BlockTarget t = blocks.target(index, slave.get());
+    boolean known = p.hit != null && p.hitAt.slave() == slave.get();
+    BlockTarget t = known ? p.hitAt : blocks.target(index, slave.get());
     Deadline d = factory.deadline(t, false);
     BlockReader raw = factory.direct(t, d, false);
-    if (raw == null) {
+    if (raw == null && known) {
+      raw = factory.looked(t, p.hit, d, false, false);
+    } else if (raw == null) {
+      LookupResponseProto answer;
       try {
-        raw = factory.looked(t, d.call(() -> t.lookup(blocks.lookupRequest(index))), d,
-            false, false);
+        answer = d.call(() -> t.lookup(blocks.lookupRequest(index)));
       } catch (IOException e) {
         FailOpenBlockReader.fallBack(ctx.directory(), t, e);
         p.miss = true;
         return null;
       }
+      raw = factory.looked(t, answer, d, false, false);
       if (raw == null) {
         ClientCounters.get().miss();
-        p.miss = true;
-        return null;
+      } else {
+        p.hitAt = t;
+        p.hit = answer;
       }
+    }
+    if (raw == null) {
+      p.miss = true;
+      return null;
     }
     return factory.hit(t, raw, d, false);
   }
+
 
   /**
    * Lets every block's reader go; later positional reads look their blocks up again. Blocks

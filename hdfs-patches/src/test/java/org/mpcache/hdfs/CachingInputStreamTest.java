@@ -250,7 +250,9 @@ class CachingInputStreamTest {
       assertEquals(4, closed.heldPositionalReaders(), "only the blocks read last keep readers");
       int lookups = twelve.lookups.get();
       readEachBlockPositionally(twelve, closed);
-      assertEquals(lookups + 12, twelve.lookups.get(), "let go, so looked up again");
+      assertEquals(lookups, twelve.lookups.get(),
+          "let go, the readers are opened again from the lookups' answers");
+      assertEquals(4, closed.heldPositionalReaders());
       closed.close();
       assertEquals(0, closed.heldPositionalReaders());
 
@@ -261,6 +263,31 @@ class CachingInputStreamTest {
       twelve.openStreams.close();
       assertEquals(0, leaked.heldPositionalReaders());
       assertEquals(0, twelve.openStreams.size());
+    }
+  }
+
+  @Test
+  void read_positionalBlockEvictedAfterItsReaderWasLetGo_readFromHdfsWithTheRightBytes()
+      throws Exception {
+    try (FakeSlave twelve = new FakeSlave(12, BLOCK)) {
+      for (int i = 0; i < 12; i++) {
+        twelve.cached.add(i);
+      }
+      Configuration conf = new Configuration(false);
+      conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 4);
+      try (CachingInputStream in = twelve.open(conf)) {
+        readEachBlockPositionally(twelve, in);
+        // Block 11 was read first, so it let its reader go; evicted, its kept answer is stale.
+        twelve.cached.remove(11);
+        long fromHdfs = ClientCounters.get().bytesFromHdfs();
+        readEachBlockPositionally(twelve, in);
+        assertEquals(fromHdfs + 10, ClientCounters.get().bytesFromHdfs(),
+            "the evicted block's read went to HDFS, the others to the cache");
+        byte[] got = new byte[10];
+        assertEquals(10, in.read(11L * BLOCK + 100, got, 0, 10));
+        assertArrayEquals(Arrays.copyOfRange(twelve.content, 11 * BLOCK + 100, 11 * BLOCK + 110),
+            got);
+      }
     }
   }
 
