@@ -15,6 +15,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -116,8 +117,51 @@ class StreamReadTest {
     assertEquals(fallbacks, ClientCounters.get().totalFallbacks(), "no block fell back");
   }
 
+  /**
+   * Positional reads over more blocks than a stream keeps readers for: a block whose reader was
+   * let go opens one again from its lookup's answer; one evicted after its reader was let go is
+   * read from HDFS, every byte right.
+   */
   @Test
   @Order(2)
+  void read_positionalOverManyBlocksThanHeld_reopenedFromTheirAnswersWithTheRightBytes()
+      throws Exception {
+    Path p = new Path("/stream/many");
+    byte[] content = data(23, 6 * BLOCK);
+    write(cluster, p, content);
+    readUntilCached(cluster, p);
+    List<BlockKey> keys = blocks(cluster, p);
+    Configuration conf = new Configuration(cluster.conf());
+    conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 1);
+    long fromHdfs = ClientCounters.get().bytesFromHdfs();
+    byte[] buf = new byte[4096];
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), conf);
+        FSDataInputStream in = fs.open(p)) {
+      for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+          holder(cluster, keys.get(0)).evict(List.of(keys.get(0)));
+        }
+        for (int b = 0; b < keys.size(); b++) {
+          long at = (long) b * BLOCK + 1000 * (b + 1);
+          in.readFully(at, buf);
+          assertArrayEquals(Arrays.copyOfRange(content, (int) at, (int) at + buf.length), buf,
+              "round " + round + ", block " + b);
+        }
+      }
+      Waits.waitFor(() -> cluster.slaves().stream()
+          .mapToInt(s -> s.getStreamServer().connections()).sum() == 1,
+          "one connection open: the block whose reader the stream keeps");
+    }
+    assertEquals(fromHdfs + buf.length, ClientCounters.get().bytesFromHdfs(),
+        "only the evicted block's read came from HDFS");
+    for (MpCacheSlave s : cluster.slaves()) {
+      Waits.waitFor(() -> s.getStreamServer().connections() == 0,
+          "the closed stream's connections to end");
+    }
+  }
+
+  @Test
+  @Order(3)
   void read_corruptedChunkIsDetectedAndServedFromHdfs() throws Exception {
     Path p = new Path("/stream/corrupt");
     byte[] content = data(22, 2 * BLOCK);
@@ -137,7 +181,7 @@ class StreamReadTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void read_streamThatCannotBeHadFallsBackToTheSlavesRpc() throws Exception {
     Path p = new Path("/stream/rpc");
     byte[] content = data(23, 2 * BLOCK);
