@@ -18,9 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
-import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
-import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.volume.VolumeHealth;
 import org.mpcache.slave.volume.VolumeHealth.DirState;
 import org.slf4j.Logger;
@@ -166,42 +164,15 @@ public final class FileBlockStore {
     this.chunkSize = chunkSize;
   }
 
-  /** Opens the store on the local file system ({@link BlockStorage#local()}). */
-  public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
-      throws IOException {
-    return open(BlockStorage.local(), dirs, space, chunkSize);
-  }
-
   /**
    * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
    * keeping every intact block a previous run left, with the dataset its sidecar records. Only
    * sizes and sidecar headers are read (the chunk checksums are left to a background pass): a
    * block whose sidecar is damaged, of an older format, names another block or disagrees with the
    * data file's size is deleted, and so is one the space has no room for; none of them stops the
-   * store from opening. The directories are
-   * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
-   */
-  public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
-      InputCacheSpace space, int chunkSize) throws IOException {
-    return open(storage, dirs, space, chunkSize, defaultHealth(dirs), Time::monotonicNow);
-  }
-
-  /** The directories' health by the keys' defaults ({@code mpcache.slave.volume.*}). */
-  private static VolumeHealth defaultHealth(List<Path> dirs) {
-    List<String> names = new ArrayList<>();
-    for (Path d : dirs) {
-      names.add(d.toString());
-    }
-    return new VolumeHealth(names, SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_DEFAULT,
-        SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_DEFAULT,
-        SlaveConfigKeys.VOLUME_SLOW_READ_MS_DEFAULT, Time::monotonicNow, Time::now);
-  }
-
-  /**
-   * Opens the store as {@link #open(BlockStorage, List, InputCacheSpace, int)} does, with
-   * {@code health} judging the directories' faults (it must name {@code dirs} as
-   * {@link Path#toString()} does) and {@code ticker}, a monotonic clock in milliseconds, timing
-   * the reads.
+   * store from opening. The directories are those {@code space} places blocks in, and
+   * {@code health} judges their faults: both name them as {@link Path#toString()} does.
+   * {@code ticker}, a monotonic clock in milliseconds, times the reads.
    */
   public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
       InputCacheSpace space, int chunkSize, VolumeHealth health, LongSupplier ticker)
