@@ -64,28 +64,15 @@ final class SlaveDirectory implements Closeable {
   /**
    * A chosen slave, the proxy to talk to it, whether it runs on the reader's host, and where it
    * streams blocks.
+   *
+   * @param local whether its host is this one: only then may its block files be read directly
+   * @param host the host it serves on
+   * @param streamPort its block stream port; 0 when it offers no stream
+   * @param descriptorSockets the directory's descriptor sockets by slave id, kept across the
+   *     choices of a slave
    */
-  static final class Slave {
-    final String id;
-    final ClientSlaveProtocolPB proxy;
-    /** Whether its host is this one: only then may its block files be read directly. */
-    final boolean local;
-    /** The host it serves on, and its block stream port; 0 when it offers no stream. */
-    final String host;
-    final int streamPort;
-    /** The directory's descriptor sockets by slave id, kept across the choices of a slave. */
-    private final Map<String, String> descriptorSockets;
-
-    Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort,
-        Map<String, String> descriptorSockets) {
-      this.id = id;
-      this.proxy = proxy;
-      this.local = local;
-      this.host = host;
-      this.streamPort = streamPort;
-      this.descriptorSockets = descriptorSockets;
-    }
-
+  record Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort,
+      Map<String, String> descriptorSockets) {
     /**
      * Its descriptor socket as its last hit named it, null when not known: a reader on its host
      * asks that socket for a block's file first, the request standing for the block's lookup.

@@ -112,7 +112,7 @@ class SlaveDirectoryTest {
   }
 
   private Optional<String> chosen(SlaveDirectory d) {
-    return d.choose(BLOCK).map(s -> s.id);
+    return d.choose(BLOCK).map(s -> s.id());
   }
 
   /**
