@@ -281,10 +281,6 @@ public final class FileBlockStore {
     bytesWritten.add(bytes);
   }
 
-  public int chunkSize() {
-    return chunkSize;
-  }
-
   /**
    * Starts filling a block of {@code length} bytes, cached for dataset {@code datasetId} of
    * {@code datasetBlocks} blocks, of HDFS file {@code file} (recorded on the SSD with it):
