@@ -53,8 +53,6 @@ final class CachedHosts implements Closeable {
   private final Configuration conf;
   /** The master's address, how long an answer is used, how long a failed master is left alone. */
   private final ClientConf settings;
-  /** The time limit of one call to the master. */
-  private final int timeoutMs;
   private final LongSupplier clock;
 
   /** One answer: the hosts, and when it stops being used. */
@@ -79,7 +77,6 @@ final class CachedHosts implements Closeable {
   CachedHosts(Configuration conf, ClientConf settings, LongSupplier clock) {
     this.conf = conf;
     this.settings = settings;
-    this.timeoutMs = Math.min(settings.rpcTimeoutMs, settings.deadlineMs);
     this.clock = clock;
   }
 
@@ -192,7 +189,7 @@ final class CachedHosts implements Closeable {
   private ClientMasterProtocolPB proxy() throws IOException {
     if (master == null) {
       master = RpcSupport.proxy(ClientMasterProtocolPB.class, settings.masterAddress, conf,
-          timeoutMs);
+          Math.min(settings.rpcTimeoutMs, settings.deadlineMs));
     }
     return master;
   }

@@ -51,16 +51,6 @@ public final class LocalBlockReader implements Closeable {
     this.checksums = checksums;
   }
 
-  private static LocalBlockReader of(BlockKey key, DescriptorClient.Lease lease, long length) {
-    DescriptorResponseProto r = lease.response();
-    // By index: the list view boxes every checksum (16,384 of them for an 8 MiB block).
-    int[] checksums = new int[r.getChecksumsCount()];
-    for (int i = 0; i < checksums.length; i++) {
-      checksums[i] = r.getChecksums(i);
-    }
-    return new LocalBlockReader(key, lease, lease.file(), length, r.getChunkSize(), checksums);
-  }
-
   /**
    * Asks the slave listening on {@code socketPath} for block {@code key}'s file.
    *
@@ -92,7 +82,12 @@ public final class LocalBlockReader implements Closeable {
             + " bytes in chunks of " + chunk + " with " + r.getChecksumsCount()
             + " checksums; the block has " + length + " bytes");
       }
-      return of(key, lease, length);
+      // By index: the list view boxes every checksum (16,384 of them for an 8 MiB block).
+      int[] checksums = new int[r.getChecksumsCount()];
+      for (int i = 0; i < checksums.length; i++) {
+        checksums[i] = r.getChecksums(i);
+      }
+      return new LocalBlockReader(key, lease, lease.file(), length, chunk, checksums);
     } catch (IOException | RuntimeException e) {
       lease.release(0);
       throw e;
