@@ -143,7 +143,7 @@ final class BlockReaderFactory {
   }
 
   private boolean descriptorsUsable(SlaveDirectory.Slave slave) {
-    return ctx.conf().descriptors && slave.local;
+    return ctx.conf().descriptors && slave.local();
   }
 
   /** The block file from the socket {@code hit} names; null when none can be had. */
@@ -199,7 +199,7 @@ final class BlockReaderFactory {
     } catch (IOException | RuntimeException | LinkageError e) {
       t.slave().descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "
-          + t.slave().id + " at " + socket + ": " + e.getMessage() + ")", e);
+          + t.slave().id() + " at " + socket + ": " + e.getMessage() + ")", e);
       return null;
     } finally {
       d.charge(start);
@@ -212,7 +212,7 @@ final class BlockReaderFactory {
 
   /** The slave's block stream of {@code t}; null when there is none or it cannot be opened. */
   private BlockReader stream(BlockTarget t, Deadline d, boolean sequential) {
-    if (ctx.conf().streamReadahead < 0 || t.slave().streamPort <= 0) {
+    if (ctx.conf().streamReadahead < 0 || t.slave().streamPort() <= 0) {
       return null;
     }
     long start = d.now();

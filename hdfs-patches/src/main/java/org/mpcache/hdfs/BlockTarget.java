@@ -20,7 +20,7 @@ record BlockTarget(SlaveDirectory.Slave slave, BlockKey key, BlockAccessProto ac
   /** Sends lookup {@code req} of this block to its slave. */
   LookupResponseProto lookup(LookupRequestProto req) throws IOException {
     ClientCounters.get().lookup();
-    return RpcSupport.call(() -> slave.proxy.lookup(null, req));
+    return RpcSupport.call(() -> slave.proxy().lookup(null, req));
   }
 
   /** Whether {@code r} says the slave caches this block, all of it. */
@@ -30,6 +30,6 @@ record BlockTarget(SlaveDirectory.Slave slave, BlockKey key, BlockAccessProto ac
 
   /** For messages: the block and its slave. */
   String describe() {
-    return key + " from slave " + slave.id;
+    return key + " from slave " + slave.id();
   }
 }

@@ -2,7 +2,6 @@ package org.mpcache.hdfs;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -52,10 +51,8 @@ final class CachedHosts implements Closeable {
   static final int MAX_KEPT_BLOCKS = 100_000;
 
   private final Configuration conf;
-  private final InetSocketAddress masterAddress;
-  private final int timeoutMs;
-  private final long expiryMs;
-  private final long retryMs;
+  /** The master's address, how long an answer is used, how long a failed master is left alone. */
+  private final ClientConf settings;
   private final LongSupplier clock;
 
   /** One answer: the hosts, and when it stops being used. */
@@ -77,18 +74,9 @@ final class CachedHosts implements Closeable {
   @GuardedBy("this")
   private ClientMasterProtocolPB master;
 
-  /**
-   * @param timeoutMs the time limit of one call to the master
-   * @param expiryMs how long an answer is used
-   * @param retryMs how long the master is left alone after a failed call
-   */
-  CachedHosts(Configuration conf, InetSocketAddress masterAddress, int timeoutMs, long expiryMs,
-      long retryMs, LongSupplier clock) {
+  CachedHosts(Configuration conf, ClientConf settings, LongSupplier clock) {
     this.conf = conf;
-    this.masterAddress = masterAddress;
-    this.timeoutMs = timeoutMs;
-    this.expiryMs = expiryMs;
-    this.retryMs = retryMs;
+    this.settings = settings;
     this.clock = clock;
   }
 
@@ -187,7 +175,7 @@ final class CachedHosts implements Closeable {
       return false;
     }
     synchronized (this) {
-      long until = clock.getAsLong() + expiryMs;
+      long until = clock.getAsLong() + settings.cachedHostsExpiryMs;
       for (int i = 0; i < batch.size(); i++) {
         List<String> hosts = List.copyOf(answer.get(i).getHostsList());
         kept.put(batch.get(i), new Kept(hosts, until));
@@ -200,7 +188,8 @@ final class CachedHosts implements Closeable {
   @GuardedBy("this")
   private ClientMasterProtocolPB proxy() throws IOException {
     if (master == null) {
-      master = RpcSupport.proxy(ClientMasterProtocolPB.class, masterAddress, conf, timeoutMs);
+      master = RpcSupport.proxy(ClientMasterProtocolPB.class, settings.masterAddress, conf,
+          Math.min(settings.rpcTimeoutMs, settings.deadlineMs));
     }
     return master;
   }
@@ -208,12 +197,12 @@ final class CachedHosts implements Closeable {
   @GuardedBy("this")
   private void failed(IOException e) {
     ClientCounters.get().cachedHostsFailure();
-    quietUntil = clock.getAsLong() + retryMs;
+    quietUntil = clock.getAsLong() + settings.retryMs;
     if (!warned) {
       warned = true;
       LOG.warn("Cannot ask the mpCache master at {} which hosts cache blocks; tasks are placed by"
           + " HDFS's locations (not asked again for {} ms; further failures are counted, not"
-          + " logged): {}", masterAddress, retryMs, e.toString());
+          + " logged): {}", settings.masterAddress, settings.retryMs, e.toString());
     }
   }
 

@@ -5,15 +5,10 @@ package org.mpcache.hdfs;
  * size in blocks (an estimate that errs high by at most one block per file) and in bytes (its
  * paths' lengths, 0 when not measured). Immutable.
  */
-final class Dataset {
-  final String id;
-  final int blocks;
-  final long bytes;
-
-  Dataset(String id, int blocks, long bytes) {
-    this.id = id;
-    this.blocks = Math.max(1, blocks);
-    this.bytes = Math.max(0, bytes);
+record Dataset(String id, int blocks, long bytes) {
+  Dataset {
+    blocks = Math.max(1, blocks);
+    bytes = Math.max(0, bytes);
   }
 
   @Override

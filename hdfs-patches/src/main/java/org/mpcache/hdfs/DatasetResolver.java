@@ -61,8 +61,8 @@ final class DatasetResolver {
     Collections.sort(names);
     String id = String.join(",", names);
     Dataset d = memo.computeIfAbsent(id, k -> measure(k, roots));
-    return d.blocks >= fileBlocks && d.bytes >= fileBytes ? d
-        : new Dataset(d.id, Math.max(d.blocks, fileBlocks), Math.max(d.bytes, fileBytes));
+    return d.blocks() >= fileBlocks && d.bytes() >= fileBytes ? d
+        : new Dataset(d.id(), Math.max(d.blocks(), fileBlocks), Math.max(d.bytes(), fileBytes));
   }
 
   /**

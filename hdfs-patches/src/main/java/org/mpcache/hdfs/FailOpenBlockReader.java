@@ -54,7 +54,7 @@ final class FailOpenBlockReader extends ForwardingBlockReader {
     FallbackCause cause = FallbackCause.of(e);
     if (cause == FallbackCause.CHECKSUM_MISMATCH) {
       try {
-        RpcSupport.call(() -> t.slave().proxy.reportCorrupt(null, ReportCorruptRequestProto
+        RpcSupport.call(() -> t.slave().proxy().reportCorrupt(null, ReportCorruptRequestProto
             .newBuilder().setBlock(t.access().getBlock()).setReason(e.getMessage())
             .setBlockToken(t.token()).build()));
       } catch (IOException ignored) {
@@ -62,7 +62,7 @@ final class FailOpenBlockReader extends ForwardingBlockReader {
       }
     }
     if (cause.slaveFault()) {
-      directory.markFaulty(t.slave().id);
+      directory.markFaulty(t.slave().id());
     }
     ClientCounters.get().fallback(cause, t.describe() + ": " + e.getMessage(), e);
     return cause;

@@ -80,8 +80,8 @@ final class FileBlocks {
       LocatedBlock b = blocks.get(index);
       BlockKey key = MpCacheFileSystem.keyOf(b);
       r = new BlockRef(key, BlockAccessProto.newBuilder().setBlock(ProtoConverters.toProto(key))
-          .setBlockBytes(b.getBlockSize()).setDatasetId(dataset.id)
-          .setDatasetBlocks(dataset.blocks).setDatasetBytes(dataset.bytes)
+          .setBlockBytes(b.getBlockSize()).setDatasetId(dataset.id())
+          .setDatasetBlocks(dataset.blocks()).setDatasetBytes(dataset.bytes())
           .setJobId(conf.jobId).build(), encodedToken(b));
       refs[index] = r;
     }
@@ -137,11 +137,11 @@ final class FileBlocks {
   static boolean send(SlaveDirectory directory, SlaveDirectory.Slave slave,
       ReportReadRequestProto report) {
     try {
-      RpcSupport.call(() -> slave.proxy.reportRead(null, report));
+      RpcSupport.call(() -> slave.proxy().reportRead(null, report));
       return true;
     } catch (IOException e) {
       if (FallbackCause.of(e).slaveFault()) {
-        directory.markFaulty(slave.id);
+        directory.markFaulty(slave.id());
         return false;
       }
       return true;

@@ -11,6 +11,7 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.ChecksumException;
 import org.mpcache.common.BlockKey;
 import org.mpcache.common.domain.DescriptorClient;
+import org.mpcache.common.domain.DescriptorClient.Hold;
 import org.mpcache.common.proto.ClientSlaveProtos.DescriptorResponseProto;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 import org.mpcache.common.protocolPB.ProtoConverters;
@@ -28,27 +29,6 @@ import org.mpcache.common.protocolPB.ProtoConverters;
  * concurrently; {@link #close} ends them.
  */
 public final class LocalBlockReader implements Closeable {
-  /** The slave's hold on the block for this reader: its descriptor lease, or a test's stand-in. */
-  interface Hold {
-    /** Whether the slave still holds the block for this reader. */
-    boolean held();
-
-    /** Closes the file and ends the hold, waiting for the slave to settle it. Idempotent. */
-    void release(long bytesRead);
-
-    /** As {@link #release}, without waiting: done once the slave has settled it. */
-    Future<?> releaseLater(long bytesRead);
-
-    /** Runs {@code listener}, without blocking, once the slave revokes the hold. */
-    void onRevoked(Runnable listener);
-
-    /**
-     * Keeping the hold, tells the slave of the bytes read since the last report and of a new
-     * reader's {@code access} (null: none); done once the slave counted them.
-     */
-    Future<?> report(long bytesRead, BlockAccessProto access);
-  }
-
   private final BlockKey key;
   private final Hold hold;
   private final FileChannel file;
@@ -69,42 +49,6 @@ public final class LocalBlockReader implements Closeable {
     this.length = length;
     this.chunkSize = chunkSize;
     this.checksums = checksums;
-  }
-
-  private static LocalBlockReader of(BlockKey key, DescriptorClient.Lease lease, long length) {
-    DescriptorResponseProto r = lease.response();
-    // By index: the list view boxes every checksum (16,384 of them for an 8 MiB block).
-    int[] checksums = new int[r.getChecksumsCount()];
-    for (int i = 0; i < checksums.length; i++) {
-      checksums[i] = r.getChecksums(i);
-    }
-    Hold hold = new Hold() {
-      @Override
-      public boolean held() {
-        return lease.held();
-      }
-
-      @Override
-      public void release(long bytes) {
-        lease.release(bytes);
-      }
-
-      @Override
-      public Future<?> releaseLater(long bytes) {
-        return lease.releaseLater(bytes);
-      }
-
-      @Override
-      public void onRevoked(Runnable listener) {
-        lease.onRevoked(listener);
-      }
-
-      @Override
-      public Future<?> report(long bytes, BlockAccessProto access) {
-        return lease.report(bytes, access);
-      }
-    };
-    return new LocalBlockReader(key, hold, lease.file(), length, r.getChunkSize(), checksums);
   }
 
   /**
@@ -138,7 +82,12 @@ public final class LocalBlockReader implements Closeable {
             + " bytes in chunks of " + chunk + " with " + r.getChecksumsCount()
             + " checksums; the block has " + length + " bytes");
       }
-      return of(key, lease, length);
+      // By index: the list view boxes every checksum (16,384 of them for an 8 MiB block).
+      int[] checksums = new int[r.getChecksumsCount()];
+      for (int i = 0; i < checksums.length; i++) {
+        checksums[i] = r.getChecksums(i);
+      }
+      return new LocalBlockReader(key, lease, lease.file(), length, chunk, checksums);
     } catch (IOException | RuntimeException e) {
       lease.release(0);
       throw e;

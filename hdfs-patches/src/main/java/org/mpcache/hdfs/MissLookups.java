@@ -43,7 +43,7 @@ final class MissLookups {
   }
 
   private static boolean same(Slave a, Slave b) {
-    return a != null && b != null && a.id.equals(b.id);
+    return a != null && b != null && a.id().equals(b.id());
   }
 
   /**

@@ -64,13 +64,9 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     if (!enabled) {
       return;
     }
-    SlaveDirectory directory = new SlaveDirectory(conf, settings.masterAddress,
-        settings.rpcTimeoutMs, settings.deadlineMs, settings.slavesRefreshMs, settings.retryMs,
-        Time::monotonicNow);
+    SlaveDirectory directory = new SlaveDirectory(conf, settings, Time::monotonicNow);
     if (settings.cachedHosts) {
-      cachedHosts = new CachedHosts(conf, settings.masterAddress,
-          Math.min(settings.rpcTimeoutMs, settings.deadlineMs), settings.cachedHostsExpiryMs,
-          settings.retryMs, Time::monotonicNow);
+      cachedHosts = new CachedHosts(conf, settings, Time::monotonicNow);
     }
     client = new ClientContext(settings, directory,
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),

@@ -261,11 +261,11 @@ final class PositionalReads {
       long bytes = p.bytesFromHdfs.sum();
       if (bytes > 0) {
         ctx.directory().choose(blocks.get(index))
-            .filter(s -> !silent.contains(s.id))
+            .filter(s -> !silent.contains(s.id()))
             .ifPresent(s -> {
               if (!FileBlocks.send(ctx.directory(), s,
                   FileBlocks.readReport(blocks.target(index, s), bytes, null))) {
-                silent.add(s.id);
+                silent.add(s.id());
               }
             });
       }

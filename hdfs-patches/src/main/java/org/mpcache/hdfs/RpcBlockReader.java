@@ -47,7 +47,7 @@ final class RpcBlockReader implements BlockReader {
     if (p == null || !p.covers(blockOff)) {
       int want = (int) Math.min(sequential ? requestBytes : Math.min(len, requestBytes),
           target.length() - blockOff);
-      ReadResponseProto r = RpcSupport.call(() -> target.slave().proxy.read(null,
+      ReadResponseProto r = RpcSupport.call(() -> target.slave().proxy().read(null,
           ReadRequestProto.newBuilder().setBlock(target.access().getBlock()).setOffset(blockOff)
               .setLength(want).setBlockToken(target.token()).build()));
       p = new Piece(r.getOffset(), verified(r, blockOff));
@@ -74,7 +74,7 @@ final class RpcBlockReader implements BlockReader {
     }
     int chunks = (data.length + chunk - 1) / chunk;
     if (r.getChecksumsCount() != chunks) {
-      throw new ChecksumException("slave " + target.slave().id + " sent "
+      throw new ChecksumException("slave " + target.slave().id() + " sent "
           + r.getChecksumsCount() + " checksums for " + chunks + " chunks of " + target.key(),
           start);
     }
@@ -85,7 +85,7 @@ final class RpcBlockReader implements BlockReader {
       crc.update(data, from, Math.min(chunk, data.length - from));
       if ((int) crc.getValue() != r.getChecksums(i)) {
         throw new ChecksumException("checksum mismatch in " + target.key() + " at offset "
-            + (start + from) + " from slave " + target.slave().id, start + from);
+            + (start + from) + " from slave " + target.slave().id(), start + from);
       }
     }
     return data;

@@ -149,7 +149,7 @@ final class SequentialCalls {
     if (named == null) {
       return;
     }
-    leaveAloneIfFaulty(lookup(named.slave(), named.items()), ctx.directory(), named.slave().id);
+    leaveAloneIfFaulty(lookup(named.slave(), named.items()), ctx.directory(), named.slave().id());
   }
 
   /** Once {@code call} to slave {@code id} fails by a fault of the slave's, leaves it alone. */

@@ -131,7 +131,7 @@ final class SequentialReads {
     cur = c;
     aheadOf = -1;
     LookAhead a = held.takeAhead();
-    if (a != null && (a.index != i || t == null || !a.slaveId.equals(t.slave().id))) {
+    if (a != null && (a.index != i || t == null || !a.slaveId.equals(t.slave().id()))) {
       a.discard();
       a = null;
     }
@@ -215,7 +215,7 @@ final class SequentialReads {
     CompletableFuture<LookupResponseProto> f = c.lookup;
     if (!f.isDone()) {
       counters.miss();
-      SequentialCalls.leaveAloneIfFaulty(f, ctx.directory(), c.slave().id);
+      SequentialCalls.leaveAloneIfFaulty(f, ctx.directory(), c.slave().id());
       return;
     }
     LookupResponseProto r;
@@ -253,7 +253,7 @@ final class SequentialReads {
     if (slave.isEmpty()) {
       return;
     }
-    LookAhead a = new LookAhead(next, slave.get().id);
+    LookAhead a = new LookAhead(next, slave.get().id());
     if (!held.putAhead(a)) {
       return;
     }
@@ -292,7 +292,7 @@ final class SequentialReads {
       settle(c, false);
     }
     releaseReader(c);
-    if (c.slaveGivenUp() || ctx.directory().isFaulty(c.slave().id)
+    if (c.slaveGivenUp() || ctx.directory().isFaulty(c.slave().id())
         || c.bytesFromHdfs == 0 && c.fallbackCause == null) {
       return;
     }

@@ -64,28 +64,15 @@ final class SlaveDirectory implements Closeable {
   /**
    * A chosen slave, the proxy to talk to it, whether it runs on the reader's host, and where it
    * streams blocks.
+   *
+   * @param local whether its host is this one: only then may its block files be read directly
+   * @param host the host it serves on
+   * @param streamPort its block stream port; 0 when it offers no stream
+   * @param descriptorSockets the directory's descriptor sockets by slave id, kept across the
+   *     choices of a slave
    */
-  static final class Slave {
-    final String id;
-    final ClientSlaveProtocolPB proxy;
-    /** Whether its host is this one: only then may its block files be read directly. */
-    final boolean local;
-    /** The host it serves on, and its block stream port; 0 when it offers no stream. */
-    final String host;
-    final int streamPort;
-    /** The directory's descriptor sockets by slave id, kept across the choices of a slave. */
-    private final Map<String, String> descriptorSockets;
-
-    Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort,
-        Map<String, String> descriptorSockets) {
-      this.id = id;
-      this.proxy = proxy;
-      this.local = local;
-      this.host = host;
-      this.streamPort = streamPort;
-      this.descriptorSockets = descriptorSockets;
-    }
-
+  record Slave(String id, ClientSlaveProtocolPB proxy, boolean local, String host, int streamPort,
+      Map<String, String> descriptorSockets) {
     /**
      * Its descriptor socket as its last hit named it, null when not known: a reader on its host
      * asks that socket for a block's file first, the request standing for the block's lookup.
@@ -105,13 +92,10 @@ final class SlaveDirectory implements Closeable {
   }
 
   private final Configuration conf;
-  private final InetSocketAddress masterAddress;
+  /** The master's address and the time limits, refresh and retry intervals used here. */
+  private final ClientConf settings;
   /** Each slave's descriptor socket as its last hit named it ({@link Slave#descriptorSocket}). */
   private final Map<String, String> descriptorSockets = new ConcurrentHashMap<>();
-  private final int rpcTimeoutMs;
-  private final long refreshMs;
-  private final long retryMs;
-  private final int deadlineMs;
   private final LongSupplier clock;
   private final Set<String> localHosts;
   private final ExecutorService refresher;
@@ -137,18 +121,12 @@ final class SlaveDirectory implements Closeable {
   private final Map<String, Long> faultyUntil = new HashMap<>();
 
   /**
-   * @param rpcTimeoutMs the time limit of a call to the master
-   * @param deadlineMs the time limit of a call to a slave, and of the first reader's wait for the
-   *     slave list
+   * Calls to the master take at most {@link ClientConf#rpcTimeoutMs}; calls to a slave, and the
+   * first reader's wait for the slave list, at most the cache deadline too.
    */
-  SlaveDirectory(Configuration conf, InetSocketAddress masterAddress, int rpcTimeoutMs,
-      int deadlineMs, long refreshMs, long retryMs, LongSupplier clock) {
+  SlaveDirectory(Configuration conf, ClientConf settings, LongSupplier clock) {
     this.conf = conf;
-    this.masterAddress = masterAddress;
-    this.rpcTimeoutMs = rpcTimeoutMs;
-    this.deadlineMs = deadlineMs;
-    this.refreshMs = refreshMs;
-    this.retryMs = retryMs;
+    this.settings = settings;
     this.clock = clock;
     this.tokenUser = UserGroupInformation.isSecurityEnabled()
         ? UserGroupInformation.createRemoteUser(currentUserName()) : null;
@@ -219,7 +197,7 @@ final class SlaveDirectory implements Closeable {
       return;
     }
     try {
-      first.get(deadlineMs, TimeUnit.MILLISECONDS);
+      first.get(settings.deadlineMs, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       // Reads go to HDFS until the list arrives; the readers after this one do not wait for it.
       synchronized (this) {
@@ -237,7 +215,8 @@ final class SlaveDirectory implements Closeable {
     ClientSlaveProtocolPB p = proxies.get(s.getSlaveId());
     if (p == null) {
       InetSocketAddress address = new InetSocketAddress(s.getHost(), s.getClientPort());
-      p = proxy(ClientSlaveProtocolPB.class, address, Math.min(rpcTimeoutMs, deadlineMs));
+      p = proxy(ClientSlaveProtocolPB.class, address,
+          Math.min(settings.rpcTimeoutMs, settings.deadlineMs));
       proxies.put(s.getSlaveId(), p);
     }
     return p;
@@ -260,7 +239,7 @@ final class SlaveDirectory implements Closeable {
 
   /** Leaves a slave alone for the retry interval after a fault. */
   synchronized void markFaulty(String slaveId) {
-    faultyUntil.put(slaveId, clock.getAsLong() + retryMs);
+    faultyUntil.put(slaveId, clock.getAsLong() + settings.retryMs);
   }
 
   /** Whether the slave is being left alone after a fault. */
@@ -276,7 +255,7 @@ final class SlaveDirectory implements Closeable {
   private synchronized Future<?> refreshIfDue() {
     long now = clock.getAsLong();
     if (refreshing == null && now >= nextRefresh) {
-      nextRefresh = now + refreshMs;
+      nextRefresh = now + settings.slavesRefreshMs;
       try {
         refreshing = refresher.submit(this::refresh);
       } catch (RejectedExecutionException closed) {
@@ -291,14 +270,15 @@ final class SlaveDirectory implements Closeable {
     List<SlaveInfoProto> fresh = null;
     try {
       if (master == null) {
-        master = proxy(ClientMasterProtocolPB.class, masterAddress, rpcTimeoutMs);
+        master = proxy(ClientMasterProtocolPB.class, settings.masterAddress,
+            settings.rpcTimeoutMs);
       }
       ClientMasterProtocolPB m = master;
       fresh = RpcSupport.call(() -> m.getSlaves(null, GetSlavesRequestProto.getDefaultInstance()))
           .getSlavesList();
     } catch (IOException e) {
-      ClientCounters.get().fallback(FallbackCause.MASTER_UNREACHABLE,
-          "cannot reach the mpCache master at " + masterAddress + ": " + e.getMessage(), null);
+      ClientCounters.get().fallback(FallbackCause.MASTER_UNREACHABLE, "cannot reach the mpCache"
+          + " master at " + settings.masterAddress + ": " + e.getMessage(), null);
     } finally {
       synchronized (this) {
         if (fresh != null) {
@@ -313,7 +293,7 @@ final class SlaveDirectory implements Closeable {
   public void close() {
     refresher.shutdownNow();
     try {
-      refresher.awaitTermination(rpcTimeoutMs, TimeUnit.MILLISECONDS);
+      refresher.awaitTermination(settings.rpcTimeoutMs, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -19,24 +19,14 @@ import org.mpcache.common.proto.MpCacheProtos.SlaveInfoProto;
  */
 public final class SlaveSelector {
 
-  /** Where one replica of a block lives. */
-  public static final class Replica {
-    final String xferAddress;
-    final String hostXferAddress;
-    final String hostName;
-    final String ipAddress;
-
-    /**
-     * @param xferAddress the DataNode's {@code ip:xferPort}
-     * @param hostXferAddress the DataNode's {@code hostname:xferPort}
-     */
-    public Replica(String xferAddress, String hostXferAddress, String hostName,
-        String ipAddress) {
-      this.xferAddress = xferAddress;
-      this.hostXferAddress = hostXferAddress;
-      this.hostName = hostName;
-      this.ipAddress = ipAddress;
-    }
+  /**
+   * Where one replica of a block lives.
+   *
+   * @param xferAddress the DataNode's {@code ip:xferPort}
+   * @param hostXferAddress the DataNode's {@code hostname:xferPort}
+   */
+  public record Replica(String xferAddress, String hostXferAddress, String hostName,
+      String ipAddress) {
   }
 
   private SlaveSelector() {
@@ -77,11 +67,11 @@ public final class SlaveSelector {
   private static boolean besideReplica(SlaveInfoProto s, Collection<Replica> replicas) {
     for (Replica r : replicas) {
       if (s.hasDatanodeAddress() && !s.getDatanodeAddress().isEmpty()) {
-        if (s.getDatanodeAddress().equals(r.xferAddress)
-            || s.getDatanodeAddress().equals(r.hostXferAddress)) {
+        if (s.getDatanodeAddress().equals(r.xferAddress())
+            || s.getDatanodeAddress().equals(r.hostXferAddress())) {
           return true;
         }
-      } else if (s.getHost().equals(r.hostName) || s.getHost().equals(r.ipAddress)) {
+      } else if (s.getHost().equals(r.hostName()) || s.getHost().equals(r.ipAddress())) {
         return true;
       }
     }

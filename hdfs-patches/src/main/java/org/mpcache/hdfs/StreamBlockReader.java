@@ -54,7 +54,7 @@ final class StreamBlockReader implements BlockReader {
   static StreamBlockReader open(BlockTarget t, int requestBytes, long readahead,
       Deadline deadline) throws IOException {
     return new StreamBlockReader(BlockStreamConnection.open(
-        new InetSocketAddress(t.slave().host, t.slave().streamPort),
+        new InetSocketAddress(t.slave().host(), t.slave().streamPort()),
         ProtoConverters.toProto(t.key()), t.token(), t.length(), deadline.remainingMillis()),
         t.length(), requestBytes, readahead, deadline);
   }

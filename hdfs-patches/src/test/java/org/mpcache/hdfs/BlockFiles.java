@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 import org.mpcache.common.BlockKey;
+import org.mpcache.common.domain.DescriptorClient;
 import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
 
 /**
@@ -24,7 +25,7 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
  */
 final class BlockFiles {
   /** The stand-in for a slave's lease: held until released, or until the test lets it go. */
-  static final class FakeHold implements LocalBlockReader.Hold {
+  static final class FakeHold implements DescriptorClient.Hold {
     private final FileChannel file;
     final AtomicInteger releases = new AtomicInteger();
     /** The bytes the reports and the release told of. */

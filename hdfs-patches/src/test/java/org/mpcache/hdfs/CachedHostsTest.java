@@ -22,6 +22,7 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
 import org.mpcache.common.proto.ClientMasterProtos.CachedHostsResponseProto;
 import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
@@ -83,8 +84,14 @@ class CachedHostsTest {
         ClientMasterService.newReflectiveBlockingService(master),
         new InetSocketAddress("127.0.0.1", 0), 2);
     server.start();
-    hosts = new CachedHosts(conf, NetUtils.getConnectAddress(server), 10_000, EXPIRY_MS,
-        RETRY_MS, clock::get);
+    Configuration client = new Configuration(conf);
+    client.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        NetUtils.getHostPortString(NetUtils.getConnectAddress(server)));
+    client.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, 10_000);
+    client.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, 10_000);
+    client.setLong(ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY, EXPIRY_MS);
+    client.setLong(ClientConfigKeys.SLAVE_RETRY_MS_KEY, RETRY_MS);
+    hosts = new CachedHosts(conf, new ClientConf(client), clock::get);
   }
 
   @AfterEach

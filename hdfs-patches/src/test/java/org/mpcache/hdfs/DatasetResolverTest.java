@@ -29,14 +29,14 @@ class DatasetResolverTest {
   void resolve_fileUnderJobInput_isTheJobInput() {
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/a") + "," + new Path(root, "in/b"));
     Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "in/b/part-0"), 1, 0);
-    assertEquals(new Path(root, "in/a") + "," + new Path(root, "in/b"), d.id);
+    assertEquals(new Path(root, "in/a") + "," + new Path(root, "in/b"), d.id());
   }
 
   @Test
   void resolve_stagingFileOfTheJob_isItsParentDirectory() {
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/a").toString());
     Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "staging/job.xml"), 1, 0);
-    assertEquals(new Path(root, "staging").toString(), d.id);
+    assertEquals(new Path(root, "staging").toString(), d.id());
   }
 
   @Test
@@ -44,9 +44,9 @@ class DatasetResolverTest {
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/*").toString());
     DatasetResolver resolver = new DatasetResolver(fs, conf);
     assertEquals(new Path(root, "in/*").toString(),
-        resolver.resolve(new Path(root, "in/a/part-0"), 1, 0).id);
+        resolver.resolve(new Path(root, "in/a/part-0"), 1, 0).id());
     assertEquals(new Path(root, "staging").toString(),
-        resolver.resolve(new Path(root, "staging/job.xml"), 1, 0).id);
+        resolver.resolve(new Path(root, "staging/job.xml"), 1, 0).id());
   }
 
   @Test
@@ -59,15 +59,15 @@ class DatasetResolverTest {
     }
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/a") + "," + new Path(root, "in/b"));
     Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "in/a/part-1"), 1, 1000);
-    assertEquals(1024, d.bytes, "the lengths of the input's files");
-    assertEquals(4, d.blocks, "a block at least per file");
+    assertEquals(1024, d.bytes(), "the lengths of the input's files");
+    assertEquals(4, d.blocks(), "a block at least per file");
   }
 
   @Test
   void resolve_fileLongerThanItsDatasetWasMeasured_growsTheDatasetToIt() {
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/a").toString());
     Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "in/a/part-0"), 3, 5000);
-    assertEquals(3, d.blocks);
-    assertEquals(5000, d.bytes);
+    assertEquals(3, d.blocks());
+    assertEquals(5000, d.bytes());
   }
 }

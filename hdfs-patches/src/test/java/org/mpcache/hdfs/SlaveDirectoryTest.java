@@ -25,6 +25,7 @@ import org.apache.hadoop.thirdparty.protobuf.ServiceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.proto.ClientMasterProtos.CachedHostsRequestProto;
 import org.mpcache.common.proto.ClientMasterProtos.CachedHostsResponseProto;
 import org.mpcache.common.proto.ClientMasterProtos.ClientMasterService;
@@ -90,8 +91,14 @@ class SlaveDirectoryTest {
   }
 
   private SlaveDirectory directory(int deadlineMs) {
-    directory = new SlaveDirectory(new Configuration(), NetUtils.getConnectAddress(server),
-        30_000, deadlineMs, 100, 1_000, clock::get);
+    Configuration conf = new Configuration();
+    conf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
+        NetUtils.getHostPortString(NetUtils.getConnectAddress(server)));
+    conf.setInt(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, 30_000);
+    conf.setInt(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, deadlineMs);
+    conf.setLong(ClientConfigKeys.SLAVES_REFRESH_MS_KEY, 100);
+    conf.setLong(ClientConfigKeys.SLAVE_RETRY_MS_KEY, 1_000);
+    directory = new SlaveDirectory(conf, new ClientConf(conf), clock::get);
     return directory;
   }
 
@@ -105,7 +112,7 @@ class SlaveDirectoryTest {
   }
 
   private Optional<String> chosen(SlaveDirectory d) {
-    return d.choose(BLOCK).map(s -> s.id);
+    return d.choose(BLOCK).map(s -> s.id());
   }
 
   /**

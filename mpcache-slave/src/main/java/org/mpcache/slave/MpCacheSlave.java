@@ -163,7 +163,7 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
     readClock = RunningClock.start();
     TunedInputCacheSpace inputSpace = new TunedInputCacheSpace(tuner, spaceLock);
     store = FileBlockStore.open(createBlockStorage(conf), dirs, inputSpace, chunk,
-        volumeHealth(conf, layout), readClock);
+        volumeHealth(conf, dirs), readClock);
     int heartbeatDatasets = ConfigChecks.intAtLeast(conf,
         SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_KEY, SlaveConfigKeys.HEARTBEAT_DATASETS_MAX_DEFAULT,
         1);
@@ -302,12 +302,8 @@ public class MpCacheSlave extends CompositeService implements MasterLink.SlaveSt
   }
 
   /** When an SSD directory goes out of service: the keys {@code mpcache.slave.volume.*}. */
-  private static VolumeHealth volumeHealth(Configuration conf, List<SsdVolume> layout) {
-    List<String> dirs = new ArrayList<>(layout.size());
-    for (SsdVolume v : layout) {
-      dirs.add(Paths.get(v.dir()).toString());
-    }
-    return new VolumeHealth(dirs,
+  private static VolumeHealth volumeHealth(Configuration conf, List<Path> dirs) {
+    return new VolumeHealth(dirs.stream().map(Path::toString).toList(),
         ConfigChecks.intAtLeast(conf, SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_KEY,
             SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_DEFAULT, 0),
         ConfigChecks.longAtLeast(conf, SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_KEY,

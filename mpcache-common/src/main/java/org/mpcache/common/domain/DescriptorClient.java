@@ -72,12 +72,51 @@ public final class DescriptorClient {
   }
 
   /**
+   * The slave's hold on a lent block for its reader: what a reader of the block file needs of a
+   * {@link Lease}, and what tests stand in for.
+   */
+  public interface Hold {
+    /**
+     * Whether the slave still holds the block for this reader: granted, not released, not
+     * revoked, and the connection open (a slave that restarted, or closed it, no longer does).
+     */
+    boolean held();
+
+    /**
+     * Closes the file and ends the hold, telling the slave how many bytes were read through it;
+     * waits up to the request's release timeout for the slave to settle it, so that its counters
+     * include this read when the call returns. Idempotent.
+     */
+    void release(long bytesRead);
+
+    /**
+     * As {@link #release}, without waiting: the file is closed and the release sent at once; the
+     * returned future is done once the slave has settled it, or the release timeout passed.
+     */
+    java.util.concurrent.Future<?> releaseLater(long bytesRead);
+
+    /**
+     * Runs {@code listener} once the slave revokes the hold (it removed the block), at once if
+     * it has: on the descriptor thread, so it must not block. One listener per hold.
+     */
+    void onRevoked(Runnable listener);
+
+    /**
+     * Tells the slave, keeping the hold, how many bytes were read through it since the last
+     * report and, when {@code access} is not null, that a new reader (as its lookup names it)
+     * reads the block: the slave counts the hit. The future is done once the slave has counted
+     * them, or the connection closed.
+     */
+    java.util.concurrent.Future<?> report(long bytesRead, BlockAccessProto access);
+  }
+
+  /**
    * A slave's answer; when granted, the block file opened for reading and the connection that
    * holds the block for the reader until {@link #release}.
    *
    * <p>Thread-safe: its reports may come from any thread; it is released once.
    */
-  public static final class Lease {
+  public static final class Lease implements Hold {
     private final DescriptorResponseProto response;
     private final FileChannel file;
     private final Channel connection;
@@ -94,10 +133,7 @@ public final class DescriptorClient {
       this.events = events;
     }
 
-    /**
-     * Runs {@code listener} once the slave revokes the lease (it removed the block), at once if
-     * it has: on the descriptor thread, so it must not block. One listener per lease.
-     */
+    @Override
     public void onRevoked(Runnable listener) {
       events.listen(listener);
     }
@@ -110,10 +146,7 @@ public final class DescriptorClient {
       return file != null;
     }
 
-    /**
-     * Whether the slave still holds the block for this lease: granted, not released, not
-     * revoked, and the connection open (a slave that restarted, or closed it, no longer does).
-     */
+    @Override
     public boolean held() {
       return file != null && !released && !events.revoked && connection.isOpen();
     }
@@ -123,12 +156,7 @@ public final class DescriptorClient {
       return file;
     }
 
-    /**
-     * Tells the slave, keeping the lease, how many bytes were read through it since the last
-     * report and, when {@code access} is not null, that a new reader (as its lookup names it)
-     * reads the block: the slave counts the hit. The future is done once the slave has counted
-     * them, or the connection closed.
-     */
+    @Override
     public Future<?> report(long bytesRead, BlockAccessProto access) {
       DescriptorReleaseProto.Builder b = DescriptorReleaseProto.newBuilder()
           .setBytesRead(Math.max(0, bytesRead)).setKeep(true);
@@ -147,20 +175,16 @@ public final class DescriptorClient {
       return counted;
     }
 
-    /**
-     * Closes the file and ends the lease, telling the slave how many bytes were read through
-     * it; waits up to the request's release timeout for the slave to close the connection, so
-     * that its counters include this read when the call returns. Idempotent.
-     */
+    @Override
     public void release(long bytesRead) {
       releaseLater(bytesRead).awaitUninterruptibly(timeoutMs);
     }
 
     /**
-     * As {@link #release}, without waiting: the file is closed and the release sent at once;
-     * the returned future is done when the slave has closed the connection, or when the
-     * request's release timeout closed it from this side. Idempotent.
+     * {@inheritDoc} Settled means the slave has closed the connection, or the release timeout
+     * closed it from this side. Idempotent.
      */
+    @Override
     public Future<?> releaseLater(long bytesRead) {
       if (file != null) {
         try {

@@ -47,10 +47,7 @@ public final class LocalizedConfigKeys {
   public static final String GUARD_KEY = "mpcache.slave.space.localized.guard";
   public static final double GUARD_DEFAULT = DynamicSpaceTuner.DEFAULT_GUARD;
 
-  /**
-   * Where the Localized Cache service listens (host:port); tasks and the NodeManager's auxiliary
-   * service reach it at {@code mpcache.localized.address}.
-   */
+  /** Where the Localized Cache service listens (host:port). */
   public static final String LOCALIZED_BIND_ADDRESS_KEY = "mpcache.slave.localized.bind-address";
   public static final String LOCALIZED_BIND_ADDRESS_DEFAULT = "127.0.0.1:50031";
 
@@ -58,11 +55,7 @@ public final class LocalizedConfigKeys {
   public static final String LOCALIZED_HANDLER_COUNT_KEY = "mpcache.slave.localized.handler.count";
   public static final int LOCALIZED_HANDLER_COUNT_DEFAULT = 4;
 
-  /**
-   * The short names of the users whose Localized protocol calls are the NodeManager's (besides
-   * the slave's own user): only they may register and finish containers and applications, and
-   * they may ask for room for any container. With Kerberos, the NodeManager principal's short name.
-   */
+  /** The users whose Localized protocol calls are the NodeManager's. */
   public static final String NODEMANAGER_USERS_KEY = "mpcache.slave.localized.nodemanager.users";
   public static final String NODEMANAGER_USERS_DEFAULT = "yarn";
 

@@ -78,19 +78,6 @@ public final class DynamicSpaceTuner {
     }
   }
 
-  /** The node's SSD directories in configuration order. */
-  public List<SsdVolume> layout() {
-    List<SsdVolume> out = new ArrayList<>(volumes.size());
-    for (Volume v : volumes) {
-      out.add(v.layout);
-    }
-    return out;
-  }
-
-  public double guard() {
-    return guard;
-  }
-
   /**
    * Reserves room for an input block before it is written, lending free pool units to the Input
    * Cache when its own space is full. A refusal means the caller must ask the master for a

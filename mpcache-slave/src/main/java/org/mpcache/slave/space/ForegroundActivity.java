@@ -23,7 +23,6 @@ public final class ForegroundActivity {
   /** Into how many slices the window is cut at most. */
   static final int MAX_SLICES = 10;
 
-  private final long windowMs;
   private final int slices;
   private final long sliceMs;
   private final LongSupplier clock;
@@ -42,7 +41,6 @@ public final class ForegroundActivity {
     if (windowMs < 1) {
       throw new IllegalArgumentException("windowMs must be at least 1: " + windowMs);
     }
-    this.windowMs = windowMs;
     this.slices = (int) Math.min(MAX_SLICES, windowMs);
     this.sliceMs = windowMs / slices;
     this.clock = monotonicMs;
@@ -71,7 +69,7 @@ public final class ForegroundActivity {
     }
   }
 
-  /** The bytes recorded within the last {@link #windowMs} (see the class's note on slices). */
+  /** The bytes recorded within the last window (see the class's note on slices). */
   public long recentBytes() {
     long slice = Math.floorDiv(clock.getAsLong(), sliceMs);
     long sum = 0;
@@ -83,10 +81,5 @@ public final class ForegroundActivity {
       }
     }
     return sum;
-  }
-
-  /** How far back, in milliseconds, {@link #recentBytes} counts. */
-  public long windowMs() {
-    return windowMs;
   }
 }

@@ -24,9 +24,8 @@ public final class BlockFill {
   private final long length;
   private final int chunkSize;
   private final Object claim;
-  private final String datasetId;
-  private final int datasetBlocks;
-  private final String blockFile;
+  /** The block as the store will record it once committed. */
+  private final CachedBlock block;
   private final CRC32C crc = new CRC32C();
   private int[] checksums;
   private int chunksDone;
@@ -34,18 +33,16 @@ public final class BlockFill {
   private long written;
   private boolean finished;
 
-  BlockFill(FileBlockStore store, BlockStorage storage, BlockFile file, long length,
-      int chunkSize, Object claim, String datasetId, int datasetBlocks, String blockFile) {
+  BlockFill(FileBlockStore store, BlockStorage storage, BlockFile file, int chunkSize,
+      Object claim, CachedBlock block) {
     this.store = store;
     this.storage = storage;
     this.file = file;
-    this.key = file.key();
-    this.length = length;
+    this.key = block.key();
+    this.length = block.length();
     this.chunkSize = chunkSize;
     this.claim = claim;
-    this.datasetId = datasetId;
-    this.datasetBlocks = datasetBlocks;
-    this.blockFile = blockFile;
+    this.block = block;
     this.checksums = new int[(int) ((length + chunkSize - 1) / chunkSize)];
   }
 
@@ -152,16 +149,11 @@ public final class BlockFill {
 
   /** The dataset the block is cached for. */
   public String datasetId() {
-    return datasetId;
+    return block.datasetId();
   }
 
-  int datasetBlocks() {
-    return datasetBlocks;
-  }
-
-  /** The HDFS file the block is of, recorded with it ({@link CachedBlock#file}). */
-  String blockFile() {
-    return blockFile;
+  CachedBlock block() {
+    return block;
   }
 
   /** What marks the store's entry of the block as this fill's. */

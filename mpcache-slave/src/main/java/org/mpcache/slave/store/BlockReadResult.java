@@ -6,32 +6,5 @@ package org.mpcache.slave.store;
  * of {@code data}. The last chunk may be short only at the end of the block. Immutable by
  * convention: callers do not modify the arrays.
  */
-public final class BlockReadResult {
-  private final long offset;
-  private final byte[] data;
-  private final int chunkSize;
-  private final int[] checksums;
-
-  BlockReadResult(long offset, byte[] data, int chunkSize, int[] checksums) {
-    this.offset = offset;
-    this.data = data;
-    this.chunkSize = chunkSize;
-    this.checksums = checksums;
-  }
-
-  public long offset() {
-    return offset;
-  }
-
-  public byte[] data() {
-    return data;
-  }
-
-  public int chunkSize() {
-    return chunkSize;
-  }
-
-  public int[] checksums() {
-    return checksums;
-  }
+public record BlockReadResult(long offset, byte[] data, int chunkSize, int[] checksums) {
 }

@@ -48,25 +48,8 @@ final class ChecksumFile {
   static final int MAX_TRAILER_BYTES = 4 + 4 * BlockKey.MAX_POOL_ID_CHARS + 8 + 8 + 4
       + 4 * 32 * 1024 + 4 + 4 + 4 * MAX_FILE_CHARS + 4;
 
-  /** What a sidecar says of its block. */
-  static final class Header {
-    final int chunkSize;
-    final long blockLength;
-    final BlockKey key;
-    final String datasetId;
-    final int datasetBlocks;
-    /** The HDFS file the block is of; empty when unknown. */
-    final String file;
-
-    Header(int chunkSize, long blockLength, BlockKey key, String datasetId, int datasetBlocks,
-        String file) {
-      this.chunkSize = chunkSize;
-      this.blockLength = blockLength;
-      this.key = key;
-      this.datasetId = datasetId;
-      this.datasetBlocks = datasetBlocks;
-      this.file = file;
-    }
+  /** What a sidecar says of its block: its chunk size and the block's record. */
+  record Header(int chunkSize, CachedBlock block) {
   }
 
   private ChecksumFile() {
@@ -76,36 +59,32 @@ final class ChecksumFile {
     return (int) ((blockLength + chunkSize - 1) / chunkSize);
   }
 
-  /**
-   * The whole sidecar of a block of {@code blockLength} bytes whose chunks have {@code crcs},
-   * cached for dataset {@code datasetId} of {@code datasetBlocks} blocks, of HDFS file
-   * {@code file}.
-   */
-  static ByteBuffer encode(int chunkSize, long blockLength, int[] crcs, BlockKey key,
-      String datasetId, int datasetBlocks, String file) {
+  /** The whole sidecar of {@code block}, whose chunks have {@code crcs}. */
+  static ByteBuffer encode(int chunkSize, int[] crcs, CachedBlock block) {
+    BlockKey key = block.key();
     byte[] pool = key.getBlockPoolId().getBytes(StandardCharsets.UTF_8);
-    byte[] dataset = datasetId.getBytes(StandardCharsets.UTF_8);
-    byte[] path = file.getBytes(StandardCharsets.UTF_8);
+    byte[] dataset = block.datasetId().getBytes(StandardCharsets.UTF_8);
+    byte[] path = block.file().getBytes(StandardCharsets.UTF_8);
     int trailer = trailerBytes(pool.length, dataset.length, path.length);
     ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + 4 * crcs.length + trailer);
-    b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(blockLength).putInt(trailer);
+    b.putInt(MAGIC).putInt(VERSION).putInt(chunkSize).putLong(block.length()).putInt(trailer);
     for (int c : crcs) {
       b.putInt(c);
     }
     int trailerStart = b.position();
     b.putInt(pool.length).put(pool).putLong(key.getBlockId()).putLong(key.getGenerationStamp())
-        .putInt(dataset.length).put(dataset).putInt(datasetBlocks).putInt(path.length).put(path);
+        .putInt(dataset.length).put(dataset).putInt(block.datasetBlocks()).putInt(path.length)
+        .put(path);
     b.putInt(headerCrc(b.array(), trailerStart, b.position()));
     return b.flip();
   }
 
-  /** The bytes of the sidecar {@link #encode} writes for a block of {@code blockLength}. */
-  static long bytes(int chunkSize, long blockLength, BlockKey key, String datasetId,
-      String file) {
-    return HEADER_BYTES + 4L * chunks(chunkSize, blockLength) + trailerBytes(
-        key.getBlockPoolId().getBytes(StandardCharsets.UTF_8).length,
-        datasetId.getBytes(StandardCharsets.UTF_8).length,
-        file.getBytes(StandardCharsets.UTF_8).length);
+  /** The bytes of the sidecar {@link #encode} writes for {@code block}. */
+  static long bytes(int chunkSize, CachedBlock block) {
+    return HEADER_BYTES + 4L * chunks(chunkSize, block.length()) + trailerBytes(
+        block.key().getBlockPoolId().getBytes(StandardCharsets.UTF_8).length,
+        block.datasetId().getBytes(StandardCharsets.UTF_8).length,
+        block.file().getBytes(StandardCharsets.UTF_8).length);
   }
 
   private static int trailerBytes(int poolBytes, int datasetBytes, int fileBytes) {
@@ -185,7 +164,8 @@ final class ChecksumFile {
         throw new IOException("no dataset identity (dataset '" + datasetId + "' of "
             + datasetBlocks + " blocks)");
       }
-      return new Header(chunkSize, length, key, datasetId, datasetBlocks, blockFile);
+      return new Header(chunkSize,
+          new CachedBlock(key, length, datasetId, datasetBlocks, blockFile));
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw new IOException("Corrupt checksum trailer in " + file + ": " + e);
     } catch (IOException e) {

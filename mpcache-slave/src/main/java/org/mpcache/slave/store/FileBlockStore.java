@@ -18,9 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import java.util.zip.CRC32C;
-import org.apache.hadoop.util.Time;
 import org.mpcache.common.BlockKey;
-import org.mpcache.slave.SlaveConfigKeys;
 import org.mpcache.slave.volume.VolumeHealth;
 import org.mpcache.slave.volume.VolumeHealth.DirState;
 import org.slf4j.Logger;
@@ -80,18 +78,17 @@ public final class FileBlockStore {
     REMOVING
   }
 
-  /** A block's entry; immutable, replaced as a whole when the block changes state. */
+  /**
+   * A block's entry; immutable, replaced as a whole when the block changes state. Compared by
+   * identity: every change of state is a compare-and-set of the very entry read.
+   */
   private static final class Entry {
     /** The SSD directory of a CACHED or REMOVING block; null while FILLING. */
     final Path dir;
-    final long length;
-    /** The dataset the block was cached for, and that dataset's blocks (see {@link CachedBlock}). */
-    final String datasetId;
-    final int datasetBlocks;
-    /** The HDFS file the block is of ({@link CachedBlock#file}). */
-    final String file;
+    /** The block as it is (or will be, once filled) recorded on the SSD. */
+    final CachedBlock block;
     final State state;
-    /** FILLING: the claim of the fill that owns the key, kept when the entry is marked discarded. */
+    /** FILLING: the claim of the fill that owns the key, kept when the entry is discarded. */
     final Object claim;
     /** FILLING: the block was removed while filling and is deleted instead of committed. */
     final boolean discard;
@@ -100,13 +97,10 @@ public final class FileBlockStore {
     /** REMOVING: the files are deleted; the space goes with the last lease. */
     final boolean filesDeleted;
 
-    private Entry(Path dir, long length, String datasetId, int datasetBlocks, String file,
-        State state, Object claim, boolean discard, int leases, boolean filesDeleted) {
+    private Entry(Path dir, CachedBlock block, State state, Object claim, boolean discard,
+        int leases, boolean filesDeleted) {
       this.dir = dir;
-      this.length = length;
-      this.datasetId = datasetId;
-      this.datasetBlocks = datasetBlocks;
-      this.file = file;
+      this.block = block;
       this.state = state;
       this.claim = claim;
       this.discard = discard;
@@ -114,36 +108,28 @@ public final class FileBlockStore {
       this.filesDeleted = filesDeleted;
     }
 
-    static Entry filling(long length, String datasetId, int datasetBlocks, String file,
-        Object claim) {
-      return new Entry(null, length, datasetId, datasetBlocks, file, State.FILLING, claim, false,
-          0, false);
+    static Entry filling(CachedBlock block, Object claim) {
+      return new Entry(null, block, State.FILLING, claim, false, 0, false);
     }
 
-    static Entry cached(Path dir, long length, String datasetId, int datasetBlocks,
-        String file) {
-      return new Entry(dir, length, datasetId, datasetBlocks, file, State.CACHED, null, false,
-          0, false);
+    static Entry cached(Path dir, CachedBlock block) {
+      return new Entry(dir, block, State.CACHED, null, false, 0, false);
     }
 
     Entry discarded() {
-      return new Entry(null, length, datasetId, datasetBlocks, file, State.FILLING, claim, true,
-          0, false);
+      return new Entry(null, block, State.FILLING, claim, true, 0, false);
     }
 
     Entry removing() {
-      return new Entry(dir, length, datasetId, datasetBlocks, file, State.REMOVING, null, false,
-          leases, false);
+      return new Entry(dir, block, State.REMOVING, null, false, leases, false);
     }
 
     Entry withLeases(int n) {
-      return new Entry(dir, length, datasetId, datasetBlocks, file, state, claim, discard, n,
-          filesDeleted);
+      return new Entry(dir, block, state, claim, discard, n, filesDeleted);
     }
 
     Entry deleted() {
-      return new Entry(dir, length, datasetId, datasetBlocks, file, state, claim, discard, leases,
-          true);
+      return new Entry(dir, block, state, claim, discard, leases, true);
     }
 
     /** Whether the block is gone but for its table entry and space, which may now be released. */
@@ -178,42 +164,15 @@ public final class FileBlockStore {
     this.chunkSize = chunkSize;
   }
 
-  /** Opens the store on the local file system ({@link BlockStorage#local()}). */
-  public static FileBlockStore open(List<Path> dirs, InputCacheSpace space, int chunkSize)
-      throws IOException {
-    return open(BlockStorage.local(), dirs, space, chunkSize);
-  }
-
   /**
    * Opens the store on {@code dirs}, creating them as needed, deleting unfinished fills, and
    * keeping every intact block a previous run left, with the dataset its sidecar records. Only
    * sizes and sidecar headers are read (the chunk checksums are left to a background pass): a
    * block whose sidecar is damaged, of an older format, names another block or disagrees with the
    * data file's size is deleted, and so is one the space has no room for; none of them stops the
-   * store from opening. The directories are
-   * those {@code space} places blocks in: it names them as {@link Path#toString()} does.
-   */
-  public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
-      InputCacheSpace space, int chunkSize) throws IOException {
-    return open(storage, dirs, space, chunkSize, defaultHealth(dirs), Time::monotonicNow);
-  }
-
-  /** The directories' health by the keys' defaults ({@code mpcache.slave.volume.*}). */
-  private static VolumeHealth defaultHealth(List<Path> dirs) {
-    List<String> names = new ArrayList<>();
-    for (Path d : dirs) {
-      names.add(d.toString());
-    }
-    return new VolumeHealth(names, SlaveConfigKeys.VOLUME_FAULTS_TOLERATED_DEFAULT,
-        SlaveConfigKeys.VOLUME_FAULTS_WINDOW_MS_DEFAULT,
-        SlaveConfigKeys.VOLUME_SLOW_READ_MS_DEFAULT, Time::monotonicNow, Time::now);
-  }
-
-  /**
-   * Opens the store as {@link #open(BlockStorage, List, InputCacheSpace, int)} does, with
-   * {@code health} judging the directories' faults (it must name {@code dirs} as
-   * {@link Path#toString()} does) and {@code ticker}, a monotonic clock in milliseconds, timing
-   * the reads.
+   * store from opening. The directories are those {@code space} places blocks in, and
+   * {@code health} judges their faults: both name them as {@link Path#toString()} does.
+   * {@code ticker}, a monotonic clock in milliseconds, times the reads.
    */
   public static FileBlockStore open(BlockStorage storage, List<Path> dirs,
       InputCacheSpace space, int chunkSize, VolumeHealth health, LongSupplier ticker)
@@ -239,23 +198,23 @@ public final class FileBlockStore {
     BlockFile crc = data.sibling(BlockFile.Kind.CHECKSUMS);
     try {
       ChecksumFile.Header h = ChecksumFile.readHeader(storage, crc, key);
+      CachedBlock block = h.block();
       long size = storage.size(data);
-      if (size != h.blockLength) {
+      if (size != block.length()) {
         throw new IOException("size " + size + " differs from its checksum file's "
-            + h.blockLength);
+            + block.length());
       }
-      if (h.chunkSize != chunkSize) {
-        throw new IOException("chunk size " + h.chunkSize + " differs from the configured "
+      if (h.chunkSize() != chunkSize) {
+        throw new IOException("chunk size " + h.chunkSize() + " differs from the configured "
             + chunkSize);
       }
       if (entries.containsKey(key)) {
         throw new IOException("the block is also cached in " + entries.get(key).dir);
       }
-      if (space.tryReserve(key, h.blockLength, root.toString()) == null) {
+      if (space.tryReserve(key, block.length(), root.toString()) == null) {
         throw new IOException("no room left in the Input Cache's capacity");
       }
-      entries.put(key, Entry.cached(root, h.blockLength, h.datasetId, h.datasetBlocks,
-          h.file));
+      entries.put(key, Entry.cached(root, block));
     } catch (IOException | IllegalArgumentException e) {
       LOG.warn("Dropping cached block file {}: {}", data, e.getMessage());
       deleteQuietly(data, crc);
@@ -271,7 +230,7 @@ public final class FileBlockStore {
   /** The length of a cached block, or -1 when it is not (or not yet) cached. */
   public long cachedLength(BlockKey key) {
     Entry e = entries.get(key);
-    return e != null && e.state == State.CACHED ? e.length : -1;
+    return e != null && e.state == State.CACHED ? e.block.length() : -1;
   }
 
   /**
@@ -280,7 +239,7 @@ public final class FileBlockStore {
    */
   public String datasetOf(BlockKey key) {
     Entry e = entries.get(key);
-    return e == null ? null : e.datasetId;
+    return e == null ? null : e.block.datasetId();
   }
 
   /** The blocks that are cached (not those being filled). */
@@ -299,7 +258,7 @@ public final class FileBlockStore {
     List<CachedBlock> out = new ArrayList<>();
     entries.forEach((k, e) -> {
       if (e.state == State.CACHED) {
-        out.add(new CachedBlock(k, e.length, e.datasetId, e.datasetBlocks, e.file));
+        out.add(e.block);
       }
     });
     return out;
@@ -320,10 +279,6 @@ public final class FileBlockStore {
   /** A fill wrote {@code bytes} to the SSD. */
   void wrote(long bytes) {
     bytesWritten.add(bytes);
-  }
-
-  public int chunkSize() {
-    return chunkSize;
   }
 
   /**
@@ -348,8 +303,8 @@ public final class FileBlockStore {
     // Claim the key first: the space holds one reservation per block, and a key's previous
     // reservation is released before its entry goes, so the key is free to reserve once claimed.
     Object claim = new Object();
-    if (entries.putIfAbsent(key, Entry.filling(length, datasetId, datasetBlocks, file, claim))
-        != null) {
+    CachedBlock block = new CachedBlock(key, length, datasetId, datasetBlocks, file);
+    if (entries.putIfAbsent(key, Entry.filling(block, claim)) != null) {
       return Optional.empty();
     }
     String reserved;
@@ -370,29 +325,27 @@ public final class FileBlockStore {
       return Optional.empty();
     }
     try {
-      checkUsable(Paths.get(reserved), key, length, datasetId, file);
+      checkUsable(Paths.get(reserved), block);
     } catch (IOException | RuntimeException e) {
       space.release(key);
       unclaim(key, claim);
       throw e;
     }
     BlockFile fillFile = new BlockFile(Paths.get(reserved), key, BlockFile.Kind.FILL_DATA);
-    return Optional.of(new BlockFill(this, storage, fillFile, length, chunkSize, claim,
-        datasetId, datasetBlocks, file));
+    return Optional.of(new BlockFill(this, storage, fillFile, chunkSize, claim, block));
   }
 
   /**
-   * Fails when the file system of {@code dir} cannot take block {@code key} and its sidecar: a
+   * Fails when the file system of {@code dir} cannot take {@code block} and its sidecar: a
    * fill that would run out of room midway is not started, so that a full SSD costs no file
    * created and deleted again per miss.
    */
-  private void checkUsable(Path dir, BlockKey key, long length, String datasetId, String file)
-      throws IOException {
-    long need = length + ChecksumFile.bytes(chunkSize, length, key, datasetId, file);
+  private void checkUsable(Path dir, CachedBlock block) throws IOException {
+    long need = block.length() + ChecksumFile.bytes(chunkSize, block);
     long usable = storage.usableBytes(dir);
     if (usable < need) {
       throw new IOException("the file system of SSD directory " + dir + " has " + usable
-          + " bytes usable, fewer than the " + need + " that block " + key + " and its"
+          + " bytes usable, fewer than the " + need + " that block " + block.key() + " and its"
           + " checksums take; something other than the Input Cache has filled it");
     }
   }
@@ -407,8 +360,7 @@ public final class FileBlockStore {
     BlockFile data = fill.file().sibling(BlockFile.Kind.DATA);
     BlockFile crc = fill.file().sibling(BlockFile.Kind.CHECKSUMS);
     try {
-      ByteBuffer sidecar = ChecksumFile.encode(fill.chunkSize(), fill.length(),
-          fill.checksums(), fill.key(), fill.datasetId(), fill.datasetBlocks(), fill.blockFile());
+      ByteBuffer sidecar = ChecksumFile.encode(fill.chunkSize(), fill.checksums(), fill.block());
       int sidecarBytes = sidecar.remaining();
       storage.write(tmpCrc, 0, sidecar, true);
       wrote(sidecarBytes);
@@ -437,8 +389,7 @@ public final class FileBlockStore {
 
   /** Turns the fill's entry CACHED unless the block was removed meanwhile. */
   private boolean publish(BlockFill fill) {
-    Entry cached = Entry.cached(fill.file().dir(), fill.length(), fill.datasetId(),
-        fill.datasetBlocks(), fill.blockFile());
+    Entry cached = Entry.cached(fill.file().dir(), fill.block());
     while (true) {
       Entry e = entries.get(fill.key());
       if (e == null || e.claim != fill.claim() || e.discard
@@ -485,13 +436,14 @@ public final class FileBlockStore {
     if (e == null || e.state != State.CACHED || !volumes.inService(e.dir)) {
       throw new BlockNotCachedException(key);
     }
-    if (offset < 0 || offset > e.length || length < 0) {
+    long blockLength = e.block.length();
+    if (offset < 0 || offset > blockLength || length < 0) {
       throw new IllegalArgumentException("Read of " + key + " at " + offset + "+" + length
-          + " is outside the block's " + e.length + " bytes");
+          + " is outside the block's " + blockLength + " bytes");
     }
     long start = offset - offset % chunkSize;
-    long end = Math.min(e.length, offset + length);
-    long alignedEnd = Math.min(e.length, (end + chunkSize - 1) / chunkSize * chunkSize);
+    long end = Math.min(blockLength, offset + length);
+    long alignedEnd = Math.min(blockLength, (end + chunkSize - 1) / chunkSize * chunkSize);
     int n = (int) (alignedEnd - start);
     BlockFile file = new BlockFile(e.dir, key, BlockFile.Kind.DATA);
     byte[] data = new byte[n];
@@ -502,7 +454,7 @@ public final class FileBlockStore {
       int r = storage.read(file, start, ByteBuffer.wrap(data));
       if (r < n) {
         throw new CorruptBlockException(key, "its file ends at " + (start + r) + ", expected "
-            + e.length + " bytes");
+            + blockLength + " bytes");
       }
       crcs = ChecksumFile.readChecksums(storage, file.sibling(BlockFile.Kind.CHECKSUMS),
           firstChunk, chunks);
@@ -678,9 +630,9 @@ public final class FileBlockStore {
       }
     } while (!entries.replace(key, e, e.withLeases(e.leases + 1)));
     BlockLease lease = new BlockLease(this, new BlockFile(e.dir, key, BlockFile.Kind.DATA),
-        e.length, chunkSize);
+        e.block.length(), chunkSize);
     try {
-      int chunks = (int) ((e.length + chunkSize - 1) / chunkSize);
+      int chunks = (int) ((e.block.length() + chunkSize - 1) / chunkSize);
       lease.checksums = ChecksumFile.readChecksums(storage,
           lease.file().sibling(BlockFile.Kind.CHECKSUMS), 0, chunks);
       return Optional.of(lease);

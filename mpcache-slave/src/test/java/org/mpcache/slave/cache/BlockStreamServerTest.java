@@ -41,6 +41,7 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.store.TestStores;
 
 /** The slave's block stream server, against the real client and raw sockets. */
 class BlockStreamServerTest {
@@ -68,7 +69,7 @@ class BlockStreamServerTest {
   @BeforeEach
   void start() throws IOException {
     Path ssd = Files.createDirectory(dir.resolve("ssd"));
-    store = FileBlockStore.open(List.of(ssd), new TunedInputCacheSpace(new DynamicSpaceTuner(
+    store = TestStores.open(List.of(ssd), new TunedInputCacheSpace(new DynamicSpaceTuner(
         List.of(SsdVolume.split(ssd.toString(), 1 << 20, 1 << 20, 1.0, 0.0)), 0.5),
         new Object()), CHUNK);
     data = new byte[10_000];

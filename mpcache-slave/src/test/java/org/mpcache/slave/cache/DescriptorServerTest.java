@@ -37,6 +37,7 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.store.TestStores;
 
 /** The slave's side of descriptor passing, against the real client over a real socket. */
 class DescriptorServerTest {
@@ -68,7 +69,7 @@ class DescriptorServerTest {
   void start() throws IOException {
     assumeTrue(DescriptorClient.isAvailable(), "needs Netty's native epoll transport");
     Path ssd = Files.createDirectory(dir.resolve("ssd"));
-    store = FileBlockStore.open(List.of(ssd), new TunedInputCacheSpace(new DynamicSpaceTuner(
+    store = TestStores.open(List.of(ssd), new TunedInputCacheSpace(new DynamicSpaceTuner(
         List.of(SsdVolume.split(ssd.toString(), 1 << 20, 1 << 20, 1.0, 0.0)), 0.5),
         new Object()), CHUNK);
     data = new byte[5000];

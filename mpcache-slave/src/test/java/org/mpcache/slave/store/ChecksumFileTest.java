@@ -31,8 +31,8 @@ class ChecksumFileTest {
   }
 
   private byte[] encoded(String datasetId, int datasetBlocks) {
-    ByteBuffer b = ChecksumFile.encode(1024, 2500, CRCS, KEY, datasetId, datasetBlocks,
-        "/user/ana/in/part-00000");
+    ByteBuffer b = ChecksumFile.encode(1024, CRCS, new CachedBlock(KEY, 2500, datasetId,
+        datasetBlocks, "/user/ana/in/part-00000"));
     byte[] out = new byte[b.remaining()];
     b.get(out);
     return out;
@@ -47,12 +47,9 @@ class ChecksumFileTest {
   void readHeader_roundTripsTheBlockAndItsDataset() throws IOException {
     store(encoded("/user/ana/in/\u00e9t\u00e9", 17));
     ChecksumFile.Header h = ChecksumFile.readHeader(storage, file, KEY);
-    assertEquals(1024, h.chunkSize);
-    assertEquals(2500, h.blockLength);
-    assertEquals(KEY, h.key);
-    assertEquals("/user/ana/in/\u00e9t\u00e9", h.datasetId);
-    assertEquals(17, h.datasetBlocks);
-    assertEquals("/user/ana/in/part-00000", h.file);
+    assertEquals(1024, h.chunkSize());
+    assertEquals(new CachedBlock(KEY, 2500, "/user/ana/in/\u00e9t\u00e9", 17,
+        "/user/ana/in/part-00000"), h.block());
     assertArrayEquals(CRCS, ChecksumFile.readChecksums(storage, file, 0, 3));
   }
 
@@ -115,9 +112,7 @@ class ChecksumFileTest {
     v2.putInt((int) crc.getValue());
     store(v2.array());
     ChecksumFile.Header h = ChecksumFile.readHeader(storage, file, KEY);
-    assertEquals("/in", h.datasetId);
-    assertEquals(3, h.datasetBlocks);
-    assertEquals("", h.file);
+    assertEquals(new CachedBlock(KEY, 2500, "/in", 3, ""), h.block());
     assertArrayEquals(CRCS, ChecksumFile.readChecksums(storage, file, 0, 3));
   }
 

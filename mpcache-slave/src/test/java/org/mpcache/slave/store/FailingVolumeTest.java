@@ -61,7 +61,7 @@ class FailingVolumeTest {
   void open() throws IOException {
     a = root.resolve("a");
     b = root.resolve("b");
-    open(FileBlockStore.open(storage, List.of(a, b), space(), CHUNK));
+    open(TestStores.open(storage, List.of(a, b), space(), CHUNK));
   }
 
   private TunedInputCacheSpace space() {

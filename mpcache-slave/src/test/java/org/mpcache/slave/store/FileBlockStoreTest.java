@@ -50,7 +50,7 @@ class FileBlockStoreTest {
   /** A store whose directories each have an Input Cache of {@code capacity} bytes and no pool. */
   private FileBlockStore open(long capacity, Path... dirs) throws IOException {
     List<Path> all = dirs.length == 0 ? List.of(dir) : Arrays.asList(dirs);
-    return FileBlockStore.open(all, space(capacity, all), CHUNK);
+    return TestStores.open(all, space(capacity, all), CHUNK);
   }
 
   private static InputCacheSpace space(long capacity, List<Path> dirs) {
@@ -267,7 +267,7 @@ class FileBlockStoreTest {
   @Test
   void open_rejectsNoDirectories() {
     assertThrows(IllegalArgumentException.class,
-        () -> FileBlockStore.open(List.of(), space(1, List.of(dir)), CHUNK));
+        () -> TestStores.open(List.of(), space(1, List.of(dir)), CHUNK));
   }
 
   private static long openDescriptors() throws IOException {
@@ -364,7 +364,7 @@ class FileBlockStoreTest {
   @Test
   void beginFill_whileTheSameKeyIsBeingRemoved_neverLeavesItFilling() throws Exception {
     PausingSpace space = new PausingSpace(space(1 << 20, List.of(dir)));
-    FileBlockStore s = FileBlockStore.open(List.of(dir), space, CHUNK);
+    FileBlockStore s = TestStores.open(List.of(dir), space, CHUNK);
     byte[] data = bytes(3000, 8);
     fill(s, key(1), data);
     space.armed = true;

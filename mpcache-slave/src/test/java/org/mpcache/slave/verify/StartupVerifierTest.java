@@ -20,6 +20,7 @@ import org.mpcache.slave.space.SsdVolume;
 import org.mpcache.slave.space.TunedInputCacheSpace;
 import org.mpcache.slave.store.BlockFill;
 import org.mpcache.slave.store.FileBlockStore;
+import org.mpcache.slave.store.TestStores;
 
 class StartupVerifierTest {
   private static final int BLOCK = 100_000;
@@ -28,7 +29,7 @@ class StartupVerifierTest {
   private final List<BlockKey> dropped = new CopyOnWriteArrayList<>();
 
   private FileBlockStore open() throws IOException {
-    return FileBlockStore.open(List.of(dir), new TunedInputCacheSpace(new DynamicSpaceTuner(
+    return TestStores.open(List.of(dir), new TunedInputCacheSpace(new DynamicSpaceTuner(
         List.of(SsdVolume.split(dir.toString(), 1 << 24, 1 << 24, 1.0, 0.0)), 0.5), new Object()),
         4096);
   }
