@@ -236,15 +236,27 @@ class CachingInputStreamTest {
     }
   }
 
+  /** A slave caching all of a file of twelve blocks. */
+  private static FakeSlave twelveCachedBlocks() throws Exception {
+    FakeSlave twelve = new FakeSlave(12, BLOCK);
+    for (int i = 0; i < 12; i++) {
+      twelve.cached.add(i);
+    }
+    return twelve;
+  }
+
+  /** Settings under which a stream's positional reads keep the readers of four blocks. */
+  private static Configuration holdingFourBlocks() {
+    Configuration conf = new Configuration(false);
+    conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 4);
+    return conf;
+  }
+
   @Test
   void read_positionalOverMoreBlocksThanHeld_holdsTheBoundAndReleasesAtCloseOfStreamOrFs()
       throws Exception {
-    try (FakeSlave twelve = new FakeSlave(12, BLOCK)) {
-      for (int i = 0; i < 12; i++) {
-        twelve.cached.add(i);
-      }
-      Configuration conf = new Configuration(false);
-      conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 4);
+    try (FakeSlave twelve = twelveCachedBlocks()) {
+      Configuration conf = holdingFourBlocks();
       CachingInputStream closed = twelve.open(conf);
       readEachBlockPositionally(twelve, closed);
       assertEquals(4, closed.heldPositionalReaders(), "only the blocks read last keep readers");
@@ -269,12 +281,8 @@ class CachingInputStreamTest {
   @Test
   void read_positionalBlockEvictedAfterItsReaderWasLetGo_readFromHdfsWithTheRightBytes()
       throws Exception {
-    try (FakeSlave twelve = new FakeSlave(12, BLOCK)) {
-      for (int i = 0; i < 12; i++) {
-        twelve.cached.add(i);
-      }
-      Configuration conf = new Configuration(false);
-      conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 4);
+    try (FakeSlave twelve = twelveCachedBlocks()) {
+      Configuration conf = holdingFourBlocks();
       try (CachingInputStream in = twelve.open(conf)) {
         readEachBlockPositionally(twelve, in);
         // Block 11 was read first, so it let its reader go; evicted, its kept answer is stale.
