@@ -188,7 +188,8 @@ final class PositionalReads {
       p.miss = true;
       return null;
     }
-    boolean known = p.hit != null && p.hitAt.slave() == slave.get();
+    // The directory makes a new record per choice: the same slave is the same id.
+    boolean known = p.hit != null && p.hitAt.slave().id().equals(slave.get().id());
     BlockTarget t = known ? p.hitAt : blocks.target(index, slave.get());
     Deadline d = factory.deadline(t, false);
     BlockReader raw = factory.direct(t, d, false);

@@ -99,8 +99,10 @@ final class FakeSlave implements Closeable {
     for (int i = 0; i < content.length; i++) {
       content[i] = (byte) (i * 31 + i / 7);
     }
-    when(directory.choose(any())).thenReturn(Optional.of(new SlaveDirectory.Slave("s1", proxy,
-        false, "127.0.0.1", 0, new HashMap<>())));
+    // A new record per choice, as SlaveDirectory makes them: the same slave is not the same object.
+    Map<String, String> sockets = new HashMap<>();
+    when(directory.choose(any())).thenAnswer(inv -> Optional.of(new SlaveDirectory.Slave("s1",
+        proxy, false, "127.0.0.1", 0, sockets)));
     when(proxy.lookup(any(), any())).thenAnswer(inv -> lookup(inv.getArgument(1)));
     when(proxy.read(any(), any())).thenAnswer(inv -> read(inv.getArgument(1)));
     when(proxy.reportCorrupt(any(), any())).thenAnswer(inv -> {
