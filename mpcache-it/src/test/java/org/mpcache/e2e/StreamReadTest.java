@@ -135,11 +135,13 @@ class StreamReadTest {
     conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 1);
     long fromHdfs = ClientCounters.get().bytesFromHdfs();
     byte[] buf = new byte[4096];
+    long lookups = 0;
     try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), conf);
         FSDataInputStream in = fs.open(p)) {
       for (int round = 0; round < 2; round++) {
         if (round == 1) {
           holder(cluster, keys.get(0)).evict(List.of(keys.get(0)));
+          lookups = ClientCounters.get().lookups();
         }
         for (int b = 0; b < keys.size(); b++) {
           long at = (long) b * BLOCK + 1000 * (b + 1);
@@ -148,6 +150,8 @@ class StreamReadTest {
               "round " + round + ", block " + b);
         }
       }
+      assertEquals(lookups, ClientCounters.get().lookups(),
+          "the second round reopens each block's reader from its kept answer, without a lookup");
       Waits.waitFor(() -> cluster.slaves().stream()
           .mapToInt(s -> s.getStreamServer().connections()).sum() == 1,
           "one connection open: the block whose reader the stream keeps");
