@@ -59,18 +59,34 @@ public final class TierMeasurement {
     return Math.max(unit, bytes);
   }
 
-  /** Measures the HDD and SSD of the given nodes (all when {@code nodes} is empty). */
+  /**
+   * Measures the HDD and SSD of the given nodes (all when {@code nodes} is empty), the nodes at
+   * the same time: each has devices, and limits, of its own, so a slow emulated HDD is measured
+   * once in the run's wall time, not once per node. Rows come in node order, HDD then SSD.
+   */
   public TierReport measure(StorageTiers tiers, List<Integer> nodes) throws IOException {
-    List<TierFigures> rows = new ArrayList<>();
     boolean throttled = tiers.mechanism() == TierMechanism.KERNEL;
-    for (NodeTiers n : tiers.nodes()) {
-      if (!nodes.isEmpty() && !nodes.contains(n.index())) {
-        continue;
-      }
-      rows.add(measure(n.index(), "hdd", n.hddDir(), throttled, tiers.spec().hdd()));
-      rows.add(measure(n.index(), "ssd", n.ssdDir(), throttled, tiers.spec().ssd()));
+    List<NodeTiers> chosen = tiers.nodes().stream()
+        .filter(n -> nodes.isEmpty() || nodes.contains(n.index())).toList();
+    if (chosen.isEmpty()) {
+      return new TierReport(tiers.decision(), List.of());
     }
-    return new TierReport(tiers.decision(), rows);
+    ExecutorService pool = Executors.newFixedThreadPool(chosen.size());
+    try {
+      List<Future<List<TierFigures>>> perNode = new ArrayList<>();
+      for (NodeTiers n : chosen) {
+        perNode.add(pool.submit(() -> List.of(
+            measure(n.index(), "hdd", n.hddDir(), throttled, tiers.spec().hdd()),
+            measure(n.index(), "ssd", n.ssdDir(), throttled, tiers.spec().ssd()))));
+      }
+      List<TierFigures> rows = new ArrayList<>();
+      for (Future<List<TierFigures>> f : perNode) {
+        rows.addAll(await(f));
+      }
+      return new TierReport(tiers.decision(), rows);
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** Measures one directory; {@code limits} are reported beside the figures. */
@@ -163,15 +179,22 @@ public final class TierMeasurement {
         done.add(pool.submit(() -> read(f)));
       }
       for (Future<Long> d : done) {
-        d.get();
+        await(d);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while reading in parallel", e);
-    } catch (ExecutionException e) {
-      throw new IOException("a parallel reader failed: " + e.getCause(), e.getCause());
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** The value of {@code f}, a measurement run on a thread of its own. */
+  private static <T> T await(Future<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while measuring in parallel", e);
+    } catch (ExecutionException e) {
+      throw new IOException("a parallel measurement failed: " + e.getCause(), e.getCause());
     }
   }
 
