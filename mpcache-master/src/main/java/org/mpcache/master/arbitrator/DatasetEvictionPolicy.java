@@ -55,10 +55,9 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    */
   Iterable<DatasetRecord> victimCandidates(DatasetRecord keep, String slave) {
     List<DatasetRecord> candidates = new ArrayList<>();
-    placement.forEachDatasetOn(slave, id -> {
-      DatasetRecord v = datasets.tracked(id);
+    placement.forEachTrackedOn(slave, (v, cachedBlocks) -> {
       if (v != null && v != keep) {
-        v.completeWhenOrdered = complete(v);
+        v.completeWhenOrdered = cachedBlocks >= v.size;
         candidates.add(v);
       }
     });
@@ -141,7 +140,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
 
   /** Whether every block of a dataset is cached on some slave. */
   final boolean complete(DatasetRecord d) {
-    return placement.cachedBlocks(d.id) >= d.size;
+    return placement.cachedBlocks(d) >= d.size;
   }
 
   /** Forgets a dataset that holds no blocks and is not worth remembering. */
@@ -163,7 +162,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
     datasets.untrackIf(d -> {
       age.accept(d);
       // The policy's own term first: asking the index about every record was most of the sweep.
-      return d != current && !remembers(d) && !placement.holds(d.id);
+      return d != current && !remembers(d) && !placement.holds(d);
     });
   }
 
@@ -279,7 +278,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
       if (victims == null) {
         afterRequest(d, false);
         return CacheDecision.reject(PlacementIndex.covering(victimCandidates(d, slave), d,
-            need - pending, v -> placement.bytesOn(v.id, slave)) != null
+            need - pending, v -> placement.bytesOn(v, slave)) != null
             ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE);
       }
       victims.forEach(this::evict);
@@ -304,7 +303,7 @@ abstract class DatasetEvictionPolicy extends IndexedPolicy {
    */
   final List<DatasetRecord> chooseVictims(String slave, long bytes, DatasetRecord keep) {
     return PlacementIndex.covering(victimCandidates(keep, slave), keep, bytes,
-        v -> pinned.test(v.id) ? 0 : placement.bytesOn(v.id, slave));
+        v -> pinned.test(v.id) ? 0 : placement.bytesOn(v, slave));
   }
 
   /** Lines 15-21: every block of the victim is queued for deletion on its slaves. */

@@ -92,6 +92,8 @@ public final class DatasetRecord {
    * sort key taken once per ordering, not looked up in the index at every comparison.
    */
   boolean completeWhenOrdered;
+  /** The index's tallies of the dataset as last found (the index checks they are current). */
+  PlacementIndex.Held held;
   /** The job whose access the policy counted last ("" unknown, null none). */
   String countedJob;
   /** The {@code lastAccessSeq} of the access whose admission verdict {@code verdict} holds. */

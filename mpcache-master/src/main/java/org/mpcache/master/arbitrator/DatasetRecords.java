@@ -22,6 +22,11 @@ public final class DatasetRecords {
   /** Least recently read first: a read moves a record to the end. */
   private final LinkedHashMap<String, DatasetRecord> records = new LinkedHashMap<>();
   private int maxDatasets = Integer.MAX_VALUE;
+  /**
+   * The record looked up last, null or in {@code records}: a miss asks for its dataset's record
+   * several times (the access, the admission, the block stored), a hash probe each without it.
+   */
+  private DatasetRecord last;
 
   DatasetRecords(PlacementIndex placement) {
     this.placement = placement;
@@ -37,7 +42,22 @@ public final class DatasetRecords {
 
   /** The record of a dataset, or null. */
   public DatasetRecord get(String datasetId) {
-    return records.get(datasetId);
+    DatasetRecord d = last;
+    if (d != null && d.id.equals(datasetId)) {
+      return d;
+    }
+    d = records.get(datasetId);
+    if (d != null) {
+      last = d;
+    }
+    return d;
+  }
+
+  /** Drops a record from the map's view of {@link #last}, when it is the one kept. */
+  private void dropped(DatasetRecord d) {
+    if (last == d) {
+      last = null;
+    }
   }
 
   /** How many records there are. */
@@ -61,7 +81,7 @@ public final class DatasetRecords {
 
   /** The record of a dataset, created (as the most recently read) and the bound kept if new. */
   public DatasetRecord getOrCreate(String datasetId) {
-    DatasetRecord d = records.get(datasetId);
+    DatasetRecord d = get(datasetId);
     return d != null ? d : read(datasetId);
   }
 
@@ -71,6 +91,7 @@ public final class DatasetRecords {
       DatasetRecord d = it.next();
       if (!d.tracked && !placement.holds(d.id)) {
         it.remove();
+        dropped(d);
       }
     }
   }
@@ -89,13 +110,13 @@ public final class DatasetRecords {
 
   /** The record of a dataset the policy tracks, or null. */
   DatasetRecord tracked(String datasetId) {
-    DatasetRecord d = records.get(datasetId);
+    DatasetRecord d = get(datasetId);
     return d != null && d.tracked ? d : null;
   }
 
   /** The policy's record of a dataset: tracked from now with fresh terms if it was not. */
   DatasetRecord track(String datasetId, int size) {
-    DatasetRecord d = records.get(datasetId);
+    DatasetRecord d = get(datasetId);
     if (d == null) {
       d = new DatasetRecord(datasetId);
       records.put(datasetId, d);
@@ -114,6 +135,7 @@ public final class DatasetRecords {
     d.untrack();
     if (d.history() == null) {
       records.remove(d.id);
+      dropped(d);
     }
   }
 
@@ -138,6 +160,7 @@ public final class DatasetRecords {
         d.untrack();
         if (d.history() == null) {
           it.remove();
+          dropped(d);
         }
       }
     }
@@ -155,6 +178,7 @@ public final class DatasetRecords {
 
   /** Adds records restored from a checkpoint, tracked; their ids are not yet known. */
   void restore(List<DatasetRecord> restored) {
+    last = null;
     for (DatasetRecord d : restored) {
       records.put(d.id, d);
     }

@@ -61,6 +61,9 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   private final AuxiliaryCache auxiliary;
   /** Each slave's free Input Cache bytes as last reported, less what was admitted since. */
   private final Map<String, long[]> freeBySlave = new HashMap<>();
+  /** The slave whose free bytes were looked up last, and its entry: a miss sets them twice. */
+  private String lastFreeSlave;
+  private long[] lastFree;
   /** The sum of {@code freeBySlave}. */
   private long reportedFree;
   private double clock;
@@ -140,20 +143,29 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
    *     Clock of its last access (a change of size or of the Full flag)
    */
   private void reprioritize(DatasetRecord d, boolean newClockBase) {
-    boolean holds = placement.holds(d.id);
-    boolean full = holds && placement.cachedBlocks(d.id) >= d.size;
+    boolean holds = placement.holds(d);
+    boolean full = holds && placement.cachedBlocks(d) >= d.size;
     // Most blocks stored do not complete their dataset: with its terms unchanged, a queued
     // dataset keeps its place, and the queue need not be searched twice.
     if (!newClockBase && d.queued && holds && full == d.full
         && Double.compare(d.computePriority(params), d.priority) == 0) {
       return;
     }
-    boolean queued = dequeue(d);
+    // The queue's order reads only the priority (and the id): the other terms may change first.
     if (newClockBase) {
       d.clockBase = clock;
     }
     d.full = full;
-    d.priority = d.computePriority(params);
+    double priority = d.computePriority(params);
+    // The dataset accessed last is as a rule last in the queue, and an access raises its
+    // priority: it stays last, so its key changes in place rather than by a removal and an
+    // insertion, each a descent through records out of the processor's caches.
+    if (d.queued && Double.compare(priority, d.priority) >= 0 && queue.last() == d) {
+      d.priority = priority;
+      return;
+    }
+    boolean queued = dequeue(d);
+    d.priority = priority;
     if (queued || holds) {
       queue.add(d);
       d.queued = true;
@@ -201,7 +213,12 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** Records a slave's free Input Cache bytes, as it reported them or as a decision leaves them. */
   @Override
   void slaveFree(String slave, long free) {
-    long[] held = freeBySlave.computeIfAbsent(slave, s -> new long[1]);
+    long[] held = lastFree;
+    if (held == null || !slave.equals(lastFreeSlave)) {
+      held = freeBySlave.computeIfAbsent(slave, s -> new long[1]);
+      lastFreeSlave = slave;
+      lastFree = held;
+    }
     reportedFree += Math.max(0, free) - held[0];
     held[0] = Math.max(0, free);
   }
@@ -224,7 +241,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   }
 
   private CacheDecision.Reason judge(DatasetRecord d, long blockBytes) {
-    long missing = d.bytesOf(d.size - placement.cachedBlocks(d.id), blockBytes);
+    long missing = d.bytesOf(d.size - placement.cachedBlocks(d), blockBytes);
     long deficit = missing - (reportedFree + placement.pendingBytes());
     if (deficit > 0 && !d.wasInAuxiliary) {
       return CacheDecision.Reason.REJECTED_NOT_IN_AUXILIARY_CACHE;
@@ -236,9 +253,9 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
       return null;
     }
     List<DatasetRecord> victims = PlacementIndex.covering(queue, d, deficit,
-        v -> pinned.test(v.id) ? 0 : placement.bytesHeld(v.id));
+        v -> pinned.test(v.id) ? 0 : placement.bytesHeld(v));
     if (victims == null) {
-      return PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v.id)) != null
+      return PlacementIndex.covering(queue, d, deficit, v -> placement.bytesHeld(v)) != null
           ? CacheDecision.Reason.REJECTED_PINNED : CacheDecision.Reason.REJECTED_TOO_LARGE;
     }
     return profitable(d, victims) ? null : CacheDecision.Reason.REJECTED_NOT_PROFITABLE;
@@ -292,7 +309,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     double served = 0;
     double bytes = 0;
     for (DatasetRecord v : victims) {
-      double held = placement.bytesHeld(v.id);
+      double held = placement.bytesHeld(v);
       served += held * v.frequency() / params.sizeWeight(v.size);
       bytes += held;
     }
@@ -361,6 +378,10 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   @Override
   void afterSlaveLost(String slaveId, Set<String> lost) {
     long[] free = freeBySlave.remove(slaveId);
+    if (slaveId.equals(lastFreeSlave)) {
+      lastFreeSlave = null;
+      lastFree = null;
+    }
     reportedFree -= free == null ? 0 : free[0];
     for (String id : lost) {
       afterRemoval(datasets.tracked(id));
@@ -370,7 +391,7 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
   /** A dataset lost blocks: Full and Pr are recomputed; an emptied one leaves the main cache. */
   private void afterRemoval(DatasetRecord d) {
     reprioritize(d, false);
-    if (!placement.holds(d.id)) {
+    if (!placement.holds(d)) {
       dequeue(d);
       d.blocksAccess = 0;
     }

@@ -92,8 +92,12 @@ public final class PlacementIndex {
   }
 
   /** One dataset with at least one live block copy. */
-  private static final class Held {
+  static final class Held {
     final String id;
+    /** Forgotten: its dataset holds no live copy (a new one is made if it gets one again). */
+    boolean gone;
+    /** The policy's record of the dataset as last found: current while tracked. */
+    DatasetRecord record;
     Copy head;
     Copy tail;
     /** Distinct blocks with at least one live stored copy. */
@@ -180,6 +184,8 @@ public final class PlacementIndex {
   /** Stored copies (live, doomed or stray) per slave number. */
   private int[] storedPerSlave = new int[8];
   private final Map<String, Pending> toDel = new HashMap<>();
+  /** The same To_Del lists by slave number, null for none: found without hashing the id. */
+  private Pending[] pendingOf = new Pending[8];
   private long pendingBytes;
   /**
    * Per slave number, the datasets with stored bytes there; null until {@link #forEachDatasetOn}
@@ -187,17 +193,69 @@ public final class PlacementIndex {
    */
   private List<Set<Held>> datasetsOn;
 
+  /*
+   * The last slave, dataset and copy looked up, kept to answer the next lookup of the same one
+   * without hashing: a miss asks the index about the same slave, dataset and block several times
+   * (the policy's plan, the fill, the report that it is stored), and each probe of a table
+   * reaches memory out of the processor's caches on a cluster of hundreds of slaves. Slaves are
+   * never renumbered; a dataset or copy leaving the tables clears its memo.
+   */
+  private String lastSlaveId;
+  private int lastSlave = -1;
+  private Held lastHeld;
+  private Copy lastCopy;
+
   private int slave(String slaveId) {
+    int known = knownSlave(slaveId);
+    if (known >= 0) {
+      return known;
+    }
+    int i = slaveNames.size();
+    slaveIndex.put(slaveId, i);
+    slaveNames.add(slaveId);
+    if (i == storedPerSlave.length) {
+      storedPerSlave = Arrays.copyOf(storedPerSlave, i * 2);
+      pendingOf = Arrays.copyOf(pendingOf, i * 2);
+    }
+    lastSlaveId = slaveId;
+    lastSlave = i;
+    return i;
+  }
+
+  /** A slave's number, or -1 when it never held a copy. */
+  private int knownSlave(String slaveId) {
+    if (slaveId.equals(lastSlaveId)) {
+      return lastSlave;
+    }
     Integer i = slaveIndex.get(slaveId);
     if (i == null) {
-      i = slaveNames.size();
-      slaveIndex.put(slaveId, i);
-      slaveNames.add(slaveId);
-      if (i == storedPerSlave.length) {
-        storedPerSlave = Arrays.copyOf(storedPerSlave, i * 2);
-      }
+      return -1;
     }
+    lastSlaveId = slaveId;
+    lastSlave = i;
     return i;
+  }
+
+  /** The dataset's tallies, or null when it holds no live copy. */
+  private Held held(String datasetId) {
+    Held d = lastHeld;
+    if (d != null && d.id.equals(datasetId)) {
+      return d;
+    }
+    d = datasets.get(datasetId);
+    if (d != null) {
+      lastHeld = d;
+    }
+    return d;
+  }
+
+  /** Forgets a dataset's tallies: it holds no live copy now. */
+  private void forget(Held d) {
+    datasets.remove(d.id);
+    d.gone = true;
+    if (lastHeld == d) {
+      lastHeld = null;
+    }
   }
 
   /** The bucket of a block: {@link BlockKey#hashCode()}'s value, spread. */
@@ -211,6 +269,9 @@ public final class PlacementIndex {
   }
 
   private void removeFromBucket(Copy c) {
+    if (lastCopy == c) {
+      lastCopy = null;
+    }
     int b = bucket(c.blockId, c.generationStamp);
     if (table[b] == c) {
       table[b] = c.nextInBucket;
@@ -227,8 +288,15 @@ public final class PlacementIndex {
     }
   }
 
-  /** The first live copy of a block on any slave, or null. */
+  /**
+   * A live copy of a block on any slave, or null. Every live copy of a block is of the same
+   * dataset (a copy filled beside a live one joins that one's dataset), which is all callers ask.
+   */
   private Copy liveCopy(BlockKey key) {
+    Copy last = lastCopy;
+    if (last != null && last.live() && last.is(key)) {
+      return last;
+    }
     for (Copy c = table[bucket(key)]; c != null; c = c.nextInBucket) {
       if (c.live() && c.is(key)) {
         return c;
@@ -238,8 +306,13 @@ public final class PlacementIndex {
   }
 
   private Copy copyOn(BlockKey key, int slave) {
+    Copy last = lastCopy;
+    if (last != null && last.slave == slave && last.is(key)) {
+      return last;
+    }
     for (Copy c = table[bucket(key)]; c != null; c = c.nextInBucket) {
       if (c.slave == slave && c.is(key)) {
+        lastCopy = c;
         return c;
       }
     }
@@ -247,8 +320,8 @@ public final class PlacementIndex {
   }
 
   private Copy copyOn(BlockKey key, String slaveId) {
-    Integer s = slaveIndex.get(slaveId);
-    return s == null ? null : copyOn(key, s);
+    int s = knownSlave(slaveId);
+    return s < 0 ? null : copyOn(key, s);
   }
 
   /** Whether another live copy of the same block is stored on some slave. */
@@ -323,7 +396,7 @@ public final class PlacementIndex {
       }
     }
     if (d.head == null) {
-      datasets.remove(d.id);
+      forget(d);
     }
   }
 
@@ -355,6 +428,40 @@ public final class PlacementIndex {
    * in memory per dataset and slave that only the policies asking for it pay.
    */
   void forEachDatasetOn(String slaveId, Consumer<String> visitor) {
+    for (Held d : datasetsOn(slaveId)) {
+      visitor.accept(d.id);
+    }
+  }
+
+  /** What a visitor of the datasets on a slave is told of each. */
+  @FunctionalInterface
+  interface HeldVisitor {
+    /**
+     * @param record the policy's record of the dataset, or null when it tracks none
+     * @param cachedBlocks the dataset's blocks cached on some slave
+     */
+    void held(DatasetRecord record, int cachedBlocks);
+  }
+
+  /**
+   * Visits every dataset with stored bytes on a slave, as {@link #forEachDatasetOn} does, with
+   * the policy's record of it and its cached blocks: how the dataset baselines list their victim
+   * candidates at a miss, where looking each up by id was two hash probes per candidate.
+   */
+  void forEachTrackedOn(String slaveId, HeldVisitor visitor) {
+    for (Held d : datasetsOn(slaveId)) {
+      DatasetRecord r = d.record;
+      // A record that is tracked is the one the records map holds: an untracked one is never
+      // tracked again once out of the map, and one in it is the one track() returns.
+      if (r == null || !r.tracked) {
+        r = records.tracked(d.id);
+        d.record = r;
+      }
+      visitor.held(r, d.cachedBlocks);
+    }
+  }
+
+  private Iterable<Held> datasetsOn(String slaveId) {
     if (datasetsOn == null) {
       datasetsOn = new ArrayList<>();
       for (Held d : datasets.values()) {
@@ -365,16 +472,17 @@ public final class PlacementIndex {
         }
       }
     }
-    Integer s = slaveIndex.get(slaveId);
-    if (s != null && s < datasetsOn.size()) {
-      for (Held d : datasetsOn.get(s)) {
-        visitor.accept(d.id);
-      }
-    }
+    int s = knownSlave(slaveId);
+    return s >= 0 && s < datasetsOn.size() ? datasetsOn.get(s) : List.of();
   }
 
   private void queue(int slave, BlockKey key, long bytes) {
-    Pending p = toDel.computeIfAbsent(slaveNames.get(slave), x -> new Pending());
+    Pending p = pendingOf[slave];
+    if (p == null) {
+      p = new Pending();
+      pendingOf[slave] = p;
+      toDel.put(slaveNames.get(slave), p);
+    }
     Long old = p.blocks.put(key, bytes);
     long delta = bytes - (old == null ? 0 : old);
     p.bytes += delta;
@@ -395,8 +503,16 @@ public final class PlacementIndex {
       removeFromBucket(here);
     }
     Copy other = liveCopy(block);
-    Held d = other != null ? other.dataset : datasets.computeIfAbsent(datasetId, Held::new);
-    link(new Copy(block, bytes, s, d), block);
+    Held d = other != null ? other.dataset : held(datasetId);
+    if (d == null) {
+      d = new Held(datasetId);
+      datasets.put(datasetId, d);
+      lastHeld = d;
+    }
+    Copy c = new Copy(block, bytes, s, d);
+    link(c, block);
+    // Reported stored next, as a rule: the report finds it without a probe.
+    lastCopy = c;
   }
 
   /** The dataset a live block copy belongs to, or null. */
@@ -412,20 +528,63 @@ public final class PlacementIndex {
 
   /** Whether any block of the dataset is cached or being filled (and not doomed). */
   public boolean holds(String datasetId) {
-    return datasets.containsKey(datasetId);
+    return held(datasetId) != null;
   }
 
   /** The dataset's blocks cached on at least one slave. */
   public int cachedBlocks(String datasetId) {
-    Held d = datasets.get(datasetId);
+    Held d = held(datasetId);
     return d == null ? 0 : d.cachedBlocks;
+  }
+
+  /**
+   * The dataset's tallies, through the record's reference to them when still current: the
+   * victim search asks this of dataset after dataset, a cold hash probe each by id.
+   */
+  private Held held(DatasetRecord r) {
+    Held d = r.held;
+    if (d == null || d.gone) {
+      d = held(r.id);
+      r.held = d;
+    }
+    return d;
+  }
+
+  /** Whether a dataset holds any live copy, as {@link #holds(String)}. */
+  boolean holds(DatasetRecord r) {
+    return held(r) != null;
+  }
+
+  /** A dataset's blocks cached on some slave, as {@link #cachedBlocks(String)}. */
+  int cachedBlocks(DatasetRecord r) {
+    Held d = held(r);
+    return d == null ? 0 : d.cachedBlocks;
+  }
+
+  /** The bytes of a dataset's blocks cached on a slave, as {@link #bytesOn(String, String)}. */
+  long bytesOn(DatasetRecord r, String slaveId) {
+    Held d = held(r);
+    if (d == null) {
+      return 0;
+    }
+    int s = knownSlave(slaveId);
+    return s < 0 ? 0 : d.bytesOn(s);
+  }
+
+  /** The bytes of a dataset's stored copies, as {@link #bytesHeld(String)}. */
+  long bytesHeld(DatasetRecord r) {
+    Held d = held(r);
+    return d == null ? 0 : d.storedBytes;
   }
 
   /** The bytes of the dataset's blocks cached on a slave. O(log slaves). */
   long bytesOn(String datasetId, String slaveId) {
-    Held d = datasets.get(datasetId);
-    Integer s = slaveIndex.get(slaveId);
-    return d == null || s == null ? 0 : d.bytesOn(s);
+    Held d = held(datasetId);
+    if (d == null) {
+      return 0;
+    }
+    int s = knownSlave(slaveId);
+    return s < 0 ? 0 : d.bytesOn(s);
   }
 
   /** Visits every dataset holding copies with the bytes of its stored copies, in no order. */
@@ -437,7 +596,7 @@ public final class PlacementIndex {
 
   /** The bytes of the dataset's stored copies, over every slave. O(1). */
   long bytesHeld(String datasetId) {
-    Held d = datasets.get(datasetId);
+    Held d = held(datasetId);
     return d == null ? 0 : d.storedBytes;
   }
 
@@ -496,7 +655,11 @@ public final class PlacementIndex {
    * @return the block's dataset when a live copy was tracked on that slave, else null
    */
   String removed(String slaveId, BlockKey block) {
-    Pending p = toDel.get(slaveId);
+    int s = knownSlave(slaveId);
+    if (s < 0) {
+      return null;
+    }
+    Pending p = pendingOf[s];
     if (p != null) {
       Long bytes = p.blocks.remove(block);
       if (bytes != null) {
@@ -505,9 +668,10 @@ public final class PlacementIndex {
       }
       if (p.blocks.isEmpty()) {
         toDel.remove(slaveId);
+        pendingOf[s] = null;
       }
     }
-    Copy c = copyOn(block, slaveId);
+    Copy c = copyOn(block, s);
     if (c == null) {
       return null;
     }
@@ -522,14 +686,15 @@ public final class PlacementIndex {
    * @return the datasets that had live blocks on it, in no particular order
    */
   Set<String> slaveLost(String slaveId) {
+    Set<String> affected = new HashSet<>();
+    int s = knownSlave(slaveId);
+    if (s < 0) {
+      return affected;
+    }
     Pending p = toDel.remove(slaveId);
+    pendingOf[s] = null;
     if (p != null) {
       pendingBytes -= p.bytes;
-    }
-    Set<String> affected = new HashSet<>();
-    Integer s = slaveIndex.get(slaveId);
-    if (s == null) {
-      return affected;
     }
     List<Copy> held = new ArrayList<>();
     for (Copy head : table) {
@@ -554,10 +719,11 @@ public final class PlacementIndex {
    * forgotten. The copies stay, doomed, until their slaves report them removed.
    */
   void evict(String datasetId) {
-    Held d = datasets.remove(datasetId);
+    Held d = held(datasetId);
     if (d == null) {
       return;
     }
+    forget(d);
     if (datasetsOn != null) {
       for (int i = 0; i < d.slaveEntries; i++) {
         if (d.slaveBytes[i] > 0) {
@@ -597,8 +763,14 @@ public final class PlacementIndex {
 
   /** The bytes a slave frees by carrying out its pending evictions. O(1). */
   long pendingBytes(String slaveId) {
-    Pending p = toDel.get(slaveId);
+    Pending p = pending(slaveId);
     return p == null ? 0 : p.bytes;
+  }
+
+  /** A slave's To_Del list, or null when it has none. */
+  private Pending pending(String slaveId) {
+    int s = knownSlave(slaveId);
+    return s < 0 ? null : pendingOf[s];
   }
 
   /** The bytes every slave frees by carrying out its pending evictions. O(1). */
@@ -613,10 +785,13 @@ public final class PlacementIndex {
 
   /** Takes a slave's pending evictions, in the order they were queued. */
   List<BlockKey> takePending(String slaveId) {
-    Pending p = toDel.remove(slaveId);
+    int s = knownSlave(slaveId);
+    Pending p = s < 0 ? null : pendingOf[s];
     if (p == null) {
       return List.of();
     }
+    toDel.remove(slaveId);
+    pendingOf[s] = null;
     pendingBytes -= p.bytes;
     return new ArrayList<>(p.blocks.keySet());
   }
