@@ -157,12 +157,16 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
     }
     d.full = full;
     double priority = d.computePriority(params);
-    // The dataset accessed last is as a rule last in the queue, and an access raises its
-    // priority: it stays last, so its key changes in place rather than by a removal and an
-    // insertion, each a descent through records out of the processor's caches.
-    if (d.queued && Double.compare(priority, d.priority) >= 0 && queue.last() == d) {
-      d.priority = priority;
-      return;
+    // An access raises the priority, as a rule not past the next dataset in the queue (the
+    // dataset accessed last is near the end): then its place stays right and its key changes in
+    // place, one descent of the tree rather than a removal and an insertion, each a descent and
+    // a rebalancing through records out of the processor's caches.
+    if (d.queued && Double.compare(priority, d.priority) >= 0) {
+      DatasetRecord next = queue.higher(d);
+      if (next == null || before(priority, d.id, next)) {
+        d.priority = priority;
+        return;
+      }
     }
     boolean queued = dequeue(d);
     d.priority = priority;
@@ -170,6 +174,12 @@ final class MpCachePolicy extends DatasetEvictionPolicy {
       queue.add(d);
       d.queued = true;
     }
+  }
+
+  /** Whether {@code (priority, id)} comes before {@code next} in {@link DatasetRecord#BY_PRIORITY}. */
+  private static boolean before(double priority, String id, DatasetRecord next) {
+    int c = Double.compare(priority, next.priority);
+    return c != 0 ? c < 0 : id.compareTo(next.id) < 0;
   }
 
   /** Takes a dataset out of the main cache's queue; whether it was there. */
