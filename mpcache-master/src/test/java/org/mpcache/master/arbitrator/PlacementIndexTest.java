@@ -181,4 +181,26 @@ class PlacementIndexTest {
     assertEquals(1, p.cachedBlocks("B"));
     assertEquals(1, p.storedCount("s1"));
   }
+
+  @Test
+  void fill_ofAQueuedBlockKeepsItsPlaceInToDelUntilReportedRemoved() {
+    store("A", 1, 100, "s1");
+    store("A", 2, 100, "s1");
+    p.evict("A");
+    p.fill("B", block(1), 100, "s1"); // wanted again before s1 was told to drop it
+    assertEquals(200, p.pendingBytes("s1"));
+    p.evict("B");
+    assertEquals(PlacementIndex.Stored.UNCHANGED, p.cached("s1", block(1)),
+        "queued again in its first place, now counted 0 bytes");
+    assertEquals(100, p.pendingBytes("s1"));
+    assertEquals(List.of(block(1), block(2)), p.takePending("s1"));
+    assertEquals(0, p.pendingBytes());
+
+    store("C", 3, 100, "s2");
+    p.evict("C");
+    p.fill("D", block(3), 100, "s2");
+    assertEquals("D", p.removed("s2", block(3)), "the report drops the entry and the new copy");
+    assertEquals(0, p.pendingBytes());
+    assertEquals(Set.of(), p.slavesWithPending());
+  }
 }
