@@ -119,6 +119,11 @@ public final class PlacementIndex {
     int[] slaveKeys = new int[2];
     long[] slaveBytes = new long[2];
     int slaveEntries;
+    /**
+     * Beside each entry with bytes above 0, where the dataset is in that slave's
+     * {@link HeldList}; null until the index keeps those lists ({@code datasetsOn}).
+     */
+    int[] slavePos;
 
     Held(String id) {
       this.id = id;
@@ -129,12 +134,13 @@ public final class PlacementIndex {
       return i >= 0 ? slaveBytes[i] : 0;
     }
 
-    void addStored(int slave, long delta) {
+    /** Adds to the bytes stored on a slave; returns the slave's entry. */
+    int addStored(int slave, long delta) {
       storedBytes += delta;
       int i = Arrays.binarySearch(slaveKeys, 0, slaveEntries, slave);
       if (i >= 0) {
         slaveBytes[i] += delta;
-        return;
+        return i;
       }
       if (slaveEntries == slaveKeys.length) {
         compact();
@@ -146,14 +152,21 @@ public final class PlacementIndex {
           int size = slaveEntries * 3 / 2 + 1;
           slaveKeys = Arrays.copyOf(slaveKeys, size);
           slaveBytes = Arrays.copyOf(slaveBytes, size);
+          if (slavePos != null) {
+            slavePos = Arrays.copyOf(slavePos, size);
+          }
         }
       }
       int at = -(i + 1);
       System.arraycopy(slaveKeys, at, slaveKeys, at + 1, slaveEntries - at);
       System.arraycopy(slaveBytes, at, slaveBytes, at + 1, slaveEntries - at);
+      if (slavePos != null) {
+        System.arraycopy(slavePos, at, slavePos, at + 1, slaveEntries - at);
+      }
       slaveKeys[at] = slave;
       slaveBytes[at] = delta;
       slaveEntries++;
+      return at;
     }
 
     /** Drops the slaves whose bytes fell back to 0. */
@@ -163,6 +176,9 @@ public final class PlacementIndex {
         if (slaveBytes[i] != 0) {
           slaveKeys[n] = slaveKeys[i];
           slaveBytes[n] = slaveBytes[i];
+          if (slavePos != null) {
+            slavePos[n] = slavePos[i];
+          }
           n++;
         }
       }
@@ -189,6 +205,39 @@ public final class PlacementIndex {
     Map<BlockKey, Copy> detached;
   }
 
+  /**
+   * The datasets with stored bytes on one slave, in no order: an array, each dataset knowing its
+   * place ({@link Held#slavePos}), so joining is an append and leaving moves the last one into
+   * the gap. A hash set of them cost a table probe and a node at each, and a miss of the dataset
+   * baselines stores a block of a dataset new to the slave as a rule.
+   */
+  private static final class HeldList {
+    Held[] items = new Held[4];
+    int size;
+
+    /** Adds a dataset whose entry {@code entry} for this slave rose above 0 bytes. */
+    void add(Held d, int entry) {
+      if (d.slavePos == null) {
+        d.slavePos = new int[d.slaveKeys.length];
+      }
+      if (size == items.length) {
+        items = Arrays.copyOf(items, size * 2);
+      }
+      d.slavePos[entry] = size;
+      items[size++] = d;
+    }
+
+    /** Takes out the dataset at {@code pos}; the last one takes its place. */
+    void remove(int pos, int slave) {
+      Held last = items[--size];
+      items[size] = null;
+      if (pos != size) {
+        items[pos] = last;
+        last.slavePos[Arrays.binarySearch(last.slaveKeys, 0, last.slaveEntries, slave)] = pos;
+      }
+    }
+  }
+
   /** What a visitor of a dataset's copies is told of each. */
   @FunctionalInterface
   public interface CopyVisitor {
@@ -209,9 +258,11 @@ public final class PlacementIndex {
   private long pendingBytes;
   /**
    * Per slave number, the datasets with stored bytes there; null until {@link #forEachDatasetOn}
-   * is first asked (by the dataset baselines), as it costs a set entry per dataset and slave.
+   * is first asked (by the dataset baselines), as it costs an array slot and a
+   * position per dataset and slave.
    */
-  private List<Set<Held>> datasetsOn;
+  private List<HeldList> datasetsOn;
+  private static final HeldList NO_DATASETS = new HeldList();
 
   /*
    * The last slave, dataset and copy looked up, kept to answer the next lookup of the same one
@@ -426,18 +477,19 @@ public final class PlacementIndex {
       d.addStored(slave, delta);
       return;
     }
-    long before = d.bytesOn(slave);
-    d.addStored(slave, delta);
-    if (before <= 0 && before + delta > 0) {
-      datasetsOn(slave).add(d);
-    } else if (before > 0 && before + delta <= 0) {
-      datasetsOn(slave).remove(d);
+    int i = d.addStored(slave, delta);
+    long after = d.slaveBytes[i];
+    long before = after - delta;
+    if (before <= 0 && after > 0) {
+      datasetsOn(slave).add(d, i);
+    } else if (before > 0 && after <= 0) {
+      datasetsOn(slave).remove(d.slavePos[i], slave);
     }
   }
 
-  private Set<Held> datasetsOn(int slave) {
+  private HeldList datasetsOn(int slave) {
     while (datasetsOn.size() <= slave) {
-      datasetsOn.add(new HashSet<>());
+      datasetsOn.add(new HeldList());
     }
     return datasetsOn.get(slave);
   }
@@ -448,8 +500,9 @@ public final class PlacementIndex {
    * in memory per dataset and slave that only the policies asking for it pay.
    */
   void forEachDatasetOn(String slaveId, Consumer<String> visitor) {
-    for (Held d : datasetsOn(slaveId)) {
-      visitor.accept(d.id);
+    HeldList on = datasetsOn(slaveId);
+    for (int i = 0; i < on.size; i++) {
+      visitor.accept(on.items[i].id);
     }
   }
 
@@ -469,7 +522,9 @@ public final class PlacementIndex {
    * candidates at a miss, where looking each up by id was two hash probes per candidate.
    */
   void forEachTrackedOn(String slaveId, HeldVisitor visitor) {
-    for (Held d : datasetsOn(slaveId)) {
+    HeldList on = datasetsOn(slaveId);
+    for (int i = 0; i < on.size; i++) {
+      Held d = on.items[i];
       DatasetRecord r = d.record;
       // A record that is tracked is the one the records map holds: an untracked one is never
       // tracked again once out of the map, and one in it is the one track() returns.
@@ -481,20 +536,21 @@ public final class PlacementIndex {
     }
   }
 
-  private Iterable<Held> datasetsOn(String slaveId) {
+  private HeldList datasetsOn(String slaveId) {
     if (datasetsOn == null) {
       datasetsOn = new ArrayList<>();
       for (Held d : datasets.values()) {
         for (int i = 0; i < d.slaveEntries; i++) {
           if (d.slaveBytes[i] > 0) {
-            datasetsOn(d.slaveKeys[i]).add(d);
+            datasetsOn(d.slaveKeys[i]).add(d, i);
           }
         }
       }
     }
     int s = knownSlave(slaveId);
-    return s >= 0 && s < datasetsOn.size() ? datasetsOn.get(s) : List.of();
+    return s >= 0 && s < datasetsOn.size() ? datasetsOn.get(s) : NO_DATASETS;
   }
+
 
   /**
    * Queues a copy in the table for eviction on its slave, counted with its bytes when
@@ -782,7 +838,7 @@ public final class PlacementIndex {
     if (datasetsOn != null) {
       for (int i = 0; i < d.slaveEntries; i++) {
         if (d.slaveBytes[i] > 0) {
-          datasetsOn(d.slaveKeys[i]).remove(d);
+          datasetsOn(d.slaveKeys[i]).remove(d.slavePos[i], d.slaveKeys[i]);
         }
       }
     }
