@@ -674,12 +674,7 @@ public final class PlacementIndex {
 
   /** The bytes of a dataset's blocks cached on a slave, as {@link #bytesOn(String, String)}. */
   long bytesOn(DatasetRecord r, String slaveId) {
-    Held d = held(r);
-    if (d == null) {
-      return 0;
-    }
-    int s = knownSlave(slaveId);
-    return s < 0 ? 0 : d.bytesOn(s);
+    return bytesOn(held(r), slaveId);
   }
 
   /** The bytes of a dataset's stored copies, as {@link #bytesHeld(String)}. */
@@ -690,7 +685,10 @@ public final class PlacementIndex {
 
   /** The bytes of the dataset's blocks cached on a slave. O(log slaves). */
   long bytesOn(String datasetId, String slaveId) {
-    Held d = held(datasetId);
+    return bytesOn(held(datasetId), slaveId);
+  }
+
+  private long bytesOn(Held d, String slaveId) {
     if (d == null) {
       return 0;
     }
