@@ -172,13 +172,15 @@ final class LocalizedSpaceClient {
 
   /**
    * Where a localized file of about {@code size} bytes goes on the SSD, {@code relativePath} inside
-   * the attempt's application directory there; {@code null} when it goes to the HDDs.
+   * the attempt's application directory there; {@code null} when it goes to the HDDs. The grant
+   * also holds {@code besideBytes} for a file written next to it without a grant of its own (a map
+   * output's index), which {@link #written} keeps when it gives back what the estimate exceeded.
    */
-  Path place(String relativePath, long size) {
+  Path place(String relativePath, long size, long besideBytes) {
     if (unavailable || size < 0) {
       return null;
     }
-    long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor));
+    long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor)) + besideBytes;
     // The slave accounts grants, not the disk: the NodeManager's own files and writes the slave
     // never granted share the filesystem. Not asking when no SSD dir really has room means no
     // grant is held for a file that goes to the HDDs.
@@ -210,7 +212,7 @@ final class LocalizedSpaceClient {
           return null;
         }
         Path placed = new Path(appDir, relativePath);
-        files.put(placed.toUri().getPath(), new FileGrant(grant.dir(), bytes));
+        files.put(placed.toUri().getPath(), new FileGrant(grant.dir(), bytes, besideBytes));
         return placed;
       }
     }
@@ -307,9 +309,10 @@ final class LocalizedSpaceClient {
   void written(Path file, long bytes) {
     String key = file.toUri().getPath();
     FileGrant g = files.get(key);
-    if (g != null && bytes >= 0 && bytes < g.bytes()) {
-      files.put(key, new FileGrant(g.dir(), bytes));
-      giveBack(g.dir(), g.bytes() - bytes, file);
+    long kept = bytes + (g == null ? 0 : g.besideBytes());
+    if (g != null && bytes >= 0 && kept < g.bytes()) {
+      files.put(key, new FileGrant(g.dir(), kept, g.besideBytes()));
+      giveBack(g.dir(), g.bytes() - kept, file);
     }
   }
 
@@ -350,8 +353,11 @@ final class LocalizedSpaceClient {
     }
   }
 
-  /** The slave's SSD directory a file's grant is in, and the bytes it holds for the file. */
-  private record FileGrant(String dir, long bytes) {
+  /**
+   * The slave's SSD directory a file's grant is in, the bytes it holds for the file, and those of
+   * them held for a file written beside it.
+   */
+  private record FileGrant(String dir, long bytes, long besideBytes) {
   }
 
   /**

@@ -25,7 +25,22 @@ public class SsdLocalDirAllocator extends LocalDirAllocator {
   @Override
   public Path getLocalPathForWrite(String pathStr, long size, Configuration conf,
       boolean checkWrite) throws IOException {
-    Path onSsd = ssd.place(pathStr, size);
+    return placed(pathStr, size, 0, conf, checkWrite);
+  }
+
+  /**
+   * Where a file of about {@code size} bytes goes, its SSD grant also holding {@code besideBytes}
+   * for a file written next to it without a grant of its own (see
+   * {@link LocalizedSpaceClient#place}).
+   */
+  Path getLocalPathForWrite(String pathStr, long size, long besideBytes, Configuration conf)
+      throws IOException {
+    return placed(pathStr, size, besideBytes, conf, true);
+  }
+
+  private Path placed(String pathStr, long size, long besideBytes, Configuration conf,
+      boolean checkWrite) throws IOException {
+    Path onSsd = ssd.place(pathStr, size, besideBytes);
     return onSsd != null ? onSsd : super.getLocalPathForWrite(pathStr, size, conf, checkWrite);
   }
 

@@ -62,11 +62,15 @@ public class SsdMapOutputFile extends YarnOutputFiles {
     return String.format("%s_spill_%d.out", conf().get(MRJobConfig.TASK_ATTEMPT_ID), spillNumber);
   }
 
+  /** The bytes of a spill index or of the final {@code file.out.index}. */
+  private long indexBytes() {
+    return conf().getNumReduceTasks() * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES;
+  }
+
   @Override
   public Path getOutputFileForWrite(long size) throws IOException {
-    long indexBytes = conf().getNumReduceTasks() * INDEX_RECORD_BYTES + INDEX_CHECKSUM_BYTES;
     Path p = allocator.getLocalPathForWrite(attemptOutputDir() + Path.SEPARATOR + OUTPUT_FILE,
-        size < 0 ? size : size + indexBytes, conf());
+        size, indexBytes(), conf());
     outputFile = p;
     return p;
   }
@@ -83,7 +87,9 @@ public class SsdMapOutputFile extends YarnOutputFiles {
 
   @Override
   public Path getSpillFileForWrite(int spillNumber, long size) throws IOException {
-    return allocator.getLocalPathForWrite(spillName(spillNumber), size, conf());
+    // A map's only spill becomes its file.out by a rename, and its index is then written beside
+    // it: the spill's grant holds the index's bytes, as file.out's does.
+    return allocator.getLocalPathForWrite(spillName(spillNumber), size, indexBytes(), conf());
   }
 
   @Override

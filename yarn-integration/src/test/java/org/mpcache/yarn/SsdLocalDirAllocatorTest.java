@@ -8,6 +8,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.atLeast;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -26,16 +27,20 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.mockito.ArgumentCaptor;
 import org.mpcache.common.protocolPB.LocalizedGrant;
 import org.mpcache.common.protocolPB.LocalizedJob;
 import org.mpcache.common.protocolPB.LocalizedProtocol;
 
 /**
  * Where {@link SsdLocalDirAllocator} puts a file when the slave grants room but the SSD's filesystem
- * has not: on the HDDs, and without holding a grant it will not use.
+ * has not (on the HDDs, and without holding a grant it will not use), and what each file's grant
+ * holds once it is written (what it wrote, and a map output's index beside it).
  */
 class SsdLocalDirAllocatorTest {
   private static final long MB = 1024 * 1024;
@@ -200,5 +205,68 @@ class SsdLocalDirAllocatorTest {
       System.err.println(String.join(" ", command) + ": " + output);
     }
     return ok;
+  }
+  /**
+   * The bytes the slave holds for the attempt: what it was granted less what it was given back.
+   * A map reports file.out and its index as retained when it ends; the slave warns when that is
+   * more than it holds.
+   */
+  private long held() throws IOException {
+    ArgumentCaptor<Long> asked = ArgumentCaptor.forClass(Long.class);
+    verify(slave, atLeast(0)).requestSpace(anyString(), anyString(), anyString(), asked.capture(),
+        any(LocalizedJob.class));
+    ArgumentCaptor<Long> back = ArgumentCaptor.forClass(Long.class);
+    verify(slave, atLeast(0)).returnSpace(anyString(), anyString(), anyString(), anyString(),
+        back.capture());
+    return asked.getAllValues().stream().mapToLong(Long::longValue).sum()
+        - back.getAllValues().stream().mapToLong(Long::longValue).sum();
+  }
+
+  private SsdMapOutputFile mapOutputFiles(SsdLocalDirAllocator allocator, int reduces) {
+    JobConf job = new JobConf(conf);
+    job.setNumReduceTasks(reduces);
+    job.set(MRJobConfig.TASK_ATTEMPT_ID, ATTEMPT);
+    SsdMapOutputFile files = new SsdMapOutputFile(allocator);
+    files.setConf(job);
+    return files;
+  }
+
+  private static void write(RelocatingLocalFileSystem fs, Path p, int bytes) throws IOException {
+    try (FSDataOutputStream out = fs.create(p)) {
+      out.write(new byte[bytes]);
+    }
+  }
+
+  @Test
+  void onlySpill_renamedToTheOutput_grantHoldsTheOutputAndItsIndex() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    SsdMapOutputFile files = mapOutputFiles(allocator, 2);
+    int index = 2 * 24 + 8;
+    // MapTask's single-spill path: the spill, smaller than its estimate, is renamed to file.out
+    // and the index is written beside it from memory.
+    Path spill = files.getSpillFileForWrite(0, MB);
+    write(fs, spill, 100 * 1024);
+    Path out = files.getOutputFileForWriteInVolume(spill);
+    assertTrue(fs.mkdirs(out.getParent()));
+    assertTrue(fs.rename(spill, out));
+    write(fs, files.getOutputIndexFileForWriteInVolume(spill), index);
+    assertEquals(100 * 1024 + index, held());
+  }
+
+  @Test
+  void mergedOutput_writtenSmallerThanItsEstimate_grantHoldsTheOutputAndItsIndex()
+      throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    SsdMapOutputFile files = mapOutputFiles(allocator, 1);
+    Path out = files.getOutputFileForWrite(MB);
+    write(fs, out, 200 * 1024);
+    write(fs, files.getOutputIndexFileForWrite(32), 32);
+    assertEquals(200 * 1024 + 32, held());
   }
 }
