@@ -3,6 +3,7 @@ package org.mpcache.benchmarks.eval;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.util.Time;
@@ -340,6 +343,7 @@ public final class EvalHarness {
     long grantedBefore = cluster.localizedBytesGranted();
     long deniedBefore = cluster.localizedBytesDenied();
     long start = Time.monotonicNow();
+    long daemonCpuStart = processCpuNanos();
     PumaRun r;
     try {
       r = job.benchmark().run(conf, dataPath(job), output);
@@ -349,6 +353,7 @@ public final class EvalHarness {
       r = new PumaRun(false, List.of(), new Counters());
     }
     double seconds = (Time.monotonicNow() - start) / 1000.0;
+    double daemonCpuSeconds = (processCpuNanos() - daemonCpuStart) / 1e9;
     for (Job j : r.jobs()) {
       if (!j.isSuccessful()) {
         listener.notice("job " + job.index() + " (" + job.benchmark().name() + ") failed in "
@@ -367,7 +372,10 @@ public final class EvalHarness {
         + c.findCounter("file", FileSystemCounter.BYTES_WRITTEN).getValue();
     cluster.plainFileSystem().delete(output, true);
     return new JobResult(mode.cliName(), cacheMb, repetition, job.index(), job.benchmark().name(), job.k(),
-        job.dataset(), job.bytes(), r.success(), seconds, jobSeconds, phases[0], phases[1], hdfsRead,
+        job.dataset(), job.bytes(), r.success(), seconds, jobSeconds, phases[0], phases[1],
+        mapCpuSeconds(r.jobs()), daemonCpuSeconds,
+        c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
+        c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(), hdfsRead,
         after.getBytesFromCache() - before.getBytesFromCache(),
         after.getBytesFromHdfs() - before.getBytesFromHdfs(),
         mode.dataOnSsd() ? "ssd" : "hdd",
@@ -395,6 +403,23 @@ public final class EvalHarness {
    */
   static double statusSeconds(long startMs, long finishMs) {
     return startMs <= 0 || finishMs < startMs ? 0 : (finishMs - startMs) / 1000.0;
+  }
+
+  /** The CPU time of this process (every daemon of the embedded cluster), in nanoseconds. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** The map tasks' {@code CPU_MILLISECONDS} counters, summed over {@code jobs}, in seconds. */
+  static double mapCpuSeconds(List<Job> jobs) throws IOException, InterruptedException {
+    long ms = 0;
+    for (Job j : jobs) {
+      for (TaskReport t : j.getTaskReports(TaskType.MAP)) {
+        ms += t.getTaskCounters().findCounter(TaskCounter.CPU_MILLISECONDS).getValue();
+      }
+    }
+    return ms / 1000.0;
   }
 
   /**

@@ -23,6 +23,14 @@ import java.util.Locale;
  *     status reports it), summed: the submission and the application master's launch left out
  * @param mapSeconds first map start to last map end, summed over the MapReduce jobs
  * @param reduceSeconds last map end to last reduce end, summed over the MapReduce jobs
+ * @param mapCpuSeconds the map tasks' CPU time (their {@code CPU_MILLISECONDS} counters, which
+ *     count the task JVMs' user and system time), summed over the MapReduce jobs
+ * @param daemonCpuSeconds the CPU time of the process running every daemon of the embedded
+ *     cluster (NameNode, DataNodes, ResourceManager, NodeManagers, mpCache's master and slaves),
+ *     over the job
+ * @param maps the map tasks launched ({@code TOTAL_LAUNCHED_MAPS}), summed over the MapReduce jobs
+ * @param dataLocalMaps those of them that ran on a host their split named ({@code DATA_LOCAL_MAPS}):
+ *     with a cache, the host that holds the block's cached copy when the client reports one
  * @param hdfsBytesRead the jobs' HDFS_BYTES_READ (bytes served by the cache included)
  * @param cacheBytes bytes the slaves served from the input cache (whole read-ahead chunks, so it
  *     can exceed what the job consumed)
@@ -40,14 +48,15 @@ import java.util.Locale;
  */
 public record JobResult(String mode, long cacheMbPerNode, int repetition, int index,
     String benchmark, int k, String dataset, long inputBytes, boolean success, double seconds, double jobSeconds, double mapSeconds,
-    double reduceSeconds, long hdfsBytesRead, long cacheBytes, long missBytes, String inputTier,
+    double reduceSeconds, double mapCpuSeconds, double daemonCpuSeconds, long maps,
+    long dataLocalMaps, long hdfsBytesRead, long cacheBytes, long missBytes, String inputTier,
     String cacheTier, long localBytes, String localTier, long localSsdGranted,
     long localSsdDenied, long blockHits, long blockMisses) {
 
   /** The CSV header matching {@link #csvRow()}. */
   public static final List<String> COLUMNS = List.of("mode", "cache_mb_per_node", "repetition",
       "job", "benchmark", "k", "dataset", "input_bytes", "success", "seconds", "job_seconds", "map_seconds", "reduce_seconds",
-      "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "input_tier", "cache_tier",
+      "map_cpu_seconds", "daemon_cpu_seconds", "maps", "data_local_maps", "hdfs_bytes_read", "cache_bytes", "miss_bytes", "input_tier_bytes", "input_tier", "cache_tier",
       "local_bytes", "local_tier", "local_ssd_granted_bytes", "local_ssd_denied_bytes",
       "byte_hit_ratio", "block_hits", "block_misses");
 
@@ -80,7 +89,8 @@ public record JobResult(String mode, long cacheMbPerNode, int repetition, int in
     return List.of(mode, Long.toString(cacheMbPerNode), Integer.toString(repetition),
         Integer.toString(index), benchmark,
         Integer.toString(k), dataset, Long.toString(inputBytes), Boolean.toString(success),
-        fmt(seconds), fmt(jobSeconds), fmt(mapSeconds), fmt(reduceSeconds), Long.toString(hdfsBytesRead),
+        fmt(seconds), fmt(jobSeconds), fmt(mapSeconds), fmt(reduceSeconds), fmt(mapCpuSeconds), fmt(daemonCpuSeconds),
+        Long.toString(maps), Long.toString(dataLocalMaps), Long.toString(hdfsBytesRead),
         Long.toString(cacheBytes), Long.toString(missBytes), Long.toString(inputTierBytes()), inputTier, cacheTier,
         Long.toString(localBytes), localTier, Long.toString(localSsdGranted),
         Long.toString(localSsdDenied), String.format(Locale.ROOT, "%.4f", byteHitRatio()),

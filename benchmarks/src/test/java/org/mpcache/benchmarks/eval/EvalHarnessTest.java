@@ -77,6 +77,10 @@ class EvalHarnessTest {
         assertThat(r.jobSeconds()).as("the job's own clock, inside the harness's")
             .isPositive().isLessThanOrEqualTo(r.seconds());
         assertThat(r.mapSeconds()).isPositive().isLessThanOrEqualTo(r.jobSeconds());
+        assertThat(r.mapCpuSeconds()).as("the maps' CPU counters").isPositive();
+        assertThat(r.daemonCpuSeconds()).as("the daemons' CPU over the job").isPositive();
+        assertThat(r.maps()).as("the launched maps").isPositive();
+        assertThat(r.dataLocalMaps()).isBetween(0L, r.maps());
       }
       assertThat(results.get(1).cacheBytes()).as("word-count hits the blocks grep cached")
           .isPositive();
@@ -203,6 +207,7 @@ class EvalHarnessTest {
     boolean cached = !mode.equals("hadoop");
     return new JobResult(mode, 0, repetition, job, job == 0 ? "grep" : "word-count", 1,
         "wikipedia-k1", 2 * MB, true, seconds, seconds - 2.5, seconds * 0.6, seconds * 0.2,
+        seconds * 0.5, seconds * 0.3, 3, 2,
         2 * MB, cached ? MB : 0, cached ? MB : 0, "hdd", cached ? "ssd" : "none", 4 * MB,
         mode.equals("mpcache") ? "ssd+hdd" : "hdd", 0, 0, cached ? 1 : 0, cached ? 1 : 0);
   }

@@ -328,7 +328,7 @@ class EvalUnitTest {
   private static JobResult result(String mode, long mb, int repetition, int index, double seconds,
       boolean ok) {
     return new JobResult(mode, mb, repetition, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
-        seconds - 1, seconds / 2, seconds / 4, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
+        seconds - 1, seconds / 2, seconds / 4, seconds / 3, seconds / 5, 3, 2, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
         mb > 0 ? "ssd" : "none", 10, "hdd", 0, 0, 1, 1);
   }
 }
