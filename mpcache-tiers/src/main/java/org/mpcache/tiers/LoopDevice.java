@@ -98,6 +98,15 @@ final class LoopDevice implements AutoCloseable {
         on ? limits.iops() : 0);
   }
 
+  /**
+   * Takes the device's write limits (bytes and operations per second) off ({@code on} false) or
+   * puts them back, keeping its read limits: for flushing what untimed work left dirty.
+   */
+  void throttleWrites(boolean on) throws IOException {
+    writeThrottle(majMin, limits.readBytesPerSec(), on ? limits.writeBytesPerSec() : 0,
+        limits.iops(), on ? limits.iops() : 0);
+  }
+
   /** The loop device, e.g. /dev/loop3. */
   String device() {
     return device;
@@ -165,7 +174,13 @@ final class LoopDevice implements AutoCloseable {
   /** Writes the four limits of {@code majMin} to the root blkio cgroup. */
   static void writeThrottle(String majMin, long readBps, long writeBps, int iops)
       throws IOException {
-    long[] values = {readBps, writeBps, iops, iops};
+    writeThrottle(majMin, readBps, writeBps, iops, iops);
+  }
+
+  /** Writes the four limits of {@code majMin}, reads' and writes' operations apart. */
+  static void writeThrottle(String majMin, long readBps, long writeBps, int readIops,
+      int writeIops) throws IOException {
+    long[] values = {readBps, writeBps, readIops, writeIops};
     for (int i = 0; i < THROTTLE_FILES.size(); i++) {
       writeControl(HostProbe.BLKIO_ROOT.resolve(THROTTLE_FILES.get(i)), majMin + " " + values[i]);
     }

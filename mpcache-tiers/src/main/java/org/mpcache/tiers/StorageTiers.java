@@ -1,6 +1,7 @@
 package org.mpcache.tiers;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -267,10 +268,37 @@ public class StorageTiers extends AbstractService {
 
   /**
    * Writes back and drops the page cache so the next reads hit the devices. Call it before every
-   * measured job (and so between modes); see {@link PageCache}.
+   * measured job (and so between modes); see {@link PageCache}. The write-back runs with the
+   * devices' write limits lifted and their read limits kept; the limits are back on return, or
+   * an {@link UncheckedIOException} says they could not be put back.
    */
   public PageCache.Outcome dropCaches() {
-    return PageCache.drop();
+    List<LoopDevice> ds;
+    synchronized (devices) {
+      ds = List.copyOf(devices);
+    }
+    // The sync writes out what earlier, untimed work left dirty (a job's output, the journal):
+    // at an HDD's 8 write operations per second, seconds per job that no measurement times.
+    // Reads keep their limits, so nothing running meanwhile reads faster than its tier.
+    try {
+      for (LoopDevice d : ds) {
+        d.throttleWrites(false);
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not lift the write limits for the page cache's drop: {}", e.toString());
+    }
+    try {
+      return PageCache.drop();
+    } finally {
+      for (LoopDevice d : ds) {
+        try {
+          d.throttleWrites(true);
+        } catch (IOException e) {
+          throw new UncheckedIOException("Could not put the write limits of " + d.device()
+              + " back after the page cache's drop: the tiers no longer model their devices", e);
+        }
+      }
+    }
   }
 
   /** The mechanism in use; set by init, and possibly changed to user space by a failed start. */

@@ -77,6 +77,18 @@ class KernelTiersTest {
       assertThat(ssd.seqReadMibps()).as(report.toString())
           .isGreaterThan(hdd.seqReadMibps()).isLessThan(1.3 * 500);
       assertThat(ssd.randIops()).as(report.toString()).isGreaterThan(10 * hdd.randIops());
+
+      // The drop lifts the write limits for its sync; every limit is back afterwards.
+      assertThat(tiers.dropCaches().dropped()).isTrue();
+      TierSpec.Device hddLimits = tiers.spec().hdd();
+      long[] expected = {hddLimits.readBytesPerSec(), hddLimits.writeBytesPerSec(),
+          hddLimits.iops(), hddLimits.iops()};
+      for (int i = 0; i < expected.length; i++) {
+        String rules = Files.readString(HostProbe.BLKIO_ROOT.resolve(
+            LoopDevice.THROTTLE_FILES.get(i)), StandardCharsets.US_ASCII);
+        assertThat(rules).as(LoopDevice.THROTTLE_FILES.get(i))
+            .contains(numbers.get(0) + " " + expected[i]);
+      }
     } finally {
       tiers.stop();
     }
