@@ -56,6 +56,8 @@ final class LocalizedSpaceClient {
   private final List<String> ssdAppDirs;
   private final Configuration conf;
   private final long marginBytes;
+  /** {@link YarnIntegrationConfigKeys#SPILL_STEP_BYTES_KEY}; 0: estimates asked for whole. */
+  private final long stepBytes;
   private final UsableSpace usableSpace;
   private volatile boolean unavailable;
   /**
@@ -83,6 +85,13 @@ final class LocalizedSpaceClient {
       Configuration conf, long marginBytes, UsableSpace usableSpace) {
     this.conf = conf;
     this.marginBytes = marginBytes;
+    this.stepBytes = conf.getLongBytes(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY,
+        YarnIntegrationConfigKeys.SPILL_STEP_BYTES_DEFAULT);
+    if (stepBytes < 0) {
+      throw new IllegalArgumentException(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY + " is "
+          + stepBytes + ": set the bytes of a spill's first room, at least 0 (0: its whole "
+          + "estimate), e.g. 8m");
+    }
     this.usableSpace = Objects.requireNonNull(usableSpace, "usableSpace");
     this.slave = slave;
     this.applicationId = applicationId;
@@ -175,12 +184,16 @@ final class LocalizedSpaceClient {
    * the attempt's application directory there; {@code null} when it goes to the HDDs. The grant
    * also holds {@code besideBytes} for a file written next to it without a grant of its own (a map
    * output's index), which {@link #written} keeps when it gives back what the estimate exceeded.
+   * A file that may {@code grow} (a spill, written through {@link RelocatingLocalFileSystem}) is
+   * granted at most {@link YarnIntegrationConfigKeys#SPILL_STEP_BYTES_KEY} at first, and more by
+   * {@link #grow} as it is written.
    */
-  Path place(String relativePath, long size, long besideBytes) {
+  Path place(String relativePath, long size, long besideBytes, boolean grows) {
     if (unavailable || size < 0) {
       return null;
     }
-    long bytes = Math.max(1, (long) Math.ceil(size * estimateFactor)) + besideBytes;
+    long estimate = Math.max(1, (long) Math.ceil(size * estimateFactor));
+    long bytes = (grows && stepBytes > 0 ? Math.min(estimate, stepBytes) : estimate) + besideBytes;
     // The slave accounts grants, not the disk: the NodeManager's own files and writes the slave
     // never granted share the filesystem. Not asking when no SSD dir really has room means no
     // grant is held for a file that goes to the HDDs.
@@ -314,6 +327,48 @@ final class LocalizedSpaceClient {
       files.put(key, new FileGrant(g.dir(), kept, g.besideBytes()));
       giveBack(g.dir(), g.bytes() - kept, file);
     }
+  }
+
+  /**
+   * Whether {@code file}, placed on the SSD by {@link #place}, may hold {@code bytes}: at once
+   * when its grant holds them (besides what it holds for a file beside it); else the slave is
+   * asked for as much again as the grant holds, at least what is missing, in the file's dir, and
+   * the answer is whether it granted them there. A file the client did not place, or any file
+   * once the slave is unreachable (as before it asked), may grow.
+   */
+  boolean grow(Path file, long bytes) {
+    String key = file.toUri().getPath();
+    FileGrant g = files.get(key);
+    if (g == null || bytes + g.besideBytes() <= g.bytes() || unavailable) {
+      return true;
+    }
+    long more = Math.max(bytes + g.besideBytes() - g.bytes(), g.bytes());
+    String appDir = ssdAppDirs.stream().filter(d -> underAny(d, List.of(g.dir())) != null)
+        .findFirst().orElse(null);
+    if (appDir == null || !fits(appDir, more)) {
+      LOG.info("No room for {} more bytes of {} on the SSD (+{} margin): HDD", more, file,
+          marginBytes);
+      return false;
+    }
+    LocalizedGrant grant;
+    try {
+      grant = slave.requestSpace(applicationId, containerId, attemptId, more, job());
+    } catch (IOException e) {
+      unavailable = true;
+      LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
+          attemptId, e.toString());
+      return true;
+    }
+    if (!grant.isGranted()) {
+      LOG.info("SSD room for {} more bytes of {} denied: {}", more, file, grant.denyReason());
+      return false;
+    }
+    if (!grant.dir().equals(g.dir())) {
+      giveBack(grant.dir(), more, file);
+      return false;
+    }
+    files.put(key, new FileGrant(g.dir(), g.bytes() + more, g.besideBytes()));
+    return true;
   }
 
   /** {@code file}, placed on the SSD by {@link #place}, was deleted: its grant goes back. */

@@ -116,9 +116,10 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
   }
 
   /**
-   * A stream to a new file on the SSD that moves the file to an HDD dir on ENOSPC. Hadoop's local
-   * stream reports a failed write as an {@link FSError}, so both that and a plain IOException are
-   * recognized.
+   * A stream to a new file on the SSD that moves the file to an HDD dir on ENOSPC, or when the
+   * slave refuses it the room to grow ({@link LocalizedSpaceClient#grow}, asked before each write
+   * past its grant). Hadoop's local stream reports a failed write as an {@link FSError}, so both
+   * that and a plain IOException are recognized.
    */
   private final class MovableStream extends OutputStream {
     private final Path ssdPath;
@@ -142,16 +143,35 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
+      if (!onHdd && !allocator.client().grow(ssdPath, written + len)) {
+        refused(len);
+      }
       try {
         out.write(b, off, len);
       } catch (IOException | FSError e) {
         if (onHdd || !isNoSpace(e)) {
           throw e;
         }
-        moveToHdd(e, len);
+        moveToHdd(e, len, false);
         out.write(b, off, len);
       }
       written += len;
+    }
+
+    /**
+     * The slave refused the file room to grow: it moves to an HDD dir and its grant goes back. If
+     * it cannot move, it stays on the SSD beyond its grant: a task never fails for the cache.
+     */
+    private void refused(long pending) throws IOException {
+      try {
+        moveToHdd(new IOException("the slave refused " + ssdPath + " room past " + written
+            + " bytes"), pending, true);
+      } catch (IOException | FSError e) {
+        LOG.warn("Could not move {} to an HDD dir when the slave refused it more room; it stays on"
+            + " the SSD beyond its grant: {}", ssdPath, e.toString());
+        out = RelocatingLocalFileSystem.super.createOutputStreamWithMode(ssdPath, true,
+            permission);
+      }
     }
 
     @Override
@@ -169,9 +189,11 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
 
     /**
      * Copies the {@link #written} bytes the SSD accepted to an HDD dir and continues there; on any
-     * failure the SSD's error is thrown, with the failure to move attached.
+     * failure {@code noSpace} (the SSD's error, or the refusal) is thrown, with the failure to move
+     * attached. A {@code refused} file's grant goes back to the slave; a full SSD's file keeps it
+     * until the container ends, the SSD being evidently fuller than the slave's accounting.
      */
-    private void moveToHdd(Throwable noSpace, long pending) throws IOException {
+    private void moveToHdd(Throwable noSpace, long pending, boolean refused) throws IOException {
       File ssdFile = RelocatingLocalFileSystem.super.pathToFile(ssdPath);
       IOUtils.closeStream(out);
       Path hddPath = null;
@@ -202,9 +224,15 @@ final class RelocatingLocalFileSystem extends RawLocalFileSystem {
       }
       out = hdd;
       onHdd = true;
-      allocator.client().leftSsd(ssdPath);
-      LOG.warn("SSD full while writing {} ({} bytes written): moved to {}", ssdPath, written,
-          hddPath);
+      if (refused) {
+        allocator.client().deleted(ssdPath);
+        LOG.info("No more SSD room for {} ({} bytes written): moved to {}", ssdPath, written,
+            hddPath);
+      } else {
+        allocator.client().leftSsd(ssdPath);
+        LOG.warn("SSD full while writing {} ({} bytes written): moved to {}", ssdPath, written,
+            hddPath);
+      }
       onMoved.accept(ssdPath, hddPath);
     }
   }

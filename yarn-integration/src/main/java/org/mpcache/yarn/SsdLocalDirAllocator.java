@@ -25,22 +25,22 @@ public class SsdLocalDirAllocator extends LocalDirAllocator {
   @Override
   public Path getLocalPathForWrite(String pathStr, long size, Configuration conf,
       boolean checkWrite) throws IOException {
-    return placed(pathStr, size, 0, conf, checkWrite);
+    return placed(pathStr, size, 0, false, conf, checkWrite);
   }
 
   /**
    * Where a file of about {@code size} bytes goes, its SSD grant also holding {@code besideBytes}
-   * for a file written next to it without a grant of its own (see
-   * {@link LocalizedSpaceClient#place}).
+   * for a file written next to it without a grant of its own, and asked for in steps as it is
+   * written when it {@code grows} (see {@link LocalizedSpaceClient#place}).
    */
-  Path getLocalPathForWrite(String pathStr, long size, long besideBytes, Configuration conf)
-      throws IOException {
-    return placed(pathStr, size, besideBytes, conf, true);
+  Path getLocalPathForWrite(String pathStr, long size, long besideBytes, boolean grows,
+      Configuration conf) throws IOException {
+    return placed(pathStr, size, besideBytes, grows, conf, true);
   }
 
-  private Path placed(String pathStr, long size, long besideBytes, Configuration conf,
-      boolean checkWrite) throws IOException {
-    Path onSsd = ssd.place(pathStr, size, besideBytes);
+  private Path placed(String pathStr, long size, long besideBytes, boolean grows,
+      Configuration conf, boolean checkWrite) throws IOException {
+    Path onSsd = ssd.place(pathStr, size, besideBytes, grows);
     return onSsd != null ? onSsd : super.getLocalPathForWrite(pathStr, size, conf, checkWrite);
   }
 

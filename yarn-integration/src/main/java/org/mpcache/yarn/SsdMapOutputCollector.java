@@ -41,19 +41,26 @@ public class SsdMapOutputCollector<K, V> extends MapTask.MapOutputBuffer<K, V> {
     if (outputFile instanceof SsdMapOutputFile ssd) {
       // Set before the first spill: the spill thread reads the field after taking the spill lock,
       // which this thread takes after returning from init.
-      writeThrough(new RelocatingLocalFileSystem(ssd.allocator(), job, ssd::followMoved));
+      if (writeThrough(new RelocatingLocalFileSystem(ssd.allocator(), job, ssd::followMoved))) {
+        ssd.spillsWrittenThroughRelocating();
+      }
     }
   }
 
-  /** Makes the buffer write its spills and output through {@code fs}, or logs why it cannot. */
-  void writeThrough(FileSystem fs) {
+  /**
+   * Makes the buffer write its spills and output through {@code fs}; whether it could, or logs why
+   * it cannot.
+   */
+  boolean writeThrough(FileSystem fs) {
     try {
       Field f = MapTask.MapOutputBuffer.class.getDeclaredField(FILE_SYSTEM_FIELD);
       f.setAccessible(true);
       f.set(this, fs);
+      return true;
     } catch (ReflectiveOperationException | RuntimeException e) {
       LOG.warn("Map outputs that meet a full SSD will fail the attempt: cannot set the map output"
           + " buffer's file system: {}", e.toString());
+      return false;
     }
   }
 

@@ -34,6 +34,8 @@ public class SsdMapOutputFile extends YarnOutputFiles {
 
   private volatile SsdLocalDirAllocator allocator;
   private volatile Path outputFile;
+  /** Whether spills are written through a {@link RelocatingLocalFileSystem}, which grows them. */
+  private volatile boolean spillsGrow;
 
   public SsdMapOutputFile() {
   }
@@ -70,7 +72,7 @@ public class SsdMapOutputFile extends YarnOutputFiles {
   @Override
   public Path getOutputFileForWrite(long size) throws IOException {
     Path p = allocator.getLocalPathForWrite(attemptOutputDir() + Path.SEPARATOR + OUTPUT_FILE,
-        size, indexBytes(), conf());
+        size, indexBytes(), false, conf());
     outputFile = p;
     return p;
   }
@@ -89,7 +91,8 @@ public class SsdMapOutputFile extends YarnOutputFiles {
   public Path getSpillFileForWrite(int spillNumber, long size) throws IOException {
     // A map's only spill becomes its file.out by a rename, and its index is then written beside
     // it: the spill's grant holds the index's bytes, as file.out's does.
-    return allocator.getLocalPathForWrite(spillName(spillNumber), size, indexBytes(), conf());
+    return allocator.getLocalPathForWrite(spillName(spillNumber), size, indexBytes(),
+        spillsGrow, conf());
   }
 
   @Override
@@ -101,6 +104,14 @@ public class SsdMapOutputFile extends YarnOutputFiles {
   public Path getInputFileForWrite(TaskID mapId, long size) throws IOException {
     return allocator.getLocalPathForWrite(String.format("%s/map_%d.out", attemptOutputDir(),
         mapId.getId()), size, conf());
+  }
+
+  /**
+   * Says that the map's spills are written through a {@link RelocatingLocalFileSystem}, which asks
+   * for their room in steps as they grow: from now on a spill's room is asked for so.
+   */
+  void spillsWrittenThroughRelocating() {
+    spillsGrow = true;
   }
 
   /** The allocator this file namer places with, for the reduce's merger. */

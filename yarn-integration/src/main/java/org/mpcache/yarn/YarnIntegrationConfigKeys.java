@@ -29,6 +29,16 @@ public final class YarnIntegrationConfigKeys {
   public static final double ESTIMATE_FACTOR_DEFAULT = 1.25;
 
   /**
+   * A map spill's SSD room is asked for in steps as the spill is written, not by its estimate up
+   * front (the records before the combiner, often several times what the spill writes): first the
+   * smaller of the estimate and this many bytes, then as much again as the spill holds each time
+   * it outgrows its room; a step the slave refuses moves the spill to the HDD dirs. 0 asks for
+   * the whole estimate up front. Accepts a k/m/g suffix.
+   */
+  public static final String SPILL_STEP_BYTES_KEY = "mpcache.localized.spill.step.bytes";
+  public static final long SPILL_STEP_BYTES_DEFAULT = 8L * 1024 * 1024;
+
+  /**
    * The job's type in the master's Dynamic Space Manager history, which predicts a job's localized
    * space from earlier jobs of its type and input size. Empty: the job's name.
    */

@@ -1,5 +1,6 @@
 package org.mpcache.yarn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ import static org.mockito.Mockito.when;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -268,5 +270,95 @@ class SsdLocalDirAllocatorTest {
     write(fs, out, 200 * 1024);
     write(fs, files.getOutputIndexFileForWrite(32), 32);
     assertEquals(200 * 1024 + 32, held());
+  }
+  /** Writes {@code bytes} of a pattern to {@code p} in 64 KiB writes, as a spill's buffer does. */
+  private static byte[] writeInChunks(RelocatingLocalFileSystem fs, Path p, int bytes)
+      throws IOException {
+    byte[] all = new byte[bytes];
+    for (int i = 0; i < bytes; i++) {
+      all[i] = (byte) (i * 31 + 7);
+    }
+    try (FSDataOutputStream out = fs.create(p)) {
+      for (int off = 0; off < bytes; off += 64 * 1024) {
+        out.write(all, off, Math.min(64 * 1024, bytes - off));
+      }
+    }
+    return all;
+  }
+
+  private static byte[] read(RelocatingLocalFileSystem fs, Path p) throws IOException {
+    try (InputStream in = fs.open(p)) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void spill_writtenPastItsFirstStep_growsInStepsNotByItsEstimate() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, MB);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    SsdMapOutputFile files = mapOutputFiles(allocator, 1);
+    files.spillsWrittenThroughRelocating();
+    // Estimated at 10 MiB (the records before the combiner), written 3 MiB.
+    Path spill = files.getSpillFileForWrite(0, 10 * MB);
+    byte[] content = writeInChunks(fs, spill, 3 * (int) MB);
+
+    assertTrue(under(spill, ssd), "on the SSD: " + spill);
+    assertArrayEquals(content, read(fs, spill));
+    ArgumentCaptor<Long> asked = ArgumentCaptor.forClass(Long.class);
+    verify(slave, times(3)).requestSpace(anyString(), anyString(), anyString(), asked.capture(),
+        any(LocalizedJob.class));
+    // The first step, then as much again as held each time the spill outgrew it.
+    assertEquals(List.of(MB + 32, MB + 32, 2 * MB + 64), asked.getAllValues());
+    assertEquals(3 * MB + 32, held(), "the spill and its index");
+  }
+
+  @Test
+  void spill_refusedRoomToGrow_movesToTheHddWithEveryByteAndGivesItsGrantBack()
+      throws IOException {
+    File ssd = new File(root, "ssd");
+    when(slave.requestSpace(anyString(), anyString(), anyString(), anyLong(),
+        any(LocalizedJob.class))).thenReturn(LocalizedGrant.granted(ssd.getAbsolutePath()),
+        LocalizedGrant.denied("no room"));
+    conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, MB);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
+    SsdMapOutputFile files = mapOutputFiles(allocator, 1);
+    files.spillsWrittenThroughRelocating();
+    Path spill = files.getSpillFileForWrite(0, 10 * MB);
+    byte[] content = writeInChunks(fs, spill, 3 * (int) MB);
+
+    assertTrue(under(spill, ssd), "named on the SSD: " + spill);
+    assertFalse(new File(spill.toUri().getPath()).exists(), "no longer on the SSD");
+    assertTrue(under(new Path(fs.pathToFile(spill).getAbsolutePath()), hdd),
+        "moved to the HDD: " + fs.pathToFile(spill));
+    assertArrayEquals(content, read(fs, spill));
+    // The first step (1 MiB and the index's 32 bytes) goes back; the refused one was never held.
+    verify(slave).returnSpace(APP, CONTAINER, ATTEMPT, ssd.getAbsolutePath(), MB + 32);
+  }
+
+  @Test
+  void spill_noStep_asksForItsWholeEstimateUpFront() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, 0);
+    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
+    SsdMapOutputFile files = mapOutputFiles(allocator, 1);
+    files.spillsWrittenThroughRelocating();
+    files.getSpillFileForWrite(0, 10 * MB);
+    verify(slave).requestSpace(anyString(), anyString(), anyString(), eq(10 * MB + 32),
+        any(LocalizedJob.class));
+  }
+
+  @Test
+  void client_negativeStep_errorNamesTheKey() {
+    conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, -1);
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> allocator(List.of(new File(root, "ssd")), 0,
+            dir -> 1L << 30));
+    assertTrue(e.getMessage().contains(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY),
+        e.getMessage());
   }
 }
