@@ -71,7 +71,9 @@ class StaleAdoptionTest {
         throw new IllegalStateException(e);
       }
       return keys.stream().allMatch(k -> copies(k) > 0);
-    }, "every block of " + p + " cached by reading it");
+      // Fills wait for the slaves' fill threads, slow on a loaded machine: the condition is
+      // polled, so a long limit costs nothing when they are quick.
+    }, 60_000, "every block of " + p + " cached by reading it");
     return keys;
   }
 

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -23,7 +24,9 @@ import org.mpcache.minicluster.MiniMpCacheCluster;
 /**
  * Unmodified MapReduce jobs for tests on a {@link MiniMpCacheCluster} with YARN: PUMA word-count
  * (two reduces) over seeded Wikipedia-like text, its output as bytes to compare with plain
- * Hadoop's, and its map tasks' durations from the job's task reports.
+ * Hadoop's, and its map tasks' durations from the job's task reports. Plain Hadoop's output comes
+ * from Hadoop's in-process local job runner ({@link #plainOutput}): the same job, the same bytes,
+ * without the YARN containers that make most of a job's time on the embedded cluster.
  */
 public final class WordCountJobs {
   private WordCountJobs() {
@@ -53,6 +56,22 @@ public final class WordCountJobs {
     Job job = wordCount(conf, in, out);
     assertTrue(job.waitForCompletion(false), "job " + job.getJobID() + " failed");
     return job;
+  }
+
+  /**
+   * Runs word-count of the text in {@code in} into {@code out} under plain Hadoop (reads bypass
+   * the cache, no localized plug points) with Hadoop's local job runner, in this JVM; returns its
+   * output as {@link #output} does. The mapper, combiner, partitioner, reducer and output format
+   * are the job's own, so its output is byte for byte what the same job gives on YARN.
+   */
+  public static byte[] plainOutput(MiniMpCacheCluster cluster, Path in, Path out)
+      throws Exception {
+    Configuration c = cluster.plainHadoopConf();
+    c.set(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME);
+    run(c, in, out);
+    byte[] bytes = output(cluster, out);
+    assertTrue(bytes.length > 0, "plain Hadoop's word-count of " + in + " is empty");
+    return bytes;
   }
 
   /** The concatenated bytes of a job's part files, in name order. */

@@ -3,6 +3,7 @@ package org.mpcache.trust;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.mpcache.e2e.ClusterFiles.readUntilCached;
 
 import java.io.File;
 import java.io.IOException;
@@ -79,9 +80,10 @@ class MapReduceFaultsTest {
         .slaveCapacity(16 * BLOCK).slaveCacheDir(i -> new File(SSD, "ssd-" + i))
         .set(ClientConfigKeys.CACHE_DEADLINE_MS_KEY, String.valueOf(DEADLINE_MS))
         .set(MpCacheConfigKeys.RPC_TIMEOUT_MS_KEY, "5000").build();
-    WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
-    plainOutput = WordCountJobs.output(cluster, runJob("plain", INPUT, false).out);
-    runJob("warm-up", INPUT, true);
+    Path inputFile = WordCountJobs.text(cluster, INPUT, 6 * BLOCK, 41);
+    plainOutput = WordCountJobs.plainOutput(cluster, INPUT, new Path("/faults/out-plain"));
+    // The jobs read cached input, the baseline's as the faulted ones'.
+    readUntilCached(cluster, inputFile);
     Ran baseline = runJob("baseline", INPUT, true);
     assertArrayEquals(plainOutput, WordCountJobs.output(cluster, baseline.out));
     baselineMapMs = baseline.meanMapMs;
