@@ -202,17 +202,8 @@ final class LocalizedSpaceClient {
           marginBytes, relativePath);
       return null;
     }
-    LocalizedGrant grant;
-    try {
-      grant = slave.requestSpace(applicationId, containerId, attemptId, bytes, job());
-    } catch (IOException e) {
-      unavailable = true;
-      LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
-          attemptId, e.toString());
-      return null;
-    }
-    if (!grant.isGranted()) {
-      LOG.info("SSD room for {} bytes of {} denied: {}", bytes, relativePath, grant.denyReason());
+    LocalizedGrant grant = ask(bytes, relativePath);
+    if (grant == null) {
       return null;
     }
     for (String appDir : ssdAppDirs) {
@@ -350,18 +341,10 @@ final class LocalizedSpaceClient {
           marginBytes);
       return false;
     }
-    LocalizedGrant grant;
-    try {
-      grant = slave.requestSpace(applicationId, containerId, attemptId, more, job());
-    } catch (IOException e) {
-      unavailable = true;
-      LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
-          attemptId, e.toString());
-      return true;
-    }
-    if (!grant.isGranted()) {
-      LOG.info("SSD room for {} more bytes of {} denied: {}", more, file, grant.denyReason());
-      return false;
+    LocalizedGrant grant = ask(more, file);
+    if (grant == null) {
+      // Refused; or the slave is unreachable, and the file goes on as before it asked.
+      return unavailable;
     }
     if (!grant.dir().equals(g.dir())) {
       giveBack(grant.dir(), more, file);
@@ -369,6 +352,28 @@ final class LocalizedSpaceClient {
     }
     files.put(key, new FileGrant(g.dir(), g.bytes() + more, g.besideBytes()));
     return true;
+  }
+
+  /**
+   * Asks the slave for {@code bytes} more of the attempt's room, for {@code what}: the grant, or
+   * null when the slave refused them or could not be reached (which also sets
+   * {@link #unavailable}: the attempt stops asking).
+   */
+  private LocalizedGrant ask(long bytes, Object what) {
+    LocalizedGrant grant;
+    try {
+      grant = slave.requestSpace(applicationId, containerId, attemptId, bytes, job());
+    } catch (IOException e) {
+      unavailable = true;
+      LOG.warn("SSD Localized Cache unavailable for {}, using the HDD dirs from now on: {}",
+          attemptId, e.toString());
+      return null;
+    }
+    if (!grant.isGranted()) {
+      LOG.info("SSD room for {} bytes of {} denied: {}", bytes, what, grant.denyReason());
+      return null;
+    }
+    return grant;
   }
 
   /** {@code file}, placed on the SSD by {@link #place}, was deleted: its grant goes back. */

@@ -292,21 +292,32 @@ class SsdLocalDirAllocatorTest {
     }
   }
 
-  @Test
-  void spill_writtenPastItsFirstStep_growsInStepsNotByItsEstimate() throws IOException {
-    File ssd = new File(root, "ssd");
-    grant(ssd);
+  /** A map's spill as written: its file system, its path and the bytes written. */
+  private record Spilled(RelocatingLocalFileSystem fs, Path path, byte[] content) {
+  }
+
+  /**
+   * Writes a spill estimated at 10 MiB (its records before the combiner) and 3 MiB long, asking
+   * for room in 1 MiB steps, with {@code ssd} as the slave's SSD dir.
+   */
+  private Spilled spill3MibEstimatedAt10(File ssd) throws IOException {
     conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, MB);
     SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
     RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
     SsdMapOutputFile files = mapOutputFiles(allocator, 1);
     files.spillsWrittenThroughRelocating();
-    // Estimated at 10 MiB (the records before the combiner), written 3 MiB.
     Path spill = files.getSpillFileForWrite(0, 10 * MB);
-    byte[] content = writeInChunks(fs, spill, 3 * (int) MB);
+    return new Spilled(fs, spill, writeInChunks(fs, spill, 3 * (int) MB));
+  }
 
-    assertTrue(under(spill, ssd), "on the SSD: " + spill);
-    assertArrayEquals(content, read(fs, spill));
+  @Test
+  void spill_writtenPastItsFirstStep_growsInStepsNotByItsEstimate() throws IOException {
+    File ssd = new File(root, "ssd");
+    grant(ssd);
+    Spilled s = spill3MibEstimatedAt10(ssd);
+
+    assertTrue(under(s.path(), ssd), "on the SSD: " + s.path());
+    assertArrayEquals(s.content(), read(s.fs(), s.path()));
     ArgumentCaptor<Long> asked = ArgumentCaptor.forClass(Long.class);
     verify(slave, times(3)).requestSpace(anyString(), anyString(), anyString(), asked.capture(),
         any(LocalizedJob.class));
@@ -322,19 +333,13 @@ class SsdLocalDirAllocatorTest {
     when(slave.requestSpace(anyString(), anyString(), anyString(), anyLong(),
         any(LocalizedJob.class))).thenReturn(LocalizedGrant.granted(ssd.getAbsolutePath()),
         LocalizedGrant.denied("no room"));
-    conf.setLong(YarnIntegrationConfigKeys.SPILL_STEP_BYTES_KEY, MB);
-    SsdLocalDirAllocator allocator = allocator(List.of(ssd), 0, dir -> 1L << 30);
-    RelocatingLocalFileSystem fs = new RelocatingLocalFileSystem(allocator, conf, (a, b) -> { });
-    SsdMapOutputFile files = mapOutputFiles(allocator, 1);
-    files.spillsWrittenThroughRelocating();
-    Path spill = files.getSpillFileForWrite(0, 10 * MB);
-    byte[] content = writeInChunks(fs, spill, 3 * (int) MB);
+    Spilled s = spill3MibEstimatedAt10(ssd);
 
-    assertTrue(under(spill, ssd), "named on the SSD: " + spill);
-    assertFalse(new File(spill.toUri().getPath()).exists(), "no longer on the SSD");
-    assertTrue(under(new Path(fs.pathToFile(spill).getAbsolutePath()), hdd),
-        "moved to the HDD: " + fs.pathToFile(spill));
-    assertArrayEquals(content, read(fs, spill));
+    assertTrue(under(s.path(), ssd), "named on the SSD: " + s.path());
+    assertFalse(new File(s.path().toUri().getPath()).exists(), "no longer on the SSD");
+    File moved = s.fs().pathToFile(s.path());
+    assertTrue(under(new Path(moved.getAbsolutePath()), hdd), "moved to the HDD: " + moved);
+    assertArrayEquals(s.content(), read(s.fs(), s.path()));
     // The first step (1 MiB and the index's 32 bytes) goes back; the refused one was never held.
     verify(slave).returnSpace(APP, CONTAINER, ATTEMPT, ssd.getAbsolutePath(), MB + 32);
   }
