@@ -12,8 +12,10 @@ import org.mpcache.common.proto.MpCacheProtos.BlockAccessProto;
  * ({@link BlockReader.Transport}), each answering null to fall through to the next.
  *
  * <ol>
- *   <li>DESCRIPTOR: the block's file, when its slave is on this host, offers descriptors and
- *       descriptors can be had here ({@link LocalBlockReader}). Before a lookup, from the socket
+ *   <li>DESCRIPTOR: the block's file, when its slave is on this host, offers descriptors,
+ *       descriptors can be had here ({@link LocalBlockReader}) and the FileSystem's
+ *       {@link DescriptorGate} is open (at first, local hits go through the stream: a JVM that
+ *       reads one split does not pay for setting descriptors up). Before a lookup, from the socket
  *       an earlier hit named, the request standing for the lookup ({@link #direct}); after a
  *       hit, from the socket the hit names. A socket that fails is forgotten and said once.
  *       A block file its FileSystem's {@link DescriptorCache} holds open already is taken from
@@ -143,7 +145,7 @@ final class BlockReaderFactory {
   }
 
   private boolean descriptorsUsable(SlaveDirectory.Slave slave) {
-    return ctx.conf().descriptors && slave.local();
+    return ctx.conf().descriptors && slave.local() && ctx.descriptorGate().open();
   }
 
   /** The block file from the socket {@code hit} names; null when none can be had. */
@@ -195,7 +197,11 @@ final class BlockReaderFactory {
     try {
       LocalBlockReader file = descriptors.open(socket, t, standsForLookup ? t.access() : null,
           d.remainingMillis(), d.limitMillis());
-      return file == null ? null : reader(ctx.descriptors().insert(file), sequential);
+      if (file == null) {
+        return null;
+      }
+      ctx.descriptorGate().descriptorHad();
+      return reader(ctx.descriptors().insert(file), sequential);
     } catch (IOException | RuntimeException | LinkageError e) {
       t.slave().descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "

@@ -22,6 +22,11 @@ final class ClientConf {
   /** Whether local hits read the block file through a descriptor the slave passes. */
   final boolean descriptors;
   /**
+   * Bytes read from the cache before local hits take descriptors; 0 when they do from the first
+   * hit (always so when hits without a descriptor would go through RPC).
+   */
+  final long descriptorsAfterBytes;
+  /**
    * Bytes a sequential reader of a slave's block stream asks for ahead; negative when hits that
    * have no descriptor read through the slave's RPC instead of its stream (streams off, or
    * Kerberos or RPC protection on, where the RPC protects block bytes and the stream would not).
@@ -66,6 +71,9 @@ final class ClientConf {
         ClientConfigKeys.STREAM_READAHEAD_BYTES_KEY,
         ClientConfigKeys.STREAM_READAHEAD_BYTES_DEFAULT, 0, ClientConfigKeys.MAX_CALL_BYTES);
     streamReadahead = streams ? readahead : -1;
+    long after = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY,
+        ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_DEFAULT, 0);
+    descriptorsAfterBytes = streams ? after : 0;
     missLookupIntervalNanos = TimeUnit.MILLISECONDS.toNanos(ConfigChecks.longAtLeast(conf,
         ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_KEY,
         ClientConfigKeys.MISS_LOOKUP_INTERVAL_MS_DEFAULT, 0));

@@ -71,7 +71,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
     client = new ClientContext(settings, directory,
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
         new OpenStreams(), new DescriptorCache(settings.descriptorCacheMaxIdle,
-            settings.descriptorCacheIdleNanos, System::nanoTime), statistics);
+            settings.descriptorCacheIdleNanos, System::nanoTime),
+        new DescriptorGate(settings.descriptorsAfterBytes, DescriptorGate.JVM_SET_UP), statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }

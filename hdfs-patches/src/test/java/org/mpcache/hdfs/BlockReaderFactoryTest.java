@@ -9,6 +9,7 @@ import static org.mockito.Mockito.mock;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -26,7 +27,8 @@ import org.mpcache.common.protocolPB.ProtoConverters;
 /**
  * The factory's choice of transport when the descriptor client cannot even be set up: the
  * block goes on through the next transport, the fault counted, whatever the descriptor client
- * threw; and block files shared by the streams of one FileSystem through its descriptor cache.
+ * threw; local hits through the stream until the FileSystem's descriptor gate opens; and block
+ * files shared by the streams of one FileSystem through its descriptor cache.
  */
 class BlockReaderFactoryTest {
   private static final String SOCKET = "/run/mpcache/slave.socket";
@@ -44,7 +46,8 @@ class BlockReaderFactoryTest {
     conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, true);
     conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     ClientContext ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
-        new OpenStreams(), new DescriptorCache(0, 0, System::nanoTime), null);
+        new OpenStreams(), new DescriptorCache(0, 0, System::nanoTime),
+        new DescriptorGate(0, new AtomicBoolean()), null);
     return new BlockReaderFactory(ctx, System::nanoTime, (socket, t, access, timeoutMs,
         releaseTimeoutMs) -> {
       if (error instanceof Error) {
@@ -91,6 +94,39 @@ class BlockReaderFactoryTest {
     assertEquals(faults + 1, ClientCounters.get().descriptorFaults());
   }
 
+  @Test
+  void looked_localHitBeforeTheGateOpens_asksForNoDescriptorUntilEnoughIsRead() {
+    Configuration conf = new Configuration(false);
+    conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, true);
+    conf.setLong(ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY, 3 * LENGTH);
+    ClientConf settings = new ClientConf(conf);
+    ClientContext ctx = new ClientContext(settings, mock(SlaveDirectory.class), null,
+        new OpenStreams(), new DescriptorCache(0, 0, System::nanoTime),
+        new DescriptorGate(settings.descriptorsAfterBytes, new AtomicBoolean()), null);
+    AtomicInteger asked = new AtomicInteger();
+    BlockReaderFactory f = new BlockReaderFactory(ctx, System::nanoTime,
+        (socket, t, access, timeoutMs, releaseTimeoutMs) -> {
+          asked.incrementAndGet();
+          return null;
+        });
+    BlockTarget t = localTarget();
+    LookupResponseProto hit = LookupResponseProto.newBuilder()
+        .setStatus(LookupResponseProto.Status.HIT).setLength(LENGTH).setDomainSocketPath(SOCKET)
+        .build();
+
+    for (int i = 0; i < 3; i++) {
+      // This slave offers no stream: the hit goes through RPC, as a stream's would.
+      assertEquals(BlockReader.Transport.RPC,
+          f.looked(t, hit, f.deadline(t, true), true, false).transport());
+      assertNull(f.direct(t, f.deadline(t, true), true), "no descriptor before a lookup either");
+      ctx.readFromCache((int) LENGTH);
+    }
+    assertEquals(0, asked.get(), "no descriptor asked for while the gate was shut");
+
+    f.looked(t, hit, f.deadline(t, true), true, false);
+    assertEquals(1, asked.get(), "3 blocks read from the cache: the next local hit asks");
+  }
+
   @TempDir
   Path dir;
 
@@ -105,7 +141,8 @@ class BlockReaderFactoryTest {
       Configuration conf = new Configuration(false);
       conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
       ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
-          new OpenStreams(), new DescriptorCache(4, Long.MAX_VALUE, System::nanoTime), null);
+          new OpenStreams(), new DescriptorCache(4, Long.MAX_VALUE, System::nanoTime),
+        new DescriptorGate(0, new AtomicBoolean()), null);
     }
 
     /** One stream's factory. */

@@ -356,6 +356,9 @@ public final class MiniMpCacheCluster implements Closeable {
     // would close a cached one under the other tests of the JVM.
     conf.setBoolean("fs.hdfs.impl.disable.cache", true);
     setUnlessConfigured(conf, ClientConfigKeys.SLAVES_REFRESH_MS_KEY, "1000");
+    // Tests read small files: local hits take descriptors, the transport a long-lived reader
+    // settles on, from the first hit. The evaluation sets the client's own default back.
+    setUnlessConfigured(conf, ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY, "0");
     if (spec.yarn) {
       startYarn();
     }

@@ -205,6 +205,9 @@ public final class EvalHarness {
             run + "/cache", tierDirs))
         .nodeManagerMemoryMb(containerMb)
         .set(ClientConfigKeys.ENABLED_KEY, Boolean.toString(mode.caches()))
+        // The client as shipped: the embedded cluster's tests start descriptors at once.
+        .set(ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY,
+            Long.toString(ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_DEFAULT))
         .set(MasterConfigKeys.POLICY_KEY,
             mode == EvalMode.PACMAN ? effectivePacmanPolicy() : mode.policy());
     if (settings.timed()) {

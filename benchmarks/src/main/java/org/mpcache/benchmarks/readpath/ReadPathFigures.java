@@ -407,7 +407,7 @@ public final class ReadPathFigures {
     }
   }
 
-  private static List<BlockKey> blocksOf(MiniMpCacheCluster c, Path p) throws IOException {
+  static List<BlockKey> blocksOf(MiniMpCacheCluster c, Path p) throws IOException {
     List<BlockKey> keys = new ArrayList<>();
     for (LocatedBlock b : c.dfs().getFileSystem().getClient()
         .getLocatedBlocks(p.toUri().getPath(), 0, Long.MAX_VALUE).getLocatedBlocks()) {
@@ -417,7 +417,7 @@ public final class ReadPathFigures {
     return keys;
   }
 
-  private static long cachedBlocks(MiniMpCacheCluster c, Path p) throws IOException {
+  static long cachedBlocks(MiniMpCacheCluster c, Path p) throws IOException {
     MpCacheSlave s = c.slaves().get(0);
     return blocksOf(c, p).stream().filter(k -> s.getStore().blockFile(k).isPresent()).count();
   }
