@@ -197,11 +197,7 @@ final class BlockReaderFactory {
     try {
       LocalBlockReader file = descriptors.open(socket, t, standsForLookup ? t.access() : null,
           d.remainingMillis(), d.limitMillis());
-      if (file == null) {
-        return null;
-      }
-      ctx.descriptorGate().descriptorHad();
-      return reader(ctx.descriptors().insert(file), sequential);
+      return file == null ? null : reader(ctx.descriptors().insert(file), sequential);
     } catch (IOException | RuntimeException | LinkageError e) {
       t.slave().descriptorSocket(null);
       ClientCounters.get().descriptorFault("descriptor passing unavailable (slave "

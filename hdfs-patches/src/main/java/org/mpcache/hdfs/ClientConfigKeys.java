@@ -32,10 +32,7 @@ public final class ClientConfigKeys {
   public static final String DOMAIN_SOCKET_ENABLED_KEY = "mpcache.client.domain.socket.enabled";
   public static final boolean DOMAIN_SOCKET_ENABLED_DEFAULT = true;
 
-  /**
-   * Bytes a FileSystem reads from the cache through the slaves' streams before its local hits
-   * take descriptors, unless this JVM has set descriptors up already.
-   */
+  /** Bytes a FileSystem reads from the cache before its local hits take descriptors. */
   public static final String DOMAIN_SOCKET_AFTER_BYTES_KEY =
       "mpcache.client.domain.socket.after.bytes";
   public static final long DOMAIN_SOCKET_AFTER_BYTES_DEFAULT = 256L * 1024 * 1024;

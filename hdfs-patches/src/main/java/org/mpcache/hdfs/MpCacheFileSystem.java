@@ -72,7 +72,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
         new OpenStreams(), new DescriptorCache(settings.descriptorCacheMaxIdle,
             settings.descriptorCacheIdleNanos, System::nanoTime),
-        new DescriptorGate(settings.descriptorsAfterBytes, DescriptorGate.JVM_SET_UP), statistics);
+        new DescriptorGate(settings.descriptorsAfterBytes), statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }

@@ -5,20 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
 /**
  * When a FileSystem's local hits start taking descriptors: after the bytes its key names, at
- * once when another FileSystem of the JVM had one, at once when hits would otherwise go through
- * RPC; and the key's bad values refused by name.
+ * once when it names none or hits would otherwise go through RPC; and the key's bad values
+ * refused by name.
  */
 class DescriptorGateTest {
 
   @Test
   void open_afterTheBytesItWaitsFor_andStaysOpen() {
-    DescriptorGate g = new DescriptorGate(100, new AtomicBoolean());
+    DescriptorGate g = new DescriptorGate(100);
     assertFalse(g.open());
     g.read(99);
     assertFalse(g.open(), "one byte short");
@@ -28,14 +27,8 @@ class DescriptorGateTest {
   }
 
   @Test
-  void open_atOnceWhenAnotherGateOfTheJvmHadADescriptor() {
-    AtomicBoolean jvm = new AtomicBoolean();
-    DescriptorGate first = new DescriptorGate(0, jvm);
-    DescriptorGate second = new DescriptorGate(1L << 30, jvm);
-    assertTrue(first.open(), "0 bytes: open from the start");
-    assertFalse(second.open());
-    first.descriptorHad();
-    assertTrue(second.open(), "the set-up is paid: nothing to wait for");
+  void open_fromTheStart_whenItWaitsForNoBytes() {
+    assertTrue(new DescriptorGate(0).open());
   }
 
   @Test

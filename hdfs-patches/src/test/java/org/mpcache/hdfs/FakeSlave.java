@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
@@ -143,7 +142,7 @@ final class FakeSlave implements Closeable {
     ClientContext ctx = new ClientContext(settings, directory, background, openStreams,
         new DescriptorCache(settings.descriptorCacheMaxIdle, settings.descriptorCacheIdleNanos,
             nanos::get),
-        new DescriptorGate(0, new AtomicBoolean()), null);
+        new DescriptorGate(0), null);
     List<LocatedBlock> located = new ArrayList<>();
     for (int i = 0; i < blocks; i++) {
       LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", i + 1, blockBytes, 1),

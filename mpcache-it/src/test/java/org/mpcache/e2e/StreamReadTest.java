@@ -40,7 +40,8 @@ import org.mpcache.slave.MpCacheSlave;
  * ({@code mpcache.client.domain.socket.enabled=false}), as a reader on another host could not.
  * Sequential and positional reads come from the cache with the right bytes; a corrupted chunk is
  * detected and the block served from HDFS; a stream that cannot be had moves the block to the
- * slave's RPC. The last test stops a slave's stream server, so it runs last.
+ * slave's RPC. A client that takes descriptors reads its first local hits through the stream
+ * too. The last test stops a slave's stream server, so it runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StreamReadTest {
@@ -118,12 +119,44 @@ class StreamReadTest {
   }
 
   /**
+   * With descriptors on and the client's default way of reaching them, a FileSystem reads its
+   * first local hits through the block stream and takes descriptors only once it has read
+   * {@code mpcache.client.domain.socket.after.bytes} from the cache.
+   */
+  @Test
+  @Order(2)
+  void read_localHitsGoThroughTheStreamUntilTheFileSystemHasReadEnough() throws Exception {
+    Path p = new Path("/stream/gate");
+    byte[] content = data(22, 4 * BLOCK);
+    write(cluster, p, content);
+    readUntilCached(cluster, p);
+    Configuration conf = new Configuration(cluster.conf());
+    conf.setBoolean(ClientConfigKeys.DOMAIN_SOCKET_ENABLED_KEY, true);
+    conf.setLong(ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY, 2L * BLOCK);
+    long streams = ClientCounters.get().hitsByStream();
+    long byDescriptor = ClientCounters.get().hitsByDescriptor();
+    byte[] got = new byte[content.length];
+    try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), conf);
+        FSDataInputStream in = fs.open(p)) {
+      in.readFully(0, got, 0, 2 * BLOCK);
+      assertEquals(streams + 2, ClientCounters.get().hitsByStream(),
+          "the first two blocks through the stream");
+      assertEquals(byDescriptor, ClientCounters.get().hitsByDescriptor());
+      in.readFully(2L * BLOCK, got, 2 * BLOCK, 2 * BLOCK);
+    }
+    assertArrayEquals(content, got);
+    assertEquals(byDescriptor + 2, ClientCounters.get().hitsByDescriptor(),
+        "two blocks' bytes read from the cache: the next two through descriptors");
+    assertEquals(streams + 2, ClientCounters.get().hitsByStream());
+  }
+
+  /**
    * Positional reads over more blocks than a stream keeps readers for: a block whose reader was
    * let go opens one again from its lookup's answer; one evicted after its reader was let go is
    * read from HDFS, every byte right.
    */
   @Test
-  @Order(2)
+  @Order(3)
   void read_positionalOverManyBlocksThanHeld_reopenedFromTheirAnswersWithTheRightBytes()
       throws Exception {
     Path p = new Path("/stream/many");
@@ -165,7 +198,7 @@ class StreamReadTest {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void read_corruptedChunkIsDetectedAndServedFromHdfs() throws Exception {
     Path p = new Path("/stream/corrupt");
     byte[] content = data(22, 2 * BLOCK);
@@ -185,7 +218,7 @@ class StreamReadTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void read_streamThatCannotBeHadFallsBackToTheSlavesRpc() throws Exception {
     Path p = new Path("/stream/rpc");
     byte[] content = data(23, 2 * BLOCK);
