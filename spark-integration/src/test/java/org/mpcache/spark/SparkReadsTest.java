@@ -45,6 +45,7 @@ import org.mpcache.common.BlockKey;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.Waits;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
+import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
 import org.mpcache.hdfs.MpCacheFileSystem;
 import org.mpcache.minicluster.MiniMpCacheCluster;
@@ -94,6 +95,9 @@ class SparkReadsTest {
         // What a cluster's core-site.xml and hdfs-site.xml have; the guide's keys are above.
         .config("spark.hadoop.fs.defaultFS", fsUri)
         .config("spark.hadoop.dfs.blocksize", Integer.toString(BLOCK))
+        // Descriptors from the first local hit (an executor takes them after 256 MiB by
+        // default): these few MiB show that they work beside Spark's own Netty.
+        .config("spark.hadoop." + ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY, "0")
         .getOrCreate();
     assertTrue(FileSystem.get(URI.create(fsUri), spark.sparkContext().hadoopConfiguration())
         instanceof MpCacheFileSystem, "Spark's FileSystem for HDFS reads through the cache");
