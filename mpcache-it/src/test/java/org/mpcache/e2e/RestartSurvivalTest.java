@@ -13,6 +13,9 @@ import static org.mpcache.e2e.ClusterFiles.write;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -74,6 +77,28 @@ class RestartSurvivalTest {
         "bytes from the cache after the restart");
     assertEquals(0, ClientCounters.get().totalFallbacks() - fallbacks,
         "fallbacks to HDFS after the restart: " + ClientCounters.get().fallbacks());
+  }
+
+  /**
+   * The ports a restart binds again lie below the kernel's ephemeral range: a port handed out as
+   * "any free port" could be given to another process's socket while its daemon is down, and the
+   * restart would fail with "Address already in use" (it did, in a full suite run).
+   */
+  @Test
+  void daemonsThatRestart_listenBelowTheEphemeralRange() throws Exception {
+    String[] range = Files.readAllLines(Paths.get("/proc/sys/net/ipv4/ip_local_port_range"))
+        .get(0).trim().split("\\s+");
+    int low = Integer.parseInt(range[0]);
+    List<Integer> ports = new ArrayList<>(List.of(
+        cluster.master().getRpcAddress().getPort()));
+    for (MpCacheSlave s : cluster.slaves()) {
+      ports.add(s.info().getClientPort());
+      ports.add(s.getLocalizedAddress().getPort());
+    }
+    for (int port : ports) {
+      assertTrue(port > 0 && port < low, "port " + port + " of " + ports
+          + " is in the ephemeral range from " + low);
+    }
   }
 
   @Test

@@ -330,8 +330,9 @@ public final class MiniMpCacheCluster implements Closeable {
 
     boolean external = spec.externalClientPorts != null;
     masterConf = new Configuration(conf);
+    // A port restartMaster can bind again: no other socket is given it while the master is down.
     masterConf.set(MpCacheConfigKeys.MASTER_RPC_ADDRESS_KEY,
-        spec.host + ":" + (external ? spec.externalMasterPort : 0));
+        spec.host + ":" + (external ? spec.externalMasterPort : RebindablePorts.pick(spec.host)));
     setUnlessConfigured(masterConf, MasterConfigKeys.HTTP_ADDRESS_KEY, spec.host + ":0");
     setUnlessConfigured(masterConf, MasterConfigKeys.HEARTBEAT_INTERVAL_MS_KEY, "500");
     // No checkpoints unless the test asks for them: the default, under hadoop.tmp.dir, is shared
@@ -398,10 +399,17 @@ public final class MiniMpCacheCluster implements Closeable {
     startSlave(i, 0);
   }
 
-  /** Starts slave {@code i} serving clients on {@code port}, 0 for any. */
+  /**
+   * Starts slave {@code i} serving clients on {@code port}, 0 for a new one outside the
+   * ephemeral range ({@link RebindablePorts}: crashAndRestartSlave binds it again).
+   */
   private void startSlave(int i, int port) throws IOException {
     // A restarted slave keeps its Localized Cache port: its NodeManager knows only that one.
-    int localizedPort = i < slaves.size() ? localizedPorts.get(i) : 0;
+    int localizedPort = i < slaves.size() ? localizedPorts.get(i)
+        : RebindablePorts.pick(spec.host);
+    if (port == 0) {
+      port = RebindablePorts.pick(spec.nodeHosts ? nodeAddress(i) : spec.host);
+    }
     Configuration sc = slaveConf(i, port, localizedPort);
     MpCacheSlave s = spec.slaveStorage == null ? new MpCacheSlave() : new MpCacheSlave() {
       @Override
