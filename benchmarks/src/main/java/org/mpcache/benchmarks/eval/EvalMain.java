@@ -23,14 +23,18 @@ import org.mpcache.common.tools.ToolOptions;
  * then prints the speedup table and writes CSV, JSON and plots (see {@link EvalReport}). By
  * default it runs the short hot-dataset mix ({@link EvalMix#hotWithScans}) under hadoop, mpcache
  * and ssd-lru twice, modes interleaved; {@code --compare} runs every mode three times, and
- * {@code --full} the reuse mix ({@link EvalMix#reuse}) over the paper's 20 size classes, longer.
+ * {@code --full} every benchmark twice ({@link EvalMix#suite}) with mpCache at three cache sizes.
  * {@link #options()} declares every option with its default ({@code --help} prints them);
  * docs/evaluation.md describes them. Exit status 0 on success, 1 on bad arguments, 2 if the
  * evaluation failed.
  */
 public final class EvalMain extends CommandLineTool {
   private static final long MB = 1L << 20;
-  /** The defaults {@code --full} sets: the reuse mix over the paper's size classes, longer. */
+  /**
+   * The defaults {@code --full} sets: every benchmark twice over the paper's Zipf mix of two size
+   * classes, mpCache at three Input Cache sizes up to one that holds the working set (the
+   * paper's Figs. 3 and 5; docs/evaluation.md derives each figure).
+   */
   private static final Map<String, Object> FULL = fullDefaults();
   /** The {@code --modes} value that names every mode. */
   static final String ALL_MODES = "all";
@@ -41,7 +45,7 @@ public final class EvalMain extends CommandLineTool {
    */
   private static final Map<String, Object> COMPARE = compareDefaults();
   /** The mix that re-reads few datasets, and the paper's mix over (kind, size class). */
-  static final List<String> MIXES = List.of("hot", "reuse", "paper");
+  static final List<String> MIXES = List.of("hot", "reuse", "paper", "suite");
   /** The modes README's command runs: the baseline, mpCache and the admit-all SSD cache. */
   static final String DEFAULT_MODES = "hadoop,mpcache,ssd-lru";
 
@@ -101,14 +105,15 @@ public final class EvalMain extends CommandLineTool {
 
   private static Map<String, Object> fullDefaults() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("mix", "reuse");
-    m.put("jobs", 30);
-    m.put("datasets", 8);
-    m.put("classes", 20);
-    m.put("cache-mb", 256);
+    m.put("mix", "suite");
+    m.put("modes", "hadoop,mpcache");
+    m.put("jobs", 26);
+    m.put("classes", 2);
+    m.put("mb-per-class", 32);
+    m.put("cache-mb", 288);
+    m.put("sweep-cache-mb", "72,144,288");
     m.put("localized-mb", 256);
     m.put("memory-cache-mb", 32);
-    m.put("kmeans-iterations", 3);
     return m;
   }
 
@@ -116,13 +121,15 @@ public final class EvalMain extends CommandLineTool {
   public ToolOptions options() {
     return new ToolOptions("EvalMain", "Runs the paper's job mix under each mode on an embedded "
         + "cluster, then prints the speedup table and writes CSV, JSON and plots.")
-        .preset("full", "the reuse mix over the paper's 20 size classes, longer", FULL)
+        .preset("full", "every benchmark twice, the paper's Zipf mix, hadoop and mpcache at "
+            + "three cache sizes (Figs. 3 and 5)", FULL)
         .preset("compare", "every mode, three repetitions, over two datasets re-read by 8 jobs "
             + "(the full comparison)", COMPARE)
         .option("jobs", "N", "jobs in the mix", 4)
-        .option("mix", "hot|reuse|paper", "hot: one hot dataset read by most jobs, one-off scans "
-            + "between; reuse: few datasets, each read by several benchmarks, Zipf popularity; "
-            + "paper: a dataset per input kind and size class", "hot")
+        .option("mix", "hot|reuse|paper|suite", "hot: one hot dataset read by most jobs, one-off "
+            + "scans between; reuse: few datasets, each read by several benchmarks, Zipf "
+            + "popularity; paper: a dataset per input kind and size class; suite: the paper's, "
+            + "with the 13 benchmarks in turn", "hot")
         .option("hot-class", "K", "size class of the hot mix's hot dataset", 3)
         .option("scan-class", "K", "size class of the hot mix's one-off scans", 2)
         .option("scan-every", "N", "hot jobs between two scans of the hot mix", 2)
@@ -260,6 +267,7 @@ public final class EvalMain extends CommandLineTool {
     long bytesPerClass = (long) (mbPerClass * MB);
     return switch (mixName) {
       case "paper" -> EvalMix.paper(jobs, classes, zipf, bytesPerClass, seed);
+      case "suite" -> EvalMix.suite(jobs, classes, zipf, bytesPerClass, seed);
       case "reuse" -> EvalMix.reuse(jobs, datasets, popularity, classes, zipf, bytesPerClass,
           seed);
       default -> EvalMix.hotWithScans(jobs, hotClass, scanClass, scanEvery, bytesPerClass,

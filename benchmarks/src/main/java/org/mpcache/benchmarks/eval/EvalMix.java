@@ -20,7 +20,9 @@ import org.mpcache.benchmarks.puma.ShuffleClass;
  * {@code k * bytesPerClass} bytes (the paper's 3-4.3 GB per unit of k shrunk to what the machine
  * holds). {@link #reuse} is the mix with the paper's reuse: few datasets, each read by several
  * jobs of different benchmarks, chosen by Zipf popularity, as the paper's 13 benchmarks read one
- * Wikipedia dump, one ratings set and a few more. Pure: equal arguments give the same mix.
+ * Wikipedia dump, one ratings set and a few more. {@link #suite} is the paper's mix with every
+ * benchmark in it: the 13 benchmarks in turn, size classes by Equation 3. Pure: equal arguments
+ * give the same mix.
  */
 public final class EvalMix {
   private EvalMix() {
@@ -46,6 +48,43 @@ public final class EvalMix {
     List<MixJob> out = new ArrayList<>(jobs);
     for (int i = 0; i < jobs; i++) {
       PumaBenchmark b = benchmarks.get(random.nextInt(benchmarks.size()));
+      int k = zipf.sample(random) + 1;
+      out.add(new MixJob(i, b, k, k * bytesPerClass));
+    }
+    return out;
+  }
+
+  /**
+   * Draws {@code jobs} jobs that take {@code benchmarks} in turn, in an order the seed shuffles
+   * anew for each round through them, each over a size class drawn by Equation 3 (as
+   * {@link #draw}, where a benchmark is drawn uniformly instead): every benchmark runs
+   * {@code jobs / benchmarks} or one more times, so a per-benchmark figure (the paper's Fig. 3)
+   * has each of them. Jobs of the same input kind and class share a dataset, so the benchmarks
+   * that read one kind re-read each other's inputs, as the paper's do.
+   *
+   * @param classes N of Equation 3
+   * @param exponent s of Equation 3
+   * @param bytesPerClass bytes of a size-class-1 dataset
+   */
+  public static List<MixJob> suite(List<PumaBenchmark> benchmarks, int jobs, int classes,
+      double exponent, long bytesPerClass, long seed) {
+    if (jobs < 1 || classes < 1 || bytesPerClass < 1 || benchmarks.isEmpty()) {
+      throw new IllegalArgumentException("A mix needs jobs >= 1, size classes >= 1, bytes per "
+          + "class >= 1 and at least one benchmark; got " + jobs + ", " + classes + ", "
+          + bytesPerClass + ", " + benchmarks.size());
+    }
+    ZipfDistribution zipf = new ZipfDistribution(classes, exponent);
+    SeededRandom random = new SeededRandom(seed);
+    List<MixJob> out = new ArrayList<>(jobs);
+    List<PumaBenchmark> round = new ArrayList<>();
+    for (int i = 0; i < jobs; i++) {
+      if (round.isEmpty()) {
+        round.addAll(benchmarks);
+        for (int j = round.size() - 1; j > 0; j--) {
+          round.set(j, round.set(random.nextInt(j + 1), round.get(j)));
+        }
+      }
+      PumaBenchmark b = round.remove(round.size() - 1);
       int k = zipf.sample(random) + 1;
       out.add(new MixJob(i, b, k, k * bytesPerClass));
     }
@@ -199,6 +238,12 @@ public final class EvalMix {
       double exponent, long bytesPerClass, long seed) {
     return reuse(PumaBenchmarks.all(), jobs, datasets, popularity, classes, exponent,
         bytesPerClass, seed);
+  }
+
+  /** The mix of every benchmark in turn over all 13 benchmarks. */
+  public static List<MixJob> suite(int jobs, int classes, double exponent, long bytesPerClass,
+      long seed) {
+    return suite(PumaBenchmarks.all(), jobs, classes, exponent, bytesPerClass, seed);
   }
 
   /** The paper's mix over all 13 benchmarks. */

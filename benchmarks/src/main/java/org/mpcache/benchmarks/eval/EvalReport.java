@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.knowm.xchart.BitmapEncoder;
@@ -22,6 +24,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.mpcache.benchmarks.puma.PumaBenchmarks;
+import org.mpcache.benchmarks.puma.ShuffleClass;
 
 /**
  * Turns the harness's job results into files and a summary: {@code jobs.csv} and
@@ -30,9 +34,11 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * repetitions), {@code runs.csv} and {@code runs.json} (one row per run), {@code summary.txt} (the
  * console summary), {@code fig3-map.png} and {@code fig3-reduce.png} (the paper's Figure 3: mean
  * Map and Reduce time per benchmark, per run, normalized to Hadoop's, with error bars over the
- * repetitions; the plotted values are in {@code fig3.csv}) and, when a caching mode ran at
- * several cache sizes, {@code fig5-speedup.png} (the paper's Figure 5: mean speedup over Hadoop
- * against cache size per node).
+ * repetitions; the plotted values are in {@code fig3.csv}), {@code classes.csv} (per shuffle
+ * class, each run's speedup over Hadoop of the job and of its Map and Reduce phases, beside the
+ * paper's) and, when a caching mode ran at several cache sizes, {@code fig5-speedup.png} (the
+ * paper's Figure 5: mean speedup over Hadoop against cache size per node, overall and per shuffle
+ * class; the points in {@code fig5.csv}).
  *
  * <p>A job's time ({@link #TIME}) is the client's wait from submission to completion, polled
  * every tenth of a second. The jobs' own clock (start to finish as their status reports it,
@@ -53,8 +59,24 @@ public final class EvalReport {
   /** The paper's average speedup of mpCache over PACMan (Section 5). */
   public static final double PAPER_SPEEDUP_OVER_PACMAN = 1.79;
 
+  /**
+   * The paper's average speedups of mpCache over Hadoop per shuffle class (Section 5, Fig. 3):
+   * the job, its Map phase and its Reduce phase; NaN where the paper gives no average.
+   */
+  static final Map<ShuffleClass, double[]> PAPER_BY_CLASS = Map.of(
+      ShuffleClass.LIGHT, new double[] {2.23, 2.42, Double.NaN},
+      ShuffleClass.MEDIUM, new double[] {1.25, 1.25, 1.60},
+      ShuffleClass.HEAVY, new double[] {2.65, Double.NaN, 3.87});
+
+  /** The phases the per-class figures are given for, in {@link #PAPER_BY_CLASS}'s order. */
+  private static final List<String> PHASES = List.of("job", "map", "reduce");
+
   /** A job's time in every figure of the report but the own-clock lines: the client's wait. */
   static final ToDoubleFunction<JobResult> TIME = JobResult::seconds;
+
+  /** The clock of each of {@link #PHASES}. */
+  private static final List<ToDoubleFunction<JobResult>> PHASE_TIMES = List.of(TIME,
+      JobResult::mapSeconds, JobResult::reduceSeconds);
 
   private final List<JobResult> results;
   private final Map<String, List<JobResult>> byRun = new LinkedHashMap<>();
@@ -116,6 +138,16 @@ public final class EvalReport {
 
   /** {@link #speedup(String, String)} by the clock {@code time}. */
   OptionalDouble speedup(String run, String base, ToDoubleFunction<JobResult> time) {
+    return speedup(run, base, time, j -> true);
+  }
+
+  /**
+   * {@link #speedup(String, String)} by the clock {@code time} over the jobs of the mix
+   * {@code which} selects; a job whose mean time is 0 in either run (a phase it does not have)
+   * is left out.
+   */
+  OptionalDouble speedup(String run, String base, ToDoubleFunction<JobResult> time,
+      Predicate<JobResult> which) {
     if (run == null || base == null || !byRun.containsKey(run) || !byRun.containsKey(base)) {
       return OptionalDouble.empty();
     }
@@ -123,7 +155,7 @@ public final class EvalReport {
     for (JobResult j : mixJobs()) {
       Spread a = jobSpread(run, j.index(), time);
       Spread b = jobSpread(base, j.index(), time);
-      if (a.present() && b.present()) {
+      if (which.test(j) && a.present() && b.present() && a.mean() > 0 && b.mean() > 0) {
         ratios.add(b.mean() / a.mean());
       }
     }
@@ -149,14 +181,25 @@ public final class EvalReport {
 
   /** {@link #repetitionSpeedups(String, String)} by the clock {@code time}. */
   List<Double> repetitionSpeedups(String run, String base, ToDoubleFunction<JobResult> time) {
+    return repetitionSpeedups(run, base, time, j -> true);
+  }
+
+  /**
+   * {@link #repetitionSpeedups(String, String)} by the clock {@code time} over the jobs
+   * {@code which} selects, leaving out a job whose time is 0 in either run.
+   */
+  List<Double> repetitionSpeedups(String run, String base, ToDoubleFunction<JobResult> time,
+      Predicate<JobResult> which) {
     List<Double> perRepetition = new ArrayList<>();
     if (run != null && base != null) {
       Map<Integer, Map<Integer, JobResult>> b = byRepetition(base);
       byRepetition(run).forEach((rep, jobs) -> {
         Map<Integer, JobResult> baseJobs = b.get(rep);
         if (baseJobs != null) {
-          jobs.values().stream().filter(JobResult::success)
+          jobs.values().stream().filter(JobResult::success).filter(which)
               .filter(r -> baseJobs.containsKey(r.index()) && baseJobs.get(r.index()).success())
+              .filter(r -> time.applyAsDouble(r) > 0
+                  && time.applyAsDouble(baseJobs.get(r.index())) > 0)
               .mapToDouble(r -> time.applyAsDouble(baseJobs.get(r.index()))
                   / time.applyAsDouble(r)).average()
               .ifPresent(perRepetition::add);
@@ -164,6 +207,18 @@ public final class EvalReport {
       });
     }
     return perRepetition;
+  }
+
+  /** The shuffle class of a job's benchmark (Table 1). */
+  static ShuffleClass shuffleClass(JobResult r) {
+    return PumaBenchmarks.byName(r.benchmark()).shuffleClass();
+  }
+
+  /** The shuffle classes of the mix's jobs, in Table 1's order. */
+  private List<ShuffleClass> classesRun() {
+    Set<ShuffleClass> present = mixJobs().stream().map(EvalReport::shuffleClass)
+        .collect(Collectors.toSet());
+    return Arrays.stream(ShuffleClass.values()).filter(present::contains).toList();
   }
 
   /** The spread over repetitions of job {@code index}'s time ratio {@code base / run}. */
@@ -233,9 +288,12 @@ public final class EvalReport {
       plots.add(figure3(dir.resolve("fig3-reduce.png"), "Reduce", JobResult::reduceSeconds,
           bars));
       writeCsv(dir.resolve("fig3.csv"), FIG3_COLUMNS, bars);
-      Path fig5 = figure5(dir.resolve("fig5-speedup.png"));
+      writeCsv(dir.resolve("classes.csv"), CLASS_COLUMNS, classCsvRows());
+      List<List<String>> points = new ArrayList<>();
+      Path fig5 = figure5(dir.resolve("fig5-speedup.png"), points);
       if (fig5 != null) {
         plots.add(fig5);
+        writeCsv(dir.resolve("fig5.csv"), FIG5_COLUMNS, points);
       }
     }
     return plots;
@@ -258,6 +316,34 @@ public final class EvalReport {
   /** Columns of {@code fig3.csv}: the plotted bars and their error bars. */
   static final List<String> FIG3_COLUMNS = List.of("phase", "run", "benchmark", "repetitions",
       "normalized_mean", "normalized_min", "normalized_max", "error_bar");
+
+  /** Columns of {@code classes.csv}: the summary's table by shuffle class, one phase a row. */
+  static final List<String> CLASS_COLUMNS = List.of("run", "mode", "cache_mb_per_node",
+      "shuffle_class", "jobs", "phase", "repetitions", "speedup_over_hadoop", "speedup_min",
+      "speedup_max", "paper_mpcache");
+
+  /** Columns of {@code fig5.csv}: the plotted points ({@code all} or a shuffle class). */
+  static final List<String> FIG5_COLUMNS = List.of("run", "mode", "cache_mb_per_node",
+      "shuffle_class", "repetitions", "speedup_over_hadoop", "speedup_min", "speedup_max",
+      "error_bar");
+
+  /** The rows of {@code classes.csv}. */
+  private List<List<String>> classCsvRows() {
+    List<List<String>> rows = new ArrayList<>();
+    for (ClassFigures f : classFigures(byRun.keySet())) {
+      JobResult first = byRun.get(f.run()).get(0);
+      for (int p = 0; p < PHASES.size(); p++) {
+        OptionalDouble s = f.speedups().get(p);
+        Spread range = f.ranges().get(p);
+        double paper = PAPER_BY_CLASS.get(f.shuffleClass())[p];
+        rows.add(List.of(f.run(), first.mode(), Long.toString(first.cacheMbPerNode()),
+            f.className(), Long.toString(f.jobs()), PHASES.get(p), Integer.toString(range.n()),
+            s.isPresent() ? Spread.cell(s.getAsDouble()) : "", Spread.cell(range.min()),
+            Spread.cell(range.max()), Double.isNaN(paper) ? "" : Spread.cell(paper)));
+      }
+    }
+    return rows;
+  }
 
   private static int col(String name) {
     return RUN_COLUMNS.indexOf(name);
@@ -375,6 +461,7 @@ public final class EvalReport {
     averageLine(out, "over pacman", mp, mainRun(EvalMode.PACMAN.cliName()),
         PAPER_SPEEDUP_OVER_PACMAN);
     averageLine(out, "over ssd-lru", mp, mainRun(EvalMode.SSD_LRU.cliName()), Double.NaN);
+    byClassTable(out, runs);
     out.append("\nThe same by the jobs' own clocks (submission and the application master's "
         + "launch left out)\n");
     ownClockLine(out, "over hadoop", mp, hadoop);
@@ -454,6 +541,98 @@ public final class EvalReport {
         range.max()), Double.NaN));
   }
 
+  /**
+   * Per shuffle class, each run's mean per-job speedup over Hadoop of the job and of its Map and
+   * Reduce phases, with the range of the repetitions' own, and the paper's (Fig. 3).
+   */
+  private void byClassTable(StringBuilder out, List<String> runs) {
+    String hadoop = EvalMode.HADOOP.cliName();
+    if (!byRun.containsKey(hadoop)) {
+      return;
+    }
+    out.append("\nBy shuffle class: mean per-job speedup over hadoop of the job, its Map phase "
+        + "and its Reduce phase (cf. the paper's Fig. 3)\n");
+    out.append(String.format(Locale.ROOT, "%-7s %4s %-20s %22s %22s %22s%n", "class", "jobs",
+        "run", "job", "map", "reduce"));
+    for (List<String> row : classRows(runs)) {
+      out.append(String.format(Locale.ROOT, "%-7s %4s %-20s %22s %22s %22s%n", row.get(0),
+          row.get(1), row.get(2), row.get(3), row.get(4), row.get(5)));
+    }
+  }
+
+  /**
+   * The rows of {@link #byClassTable}: class, jobs, run, then a cell per phase; after the runs
+   * of a class, the paper's mpCache row.
+   */
+  private List<List<String>> classRows(List<String> runs) {
+    List<List<String>> rows = new ArrayList<>();
+    ShuffleClass last = null;
+    for (ClassFigures f : classFigures(runs)) {
+      if (last != null && f.shuffleClass() != last) {
+        rows.add(paperRow(last));
+      }
+      last = f.shuffleClass();
+      List<String> row = new ArrayList<>(List.of(f.className(), Long.toString(f.jobs()),
+          f.run()));
+      for (int p = 0; p < PHASES.size(); p++) {
+        Spread range = f.ranges().get(p);
+        OptionalDouble s = f.speedups().get(p);
+        row.add(s.isEmpty() ? "-" : range.n() < 2
+            ? String.format(Locale.ROOT, "%.2fx", s.getAsDouble())
+            : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", s.getAsDouble(), range.min(),
+            range.max()));
+      }
+      rows.add(row);
+    }
+    if (last != null) {
+      rows.add(paperRow(last));
+    }
+    return rows;
+  }
+
+  private static List<String> paperRow(ShuffleClass c) {
+    List<String> paper = new ArrayList<>(List.of(c.name().toLowerCase(Locale.ROOT), "",
+        "paper: mpcache"));
+    for (double v : PAPER_BY_CLASS.get(c)) {
+      paper.add(Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2fx", v));
+    }
+    return paper;
+  }
+
+  /**
+   * One run's speedups over Hadoop on the jobs of one shuffle class: per phase of
+   * {@link #PHASES}, the mean per-job speedup and the spread of the repetitions' own.
+   */
+  private record ClassFigures(ShuffleClass shuffleClass, long jobs, String run,
+      List<OptionalDouble> speedups, List<Spread> ranges) {
+    String className() {
+      return shuffleClass.name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** The {@link ClassFigures} of each class of the mix and each of {@code runs} but Hadoop's. */
+  private List<ClassFigures> classFigures(Iterable<String> runs) {
+    String hadoop = EvalMode.HADOOP.cliName();
+    List<ClassFigures> figures = new ArrayList<>();
+    for (ShuffleClass c : classesRun()) {
+      Predicate<JobResult> in = j -> shuffleClass(j) == c;
+      long jobs = mixJobs().stream().filter(in).count();
+      for (String run : runs) {
+        if (run.equals(hadoop)) {
+          continue;
+        }
+        List<OptionalDouble> speedups = new ArrayList<>();
+        List<Spread> ranges = new ArrayList<>();
+        for (ToDoubleFunction<JobResult> f : PHASE_TIMES) {
+          speedups.add(speedup(run, hadoop, f, in));
+          ranges.add(Spread.of(repetitionSpeedups(run, hadoop, f, in)));
+        }
+        figures.add(new ClassFigures(c, jobs, run, speedups, ranges));
+      }
+    }
+    return figures;
+  }
+
   private static String line(String what, String measured, double paper) {
     return String.format(Locale.ROOT, "  %-30s %28s %12s%n", what, measured,
         Double.isNaN(paper) ? "-" : String.format(Locale.ROOT, "%.2fx", paper));
@@ -508,21 +687,41 @@ public final class EvalReport {
   }
 
   /**
-   * Speedup over Hadoop against cache size per node, one line per caching mode, with error bars
-   * over the repetitions' own speedups.
+   * Speedup over Hadoop against cache size per node, one line per caching mode and, when the mix
+   * has jobs of more than one shuffle class, one more per mode and class (the paper's Fig. 5 has
+   * a panel per class), with error bars over the repetitions' own speedups; appends the plotted
+   * points to {@code points}. Null when no line has two points.
    */
-  private Path figure5(Path file) throws IOException {
+  private Path figure5(Path file, List<List<String>> points) throws IOException {
+    String hadoop = EvalMode.HADOOP.cliName();
+    List<ShuffleClass> classes = classesRun();
     Map<String, TreeMap<Long, double[]>> lines = new LinkedHashMap<>();
     for (String run : byRun.keySet()) {
       JobResult r = byRun.get(run).get(0);
-      OptionalDouble s = speedup(run, EvalMode.HADOOP.cliName());
-      if (r.cacheMbPerNode() > 0 && s.isPresent()) {
-        Spread range = speedupSpread(run, EvalMode.HADOOP.cliName());
+      if (r.cacheMbPerNode() == 0) {
+        continue;
+      }
+      Map<String, Predicate<JobResult>> selections = new LinkedHashMap<>();
+      selections.put("all", j -> true);
+      if (classes.size() > 1) {
+        classes.forEach(c -> selections.put(c.name().toLowerCase(Locale.ROOT),
+            j -> shuffleClass(j) == c));
+      }
+      selections.forEach((name, which) -> {
+        OptionalDouble s = speedup(run, hadoop, TIME, which);
+        if (s.isEmpty()) {
+          return;
+        }
+        Spread range = Spread.of(repetitionSpeedups(run, hadoop, TIME, which));
         double bar = range.present() ? Math.max(s.getAsDouble() - range.min(),
             range.max() - s.getAsDouble()) : 0;
-        lines.computeIfAbsent(r.mode(), m -> new TreeMap<>()).put(r.cacheMbPerNode(),
+        String label = name.equals("all") ? r.mode() : r.mode() + " (" + name + ")";
+        lines.computeIfAbsent(label, m -> new TreeMap<>()).put(r.cacheMbPerNode(),
             new double[] {s.getAsDouble(), bar});
-      }
+        points.add(List.of(run, r.mode(), Long.toString(r.cacheMbPerNode()), name,
+            Integer.toString(range.n()), Spread.cell(s.getAsDouble()), Spread.cell(range.min()),
+            Spread.cell(range.max()), Spread.cell(bar)));
+      });
     }
     if (lines.values().stream().noneMatch(l -> l.size() > 1)) {
       return null;

@@ -218,9 +218,9 @@ class EvalUnitTest {
     m.parse(new String[] {"--full", "--jobs", "7", "--modes", "hadoop,pacman",
         "-D", "mpcache.tiers.hdd.iops=8"});
     assertThat(m.settings).containsEntry("mpcache.tiers.hdd.iops", "8");
-    assertThat(m.classes).isEqualTo(20);
-    assertThat(m.mixName).as("--full keeps the reuse mix, not README's hot one")
-        .isEqualTo("reuse");
+    assertThat(m.classes).isEqualTo(2);
+    assertThat(m.mixName).as("--full runs every benchmark in turn").isEqualTo("suite");
+    assertThat(m.sweepCacheMb).containsExactly(72L, 144L, 288L);
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
     assertThat(m.repeat).isEqualTo(2);
@@ -232,6 +232,52 @@ class EvalUnitTest {
     assertThat(compare.repeat).isEqualTo(5);
     assertThat(new EvalMain().modes).containsExactly(EvalMode.HADOOP, EvalMode.MPCACHE,
         EvalMode.SSD_LRU);
+    EvalMain full = new EvalMain();
+    full.parse(new String[] {"--full"});
+    assertThat(full.modes).containsExactly(EvalMode.HADOOP, EvalMode.MPCACHE);
+    assertThat(full.sweepCacheMb).containsExactly(72L, 144L, 288L);
+  }
+
+  @Test
+  void suiteMix_everyBenchmarkEachRound_classesByZipf() {
+    List<MixJob> a = EvalMix.suite(2600, 4, 1.0, 1000, 5);
+    assertThat(EvalMix.suite(2600, 4, 1.0, 1000, 5)).isEqualTo(a);
+    assertThat(a).allMatch(j -> j.k() >= 1 && j.k() <= 4 && j.bytes() == 1000L * j.k());
+    // Each round of 13 jobs runs each benchmark once, in an order of its own.
+    for (int r = 0; r < 200; r++) {
+      assertThat(a.subList(13 * r, 13 * r + 13).stream().map(j -> j.benchmark().name())
+          .distinct().count()).isEqualTo(13);
+    }
+    assertThat(a.subList(0, 13)).extracting(j -> j.benchmark().name())
+        .isNotEqualTo(a.subList(13, 26).stream().map(j -> j.benchmark().name()).toList());
+    // Equation 3 with s = 1, N = 4: P(1) = 0.48, P(4) = 0.12.
+    assertThat(a.stream().filter(j -> j.k() == 1).count()).isBetween(1150L, 1350L);
+    assertThat(a.stream().filter(j -> j.k() == 4).count()).isBetween(250L, 380L);
+    // A partial round still has no benchmark twice.
+    assertThat(EvalMix.suite(7, 2, 1.0, 10, 1).stream().map(j -> j.benchmark().name())
+        .distinct().count()).isEqualTo(7);
+  }
+
+  @Test
+  void fullMix_everyBenchmarkTwice_largestSweepSizeHoldsTheWorkingSet() {
+    EvalMain m = new EvalMain();
+    m.parse(new String[] {"--full"});
+    List<MixJob> mix = m.mix();
+    assertThat(mix).hasSize(26);
+    assertThat(mix.stream().collect(Collectors.groupingBy(j -> j.benchmark().name(),
+        Collectors.counting())).values()).hasSize(13).allMatch(n -> n == 2);
+    MixReuse reuse = MixReuse.of(mix);
+    // Each dataset is its size and one more, tiny, block; blocks go to the nodes in turn.
+    long block = m.blockMb << 20;
+    long perNode = 0;
+    for (MixJob j : mix.stream().filter(distinctBy(MixJob::dataset)).toList()) {
+      perNode += (j.bytes() / block + m.nodes - 1) / m.nodes * block + (1 << 20);
+    }
+    assertThat(m.sweepCacheMb.get(2) << 20).as("the largest cache holds the working set")
+        .isGreaterThanOrEqualTo(perNode);
+    assertThat(m.sweepCacheMb.get(0) << 20).as("the smallest a quarter of it")
+        .isLessThan(perNode / 3);
+    assertThat(reuse.reReadShare()).isGreaterThan(0.5);
   }
 
   @Test
@@ -268,6 +314,41 @@ class EvalUnitTest {
         .anyMatch(l -> l.startsWith("mpcache-64mb,mpcache,64,1,2,2,") && l.contains(",2.0000,"));
     // The summary compares against the largest cache of the sweep.
     assertThat(report.summary()).containsPattern("over hadoop\\s+2\\.00x");
+  }
+
+  @Test
+  void write_classesOfTheMix_speedupPerShuffleClassBesideThePapers(@TempDir Path dir)
+      throws Exception {
+    List<JobResult> rs = List.of(
+        result("hadoop", 0, 1, 0, "grep", 10, true), result("hadoop", 0, 1, 1, "tera-sort", 40,
+            true),
+        result("mpcache", 16, 1, 0, "grep", 10, true), result("mpcache", 16, 1, 1, "tera-sort",
+            40, true),
+        result("mpcache", 64, 1, 0, "grep", 5, true), result("mpcache", 64, 1, 1, "tera-sort",
+            20, true),
+        result("hadoop", 0, 2, 0, "grep", 12, true), result("hadoop", 0, 2, 1, "tera-sort", 40,
+            true),
+        result("mpcache", 16, 2, 0, "grep", 12, true), result("mpcache", 16, 2, 1, "tera-sort",
+            40, true),
+        result("mpcache", 64, 2, 0, "grep", 4, true), result("mpcache", 64, 2, 1, "tera-sort",
+            10, true));
+    EvalReport report = new EvalReport(rs, List.of("tiers"), List.of());
+    report.write(dir);
+    // grep: repetition 1 10/5 = 2, repetition 2 12/4 = 3, ratio of means 11/4.5.
+    assertThat(report.summary()).contains("By shuffle class")
+        .containsPattern("light\\s+1 mpcache-64mb\\s+2\\.44x \\[2\\.00-3\\.00\\]")
+        .containsPattern("heavy\\s+1 mpcache-64mb\\s+2\\.67x \\[2\\.00-4\\.00\\]")
+        .containsPattern("light\\s+paper: mpcache\\s+2\\.23x\\s+2\\.42x\\s+-");
+    assertThat(Files.readAllLines(dir.resolve("classes.csv"))).contains(
+        "mpcache-64mb,mpcache,64,light,1,job,2,2.4444,2.0000,3.0000,2.2300",
+        "mpcache-64mb,mpcache,64,heavy,1,reduce,2,2.6667,2.0000,4.0000,3.8700",
+        "mpcache-16mb,mpcache,16,light,1,map,2,1.0000,1.0000,1.0000,2.4200");
+    // Figure 5: a line for the mode and one per class, each point with its range.
+    assertThat(Files.readAllLines(dir.resolve("fig5.csv"))).contains(
+        "mpcache-64mb,mpcache,64,all,2,2.5556,2.0000,3.5000,0.9444",
+        "mpcache-64mb,mpcache,64,heavy,2,2.6667,2.0000,4.0000,1.3333",
+        "mpcache-16mb,mpcache,16,light,2,1.0000,1.0000,1.0000,0.0000");
+    assertThat(ImageIO.read(dir.resolve("fig5-speedup.png").toFile()).getWidth()).isEqualTo(800);
   }
 
   @Test
@@ -327,7 +408,13 @@ class EvalUnitTest {
 
   private static JobResult result(String mode, long mb, int repetition, int index, double seconds,
       boolean ok) {
-    return new JobResult(mode, mb, repetition, index, "grep", 1, "wikipedia-k1", 100, ok, seconds,
+    return result(mode, mb, repetition, index, "grep", seconds, ok);
+  }
+
+  private static JobResult result(String mode, long mb, int repetition, int index,
+      String benchmark, double seconds, boolean ok) {
+    return new JobResult(mode, mb, repetition, index, benchmark, 1, "wikipedia-k1", 100, ok,
+        seconds,
         seconds - 1, seconds / 2, seconds / 4, seconds / 3, seconds / 5, 3, 2, 100, mb > 0 ? 60 : 0, mb > 0 ? 40 : 0, "hdd",
         mb > 0 ? "ssd" : "none", 10, "hdd", 0, 0, 1, 1);
   }
