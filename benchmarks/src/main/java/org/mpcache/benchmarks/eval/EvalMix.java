@@ -38,20 +38,7 @@ public final class EvalMix {
    */
   public static List<MixJob> draw(List<PumaBenchmark> benchmarks, int jobs, int classes,
       double exponent, long bytesPerClass, long seed) {
-    if (jobs < 1 || classes < 1 || bytesPerClass < 1 || benchmarks.isEmpty()) {
-      throw new IllegalArgumentException("A mix needs jobs >= 1, size classes >= 1, bytes per "
-          + "class >= 1 and at least one benchmark; got " + jobs + ", " + classes + ", "
-          + bytesPerClass + ", " + benchmarks.size());
-    }
-    ZipfDistribution zipf = new ZipfDistribution(classes, exponent);
-    SeededRandom random = new SeededRandom(seed);
-    List<MixJob> out = new ArrayList<>(jobs);
-    for (int i = 0; i < jobs; i++) {
-      PumaBenchmark b = benchmarks.get(random.nextInt(benchmarks.size()));
-      int k = zipf.sample(random) + 1;
-      out.add(new MixJob(i, b, k, k * bytesPerClass));
-    }
-    return out;
+    return mix(benchmarks, jobs, classes, exponent, bytesPerClass, seed, false);
   }
 
   /**
@@ -68,6 +55,16 @@ public final class EvalMix {
    */
   public static List<MixJob> suite(List<PumaBenchmark> benchmarks, int jobs, int classes,
       double exponent, long bytesPerClass, long seed) {
+    return mix(benchmarks, jobs, classes, exponent, bytesPerClass, seed, true);
+  }
+
+  /**
+   * {@link #draw} ({@code inTurn} false: each job's benchmark drawn uniformly) or {@link #suite}
+   * ({@code inTurn}: the benchmarks in a shuffled order per round); the size class of each job
+   * by Equation 3.
+   */
+  private static List<MixJob> mix(List<PumaBenchmark> benchmarks, int jobs, int classes,
+      double exponent, long bytesPerClass, long seed, boolean inTurn) {
     if (jobs < 1 || classes < 1 || bytesPerClass < 1 || benchmarks.isEmpty()) {
       throw new IllegalArgumentException("A mix needs jobs >= 1, size classes >= 1, bytes per "
           + "class >= 1 and at least one benchmark; got " + jobs + ", " + classes + ", "
@@ -78,13 +75,18 @@ public final class EvalMix {
     List<MixJob> out = new ArrayList<>(jobs);
     List<PumaBenchmark> round = new ArrayList<>();
     for (int i = 0; i < jobs; i++) {
-      if (round.isEmpty()) {
-        round.addAll(benchmarks);
-        for (int j = round.size() - 1; j > 0; j--) {
-          round.set(j, round.set(random.nextInt(j + 1), round.get(j)));
+      PumaBenchmark b;
+      if (inTurn) {
+        if (round.isEmpty()) {
+          round.addAll(benchmarks);
+          for (int j = round.size() - 1; j > 0; j--) {
+            round.set(j, round.set(random.nextInt(j + 1), round.get(j)));
+          }
         }
+        b = round.remove(round.size() - 1);
+      } else {
+        b = benchmarks.get(random.nextInt(benchmarks.size()));
       }
-      PumaBenchmark b = round.remove(round.size() - 1);
       int k = zipf.sample(random) + 1;
       out.add(new MixJob(i, b, k, k * bytesPerClass));
     }
