@@ -242,7 +242,9 @@ public final class BlockStreamServer extends AbstractService {
       BlockLender.Loan before = loan;
       loan = null;
       file = null;
-      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> before.close());
+      // On the connection's worker, as its other lease work: the loop never waits on the store.
+      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER)
+          .addListener(f -> ctx.executor().execute(before::close));
     }
 
     /** Answers a granted request: the range's checksums, then its bytes from the file. */
