@@ -219,8 +219,8 @@ final class BlockReaderFactory {
     }
     long start = d.now();
     try {
-      BlockReader r = new DeadlineBlockReader(StreamBlockReader.open(t, ctx.streams(),
-          ctx.conf().readBytes, sequential ? ctx.conf().streamReadahead : 0, d), d);
+      BlockReader r = new DeadlineBlockReader(StreamBlockReader.open(t, ctx.conf().readBytes,
+          sequential ? ctx.conf().streamReadahead : 0, d), d);
       ClientCounters.get().hitByStream();
       return r;
     } catch (IOException e) {

@@ -32,10 +32,6 @@ final class ClientConf {
    * Kerberos or RPC protection on, where the RPC protects block bytes and the stream would not).
    */
   final int streamReadahead;
-  /** The most idle block stream connections kept per slave for other blocks; 0 keeps none. */
-  final int streamPoolMaxIdle;
-  /** How long an idle block stream connection is kept for another block. */
-  final long streamPoolExpiryNanos;
   /** The least time between two lookups of a sequential reader of missed blocks. */
   final long missLookupIntervalNanos;
   /** The most blocks whose readers a stream's positional reads keep between reads. */
@@ -75,11 +71,6 @@ final class ClientConf {
         ClientConfigKeys.STREAM_READAHEAD_BYTES_KEY,
         ClientConfigKeys.STREAM_READAHEAD_BYTES_DEFAULT, 0, ClientConfigKeys.MAX_CALL_BYTES);
     streamReadahead = streams ? readahead : -1;
-    streamPoolMaxIdle = ConfigChecks.intAtLeast(conf, ClientConfigKeys.STREAM_POOL_MAX_IDLE_KEY,
-        ClientConfigKeys.STREAM_POOL_MAX_IDLE_DEFAULT, 0);
-    streamPoolExpiryNanos = TimeUnit.MILLISECONDS.toNanos(ConfigChecks.longAtLeast(conf,
-        ClientConfigKeys.STREAM_POOL_EXPIRY_MS_KEY, ClientConfigKeys.STREAM_POOL_EXPIRY_MS_DEFAULT,
-        1));
     long after = ConfigChecks.bytesAtLeast(conf, ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_KEY,
         ClientConfigKeys.DOMAIN_SOCKET_AFTER_BYTES_DEFAULT, 0);
     descriptorsAfterBytes = streams ? after : 0;

@@ -45,14 +45,6 @@ public final class ClientConfigKeys {
   public static final String STREAM_READAHEAD_BYTES_KEY = "mpcache.client.stream.readahead.bytes";
   public static final int STREAM_READAHEAD_BYTES_DEFAULT = 4 * 1024 * 1024;
 
-  /** The most idle block stream connections one FileSystem keeps per slave. */
-  public static final String STREAM_POOL_MAX_IDLE_KEY = "mpcache.client.stream.pool.max-idle";
-  public static final int STREAM_POOL_MAX_IDLE_DEFAULT = 16;
-
-  /** How long an idle block stream connection is kept for another block. */
-  public static final String STREAM_POOL_EXPIRY_MS_KEY = "mpcache.client.stream.pool.expiry.ms";
-  public static final long STREAM_POOL_EXPIRY_MS_DEFAULT = 3_000;
-
   /** The least time between two lookups of a sequential reader of misses. */
   public static final String MISS_LOOKUP_INTERVAL_MS_KEY =
       "mpcache.client.miss.lookup.interval.ms";

@@ -7,15 +7,14 @@ import org.apache.hadoop.fs.FileSystem;
  * the threads that make calls off the readers' threads ({@code background}: lookups ahead,
  * batched miss lookups, read reports), the readers its open
  * streams hold ({@code openStreams}), the block files read through descriptors
- * ({@code descriptors}) and whether local hits take them yet ({@code descriptorGate}), the block
- * stream connections kept for other blocks ({@code streams}), and the FileSystem's statistics
- * (null in tests).
+ * ({@code descriptors}) and whether local hits take them yet ({@code descriptorGate}), and the
+ * FileSystem's statistics (null in tests).
  *
  * <p>Immutable; its parts are thread-safe.
  */
 record ClientContext(ClientConf conf, SlaveDirectory directory, BackgroundCalls background,
     OpenStreams openStreams, DescriptorCache descriptors, DescriptorGate descriptorGate,
-    StreamConnections streams, FileSystem.Statistics statistics) {
+    FileSystem.Statistics statistics) {
 
   /**
    * Counts {@code n} bytes a reader had from the cache, in the JVM's and the FileSystem's, and

@@ -29,7 +29,6 @@ public final class ClientCounters {
   private final AtomicLong descriptorFaults = new AtomicLong();
   private final AtomicLong descriptorCacheHits = new AtomicLong();
   private final AtomicLong hitsByStream = new AtomicLong();
-  private final AtomicLong streamConnectionsReused = new AtomicLong();
   private final AtomicBoolean streamFaultLogged = new AtomicBoolean();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong lookups = new AtomicLong();
@@ -90,19 +89,6 @@ public final class ClientCounters {
   /** Counts a block whose slave's stream ({@link StreamBlockReader}) answered its first read. */
   void hitByStream() {
     hitsByStream.incrementAndGet();
-  }
-
-  /** Counts a block stream opened on a connection kept from another block. */
-  void streamConnectionReused() {
-    streamConnectionsReused.incrementAndGet();
-  }
-
-  /**
-   * Block streams opened on a connection their FileSystem kept from another block of the same
-   * slave ({@link StreamConnections}), rather than on a new one.
-   */
-  public long streamConnectionsReused() {
-    return streamConnectionsReused.get();
   }
 
   /**

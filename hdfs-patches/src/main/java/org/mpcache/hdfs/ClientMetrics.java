@@ -57,9 +57,6 @@ final class ClientMetrics implements MetricsSource {
         .addCounter(Interns.info("HitsByStream",
             "Blocks read through a slave's block stream (per stream and block)"),
             c.hitsByStream())
-        .addCounter(Interns.info("StreamConnectionsReused",
-            "Block streams opened on a connection kept from another block of the slave"),
-            c.streamConnectionsReused())
         .addCounter(Interns.info("Misses", "Blocks read from HDFS"), c.misses())
         .addCounter(Interns.info("Lookups", "lookup calls made to slaves"), c.lookups())
         .addCounter(Interns.info("BytesFromSsd", "Bytes read from slaves"), c.bytesFromCache())

@@ -72,9 +72,7 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         new BackgroundCalls("mpcache-client-ahead", BACKGROUND_THREADS, settings.deadlineMs),
         new OpenStreams(), new DescriptorCache(settings.descriptorCacheMaxIdle,
             settings.descriptorCacheIdleNanos, System::nanoTime),
-        new DescriptorGate(settings.descriptorsAfterBytes),
-        new StreamConnections(settings.streamPoolMaxIdle, settings.streamPoolExpiryNanos,
-            System::nanoTime), statistics);
+        new DescriptorGate(settings.descriptorsAfterBytes), statistics);
     datasets = new DatasetResolver(this, conf);
     ClientMetrics.registerOnce();
   }
@@ -169,8 +167,6 @@ public class MpCacheFileSystem extends DistributedFileSystem {
         client.openStreams().close();
         // After the streams: the files they let go are idle, closed here.
         client.descriptors().close();
-        // After the streams: the connections they gave back are idle, closed here.
-        client.streams().close();
         client.background().close();
         client.directory().close();
       }

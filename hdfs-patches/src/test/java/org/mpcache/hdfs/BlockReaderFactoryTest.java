@@ -46,7 +46,7 @@ class BlockReaderFactoryTest {
     conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
     ClientContext ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
         new OpenStreams(), new DescriptorCache(0, 0, System::nanoTime),
-        new DescriptorGate(0), new StreamConnections(0, 1, System::nanoTime), null);
+        new DescriptorGate(0), null);
     return new BlockReaderFactory(ctx, System::nanoTime, (socket, t, access, timeoutMs,
         releaseTimeoutMs) -> {
       if (error instanceof Error) {
@@ -101,8 +101,7 @@ class BlockReaderFactoryTest {
     ClientConf settings = new ClientConf(conf);
     ClientContext ctx = new ClientContext(settings, mock(SlaveDirectory.class), null,
         new OpenStreams(), new DescriptorCache(0, 0, System::nanoTime),
-        new DescriptorGate(settings.descriptorsAfterBytes),
-        new StreamConnections(0, 1, System::nanoTime), null);
+        new DescriptorGate(settings.descriptorsAfterBytes), null);
     AtomicInteger asked = new AtomicInteger();
     BlockReaderFactory f = new BlockReaderFactory(ctx, System::nanoTime,
         (socket, t, access, timeoutMs, releaseTimeoutMs) -> {
@@ -142,7 +141,7 @@ class BlockReaderFactoryTest {
       conf.setBoolean(ClientConfigKeys.STREAM_ENABLED_KEY, false);
       ctx = new ClientContext(new ClientConf(conf), mock(SlaveDirectory.class), null,
           new OpenStreams(), new DescriptorCache(4, Long.MAX_VALUE, System::nanoTime),
-        new DescriptorGate(0), new StreamConnections(0, 1, System::nanoTime), null);
+        new DescriptorGate(0), null);
     }
 
     /** One stream's factory. */

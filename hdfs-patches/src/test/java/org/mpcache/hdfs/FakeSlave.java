@@ -142,8 +142,7 @@ final class FakeSlave implements Closeable {
     ClientContext ctx = new ClientContext(settings, directory, background, openStreams,
         new DescriptorCache(settings.descriptorCacheMaxIdle, settings.descriptorCacheIdleNanos,
             nanos::get),
-        new DescriptorGate(0), new StreamConnections(settings.streamPoolMaxIdle,
-            settings.streamPoolExpiryNanos, nanos::get), null);
+        new DescriptorGate(0), null);
     List<LocatedBlock> located = new ArrayList<>();
     for (int i = 0; i < blocks; i++) {
       LocatedBlock b = new LocatedBlock(new ExtendedBlock("BP-1", i + 1, blockBytes, 1),

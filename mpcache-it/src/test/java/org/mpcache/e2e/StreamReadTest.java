@@ -167,7 +167,6 @@ class StreamReadTest {
     Configuration conf = new Configuration(cluster.conf());
     conf.setInt(ClientConfigKeys.POSITIONAL_MAX_HELD_BLOCKS_KEY, 1);
     long fromHdfs = ClientCounters.get().bytesFromHdfs();
-    long reused = ClientCounters.get().streamConnectionsReused();
     byte[] buf = new byte[4096];
     long lookups = 0;
     try (FileSystem fs = FileSystem.newInstance(cluster.dfs().getURI(), conf);
@@ -186,22 +185,15 @@ class StreamReadTest {
       }
       assertEquals(lookups, ClientCounters.get().lookups(),
           "the second round reopens each block's reader from its kept answer, without a lookup");
-      // Each reopen moves a connection the FileSystem kept on to its block: about one
-      // connection per slave, not one per reopen (12 opens, one refused for the evicted block).
-      assertTrue(ClientCounters.get().streamConnectionsReused() - reused >= 12 - 2 * 2,
-          "reopens over kept connections: "
-          + (ClientCounters.get().streamConnectionsReused() - reused));
       Waits.waitFor(() -> cluster.slaves().stream()
-          .mapToInt(s -> s.getStreamServer().connections()).sum() <= 1 + cluster.slaves().size(),
-          "the held block's connection and at most one kept per slave");
+          .mapToInt(s -> s.getStreamServer().connections()).sum() == 1,
+          "one connection open: the block whose reader the stream keeps");
     }
-    // The evicted block's read came from HDFS, or from its file on the slave where the
-    // FileSystem kept the connection that still held it (the lease keeps the file whole).
-    assertTrue(ClientCounters.get().bytesFromHdfs() - fromHdfs <= buf.length,
-        "at most the evicted block's read came from HDFS");
+    assertEquals(fromHdfs + buf.length, ClientCounters.get().bytesFromHdfs(),
+        "only the evicted block's read came from HDFS");
     for (MpCacheSlave s : cluster.slaves()) {
       Waits.waitFor(() -> s.getStreamServer().connections() == 0,
-          "the closed FileSystem's connections to end");
+          "the closed stream's connections to end");
     }
   }
 

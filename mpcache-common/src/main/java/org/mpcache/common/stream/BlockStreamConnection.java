@@ -23,11 +23,9 @@ import org.mpcache.common.proto.MpCacheProtos.BlockKeyProto;
 
 /**
  * The client side of one block stream: a TCP connection to a slave's block stream server that
- * carries a cached block's bytes with their stored CRC32Cs (the exchange is described in
+ * carries one cached block's bytes with their stored CRC32Cs (the exchange is described in
  * {@code ClientSlaveProtocol.proto}, "Block streams"). The caller may send several requests
- * before it receives the first answer (read-ahead); answers come in request order. Once every
- * answer is in, the connection may move on to another block of the same slave ({@link #moveTo}),
- * so that a reader of many blocks does not connect again for each.
+ * before it receives the first answer (read-ahead); answers come in request order.
  *
  * <p>Nothing from the socket is trusted: every answer must describe the range that was asked for
  * (chunk-aligned, inside the block, as many checksums as chunks, within the frame size limit),
@@ -86,9 +84,9 @@ public final class BlockStreamConnection implements Closeable {
   private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
-  private BlockKeyProto block;
-  private String token;
-  private long blockLength;
+  private final BlockKeyProto block;
+  private final String token;
+  private final long blockLength;
   private final ArrayDeque<Pending> pending = new ArrayDeque<>();
   private final CRC32C crc = new CRC32C();
   private byte[] buffer = new byte[0];
@@ -148,29 +146,6 @@ public final class BlockStreamConnection implements Closeable {
       s.close();
       throw e;
     }
-  }
-
-  /**
-   * Points the connection at another block of the same slave for its next requests: the slave
-   * ends its lease of the block before once it has sent that block's answers, and leases the
-   * new one, checking its token as it checks a first request's (a refusal ends the connection).
-   *
-   * @throws IllegalStateException when the connection is not {@link #reusable}: an answer still
-   *     due for the block before would be taken for the new block's bytes
-   */
-  public void moveTo(BlockKeyProto block, String token, long blockLength) {
-    if (!reusable()) {
-      throw new IllegalStateException("Only a connection with every answer received and "
-          + "nothing failed can move to another block");
-    }
-    this.block = block;
-    this.token = token;
-    this.blockLength = blockLength;
-  }
-
-  /** Whether the connection can move to another block: open, nothing failed, no answer due. */
-  public boolean reusable() {
-    return !broken && pending.isEmpty() && !socket.isClosed();
   }
 
   /** Sets the limit of each wait for the slave from now on. */

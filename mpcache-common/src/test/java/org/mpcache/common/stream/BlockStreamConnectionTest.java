@@ -242,43 +242,6 @@ class BlockStreamConnectionTest {
   }
 
   @Test
-  void moveTo_onlyWithEveryAnswerIn_thenAsksForTheNewBlock() throws Exception {
-    BlockKeyProto other = BLOCK.toBuilder().setBlockId(8).build();
-    serve((req, out) -> {
-      frame(out, header(0, 1024).build());
-      out.write(block, 0, 1024);
-    });
-    try (BlockStreamConnection c = connect(5_000)) {
-      c.request(0, 1024);
-      assertFalse(c.reusable(), "an answer is due");
-      assertThrows(IllegalStateException.class, () -> c.moveTo(other, "t2", 4000),
-          "moving on with an answer due would take it for the new block's bytes");
-      c.receive();
-      assertTrue(c.reusable());
-      c.moveTo(other, "t2", 4000);
-      assertThrows(IllegalArgumentException.class, () -> c.request(4500, 10),
-          "requests are checked against the new block's length");
-    }
-    assertEquals(BLOCK, received.get(5, TimeUnit.SECONDS).getBlock());
-  }
-
-  @Test
-  void reusable_notAfterAFailure() throws Exception {
-    serve((req, out) -> frame(out, StreamResponseProto.newBuilder().setStatus(Status.NOT_CACHED)
-        .setMessage("evicted").build()));
-    try (BlockStreamConnection c = connect(5_000)) {
-      c.request(0, 1024);
-      assertThrows(BlockStreamConnection.RefusedException.class, c::receive);
-      assertFalse(c.reusable());
-      assertThrows(IllegalStateException.class, () -> c.moveTo(BLOCK, "t", 1));
-    }
-    try (BlockStreamConnection c = connect(5_000)) {
-      c.close();
-      assertFalse(c.reusable(), "closed");
-    }
-  }
-
-  @Test
   void receive_refusalCarriesNoBytes() throws Exception {
     serve((req, out) -> frame(out, StreamResponseProto.newBuilder().setStatus(Status.REFUSED)
         .setMessage("Block access token rejected").build()));

@@ -2,7 +2,6 @@ package org.mpcache.slave.cache;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -50,12 +49,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every request is authorized exactly as a {@code lookup} or {@code read} is, by the slave's
  * {@link BlockAccessChecker} (the HDFS block token of the block); a refused, malformed or
- * oversized request gets an answer with no bytes and the connection is closed. The first granted
- * request for a block leases it ({@link BlockLender}): an evicted block's file stays readable on
- * this connection until the reader moves on, and its space is freed then. A reader moves on by
- * asking for another block on the same connection, as a reader of many blocks does rather than
- * connect again for each: the block before is let go once its answers are sent, and the new one
- * leased as a first request's is. A granted connection silent for longer
+ * oversized request, or one for another block than the connection's first, gets an answer with
+ * no bytes and the connection is closed. The first granted request leases the block
+ * ({@link BlockLender}): an evicted block's file stays readable on this connection to its end,
+ * and its space is freed when the connection closes. A granted connection silent for longer
  * than its idle timeout (no request, no byte of an answer taken) is closed, so a reader whose
  * host vanished frees it too; and at most {@code mpcache.slave.stream.max-connections} are open
  * at once ({@link ConnectionCap}): one more is answered with an error naming the key and closed.
@@ -182,7 +179,7 @@ public final class BlockStreamServer extends AbstractService {
     }
   }
 
-  /** One connection: its blocks' requests, one block after another, answered in order. */
+  /** One connection: one block's requests, answered in order. */
   private final class Connection extends ChannelInboundHandlerAdapter {
     private BlockLender.Loan loan;
     private FileChannel file;
@@ -207,9 +204,6 @@ public final class BlockStreamServer extends AbstractService {
         refuse(ctx, Status.REFUSED, e.getMessage());
         return;
       }
-      if (loan != null && !loan.lease().key().equals(ProtoConverters.fromProto(req.getBlock()))) {
-        moveOn(ctx);
-      }
       if (loan == null) {
         BlockLender.Loan l = lender.lend(req.getBlock(), req.getBlockToken(), peer(ctx));
         if (l.outcome() != BlockLender.Outcome.GRANTED) {
@@ -218,33 +212,23 @@ public final class BlockStreamServer extends AbstractService {
         }
         loan = l;
         file = l.file().getChannel();
-        if (ctx.pipeline().get(ReadTimeoutHandler.class) != null) {
-          // A granted reader may pause between requests, but not for ever: it holds the
-          // block's space. An answer the reader is still taking counts as activity.
-          ctx.pipeline().replace(ReadTimeoutHandler.class, null, new IdleStateHandler(true, 0,
-              0, limits.idleTimeoutMs(), TimeUnit.MILLISECONDS));
-        }
+        // A granted reader may pause between requests, but not for ever: it holds the block's
+        // space. An answer the reader is still taking counts as activity.
+        ctx.pipeline().replace(ReadTimeoutHandler.class, null, new IdleStateHandler(true, 0, 0,
+            limits.idleTimeoutMs(), TimeUnit.MILLISECONDS));
       } else {
         Optional<String> refused = lender.refusal(req.getBlock(), req.getBlockToken());
+        if (refused.isEmpty()
+            && !loan.lease().key().equals(ProtoConverters.fromProto(req.getBlock()))) {
+          refused = Optional.of("a stream carries one block; open another for block "
+              + req.getBlock().getBlockId());
+        }
         if (refused.isPresent()) {
           refuse(ctx, Status.REFUSED, refused.get());
           return;
         }
       }
       send(ctx, req);
-    }
-
-    /**
-     * The reader moved on to another block: the block before is let go once the answers already
-     * written, which read its file, are sent (writes complete in order).
-     */
-    private void moveOn(ChannelHandlerContext ctx) {
-      BlockLender.Loan before = loan;
-      loan = null;
-      file = null;
-      // On the connection's worker, as its other lease work: the loop never waits on the store.
-      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER)
-          .addListener(f -> ctx.executor().execute(before::close));
     }
 
     /** Answers a granted request: the range's checksums, then its bytes from the file. */
