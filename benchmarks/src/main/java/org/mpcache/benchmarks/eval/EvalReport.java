@@ -209,6 +209,11 @@ public final class EvalReport {
     return perRepetition;
   }
 
+  /** A shuffle class as the report names it: {@code light}, {@code medium}, {@code heavy}. */
+  private static String className(ShuffleClass c) {
+    return c.name().toLowerCase(Locale.ROOT);
+  }
+
   /** The shuffle class of a job's benchmark (Table 1). */
   static ShuffleClass shuffleClass(JobResult r) {
     return PumaBenchmarks.byName(r.benchmark()).shuffleClass();
@@ -536,9 +541,13 @@ public final class EvalReport {
       return;
     }
     Spread range = Spread.of(repetitionSpeedups(run, base, JobResult::jobSeconds));
-    out.append(line(what, range.n() < 2 ? String.format(Locale.ROOT, "%.2fx", s.getAsDouble())
-        : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", s.getAsDouble(), range.min(),
-        range.max()), Double.NaN));
+    out.append(line(what, ratioWithRange(s.getAsDouble(), range), Double.NaN));
+  }
+
+  /** {@code 2.10x [1.95-2.24]}: a speedup and the range of the repetitions' own, from two on. */
+  private static String ratioWithRange(double speedup, Spread range) {
+    return range.n() < 2 ? String.format(Locale.ROOT, "%.2fx", speedup)
+        : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", speedup, range.min(), range.max());
   }
 
   /**
@@ -577,10 +586,7 @@ public final class EvalReport {
       for (int p = 0; p < PHASES.size(); p++) {
         Spread range = f.ranges().get(p);
         OptionalDouble s = f.speedups().get(p);
-        row.add(s.isEmpty() ? "-" : range.n() < 2
-            ? String.format(Locale.ROOT, "%.2fx", s.getAsDouble())
-            : String.format(Locale.ROOT, "%.2fx [%.2f-%.2f]", s.getAsDouble(), range.min(),
-            range.max()));
+        row.add(s.isEmpty() ? "-" : ratioWithRange(s.getAsDouble(), range));
       }
       rows.add(row);
     }
@@ -591,8 +597,7 @@ public final class EvalReport {
   }
 
   private static List<String> paperRow(ShuffleClass c) {
-    List<String> paper = new ArrayList<>(List.of(c.name().toLowerCase(Locale.ROOT), "",
-        "paper: mpcache"));
+    List<String> paper = new ArrayList<>(List.of(className(c), "", "paper: mpcache"));
     for (double v : PAPER_BY_CLASS.get(c)) {
       paper.add(Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2fx", v));
     }
@@ -606,7 +611,7 @@ public final class EvalReport {
   private record ClassFigures(ShuffleClass shuffleClass, long jobs, String run,
       List<OptionalDouble> speedups, List<Spread> ranges) {
     String className() {
-      return shuffleClass.name().toLowerCase(Locale.ROOT);
+      return EvalReport.className(shuffleClass);
     }
   }
 
@@ -704,8 +709,7 @@ public final class EvalReport {
       Map<String, Predicate<JobResult>> selections = new LinkedHashMap<>();
       selections.put("all", j -> true);
       if (classes.size() > 1) {
-        classes.forEach(c -> selections.put(c.name().toLowerCase(Locale.ROOT),
-            j -> shuffleClass(j) == c));
+        classes.forEach(c -> selections.put(className(c), j -> shuffleClass(j) == c));
       }
       selections.forEach((name, which) -> {
         OptionalDouble s = speedup(run, hadoop, TIME, which);
