@@ -109,11 +109,11 @@ public final class EvalMain extends CommandLineTool {
     m.put("modes", "hadoop,mpcache");
     m.put("jobs", 26);
     m.put("classes", 2);
-    m.put("mb-per-class", 32);
-    m.put("cache-mb", 288);
-    m.put("sweep-cache-mb", "72,144,288");
+    m.put("mb-per-class", 16);
+    m.put("cache-mb", 192);
+    m.put("sweep-cache-mb", "48,96,192");
     m.put("localized-mb", 256);
-    m.put("memory-cache-mb", 32);
+    m.put("memory-cache-mb", 16);
     return m;
   }
 

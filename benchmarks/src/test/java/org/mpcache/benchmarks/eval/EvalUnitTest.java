@@ -220,7 +220,7 @@ class EvalUnitTest {
     assertThat(m.settings).containsEntry("mpcache.tiers.hdd.iops", "8");
     assertThat(m.classes).isEqualTo(2);
     assertThat(m.mixName).as("--full runs every benchmark in turn").isEqualTo("suite");
-    assertThat(m.sweepCacheMb).containsExactly(72L, 144L, 288L);
+    assertThat(m.sweepCacheMb).containsExactly(48L, 96L, 192L);
     assertThat(m.jobs).isEqualTo(7);
     assertThat(m.modes).containsExactly(EvalMode.HADOOP, EvalMode.PACMAN);
     assertThat(m.repeat).isEqualTo(2);
@@ -235,7 +235,7 @@ class EvalUnitTest {
     EvalMain full = new EvalMain();
     full.parse(new String[] {"--full"});
     assertThat(full.modes).containsExactly(EvalMode.HADOOP, EvalMode.MPCACHE);
-    assertThat(full.sweepCacheMb).containsExactly(72L, 144L, 288L);
+    assertThat(full.sweepCacheMb).containsExactly(48L, 96L, 192L);
   }
 
   @Test
