@@ -32,6 +32,8 @@ import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -47,6 +49,7 @@ import org.mpcache.common.Waits;
 import org.mpcache.common.proto.AdminProtos.DatasetStatusProto;
 import org.mpcache.hdfs.ClientConfigKeys;
 import org.mpcache.hdfs.ClientCounters;
+import org.mpcache.hdfs.FallbackCause;
 import org.mpcache.hdfs.MpCacheFileSystem;
 import org.mpcache.minicluster.MiniMpCacheCluster;
 import org.mpcache.slave.MpCacheSlave;
@@ -340,6 +343,59 @@ class SparkReadsTest {
     DatasetStatusProto d = dataset(fsUri + dir);
     assertEquals(blocksUnder(dir).size(), d.getSizeBlocks(), d::toString);
     assertEquals(d.getSizeBlocks(), d.getCachedBlocks(), d::toString);
+  }
+
+  /**
+   * Every slave stops, as a crash would, once the second run's first task has ended: the tasks
+   * after it find no slave, read HDFS instead, and the job gives what plain HDFS gives. The
+   * slaves come back on their old directories and ports for the tests after this one.
+   */
+  @Test
+  void wordCount_everySlaveDownMidJob_jobSucceedsFromHdfs() throws Exception {
+    Path dir = new Path("/spark/slave-down");
+    Path file = new Path(dir, "input.txt");
+    byte[] content = text(13, 6 * BLOCK + BLOCK / 2);
+    write(file, content);
+    Map<String, Long> plain = wordCount(fsUri + file);
+    awaitCached(dir);
+    AtomicInteger tasksEnded = new AtomicInteger();
+    AtomicInteger stoppedAfter = new AtomicInteger(-1);
+    SparkListener crash = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd taskEnd) {
+        if (tasksEnded.incrementAndGet() == 1) {
+          for (int i = 0; i < cluster.slaves().size(); i++) {
+            cluster.stopSlave(i);
+          }
+          stoppedAfter.set(tasksEnded.get());
+        }
+      }
+    };
+    Map<FallbackCause, Long> fallbacks0 = ClientCounters.get().fallbacks();
+    spark.sparkContext().addSparkListener(crash);
+    Run<Map<String, Long>> down;
+    try {
+      down = run(() -> wordCount(fsUri + file));
+    } finally {
+      spark.sparkContext().removeSparkListener(crash);
+      for (int i = 0; i < cluster.slaves().size(); i++) {
+        cluster.crashAndRestartSlave(i);
+      }
+    }
+    Map<FallbackCause, Long> fallbacks = ClientCounters.get().fallbacks();
+    fallbacks.replaceAll((cause, n) -> n - fallbacks0.getOrDefault(cause, 0L));
+    fallbacks.values().removeIf(n -> n == 0);
+    System.out.printf("Spark word count over %d bytes, every slave stopped after task %d of "
+        + "the second run: %d bytes from the cache, %d from HDFS, %d ms; fallbacks %s%n",
+        content.length, stoppedAfter.get(), down.fromCache(), down.fromHdfs(), down.ms(),
+        fallbacks);
+    assertEquals(plain, down.result(), "the run with its slaves down against plain HDFS");
+    assertTrue(stoppedAfter.get() >= 1, "the slaves were stopped during the job");
+    assertTrue(down.fromHdfs() > 0, "tasks after the stop read HDFS: " + down);
+    // A stopped slave refuses connections or, mid-call, leaves the read to its deadline.
+    assertFalse(fallbacks.isEmpty(), "the client fell back to HDFS");
+    assertTrue(Set.of(FallbackCause.SLAVE_UNREACHABLE, FallbackCause.DEADLINE_EXCEEDED)
+        .containsAll(fallbacks.keySet()), "fallbacks for a slave down: " + fallbacks);
   }
 
   private static final StructType SALES = new StructType()
