@@ -259,13 +259,12 @@ class EvalUnitTest {
   }
 
   @Test
-  void fullMix_everyBenchmarkTwice_largestSweepSizeHoldsTheWorkingSet() {
+  void fullMix_everyBenchmarkOnce_sweepFromBelowToAboveTheWorkingSet() {
     EvalMain m = new EvalMain();
     m.parse(new String[] {"--full"});
     List<MixJob> mix = m.mix();
-    assertThat(mix).hasSize(26);
-    assertThat(mix.stream().collect(Collectors.groupingBy(j -> j.benchmark().name(),
-        Collectors.counting())).values()).hasSize(13).allMatch(n -> n == 2);
+    assertThat(mix).hasSize(13);
+    assertThat(mix.stream().map(j -> j.benchmark().name()).distinct().count()).isEqualTo(13);
     MixReuse reuse = MixReuse.of(mix);
     // Each dataset is its size and one more, tiny, block; blocks go to the nodes in turn.
     long block = m.blockMb << 20;
@@ -275,9 +274,11 @@ class EvalUnitTest {
     }
     assertThat(m.sweepCacheMb.get(2) << 20).as("the largest cache holds the working set")
         .isGreaterThanOrEqualTo(perNode);
-    assertThat(m.sweepCacheMb.get(0) << 20).as("the smallest a quarter of it")
-        .isLessThan(perNode / 3);
-    assertThat(reuse.reReadShare()).isGreaterThan(0.5);
+    assertThat(m.sweepCacheMb.get(1) << 20).as("the middle one does not")
+        .isLessThan(perNode);
+    assertThat(m.sweepCacheMb.get(0) << 20).as("the smallest under half of it")
+        .isLessThan(perNode / 2);
+    assertThat(reuse.reReadShare()).isGreaterThan(0.3);
   }
 
   @Test
