@@ -1,8 +1,11 @@
 package org.mpcache.hdfs;
 
 import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.mpcache.common.ConfigChecks;
 import org.mpcache.common.MpCacheConfigKeys;
 import org.mpcache.common.stream.BlockStreamConnection;
@@ -54,6 +57,8 @@ final class ClientConf {
   final long cachedHostsExpiryMs;
   /** The job this client reads for, as lookups name it; empty outside a job. */
   final String jobId;
+  /** Names of directories whose files are read from HDFS without the cache. */
+  final Set<String> bypassDirNames;
 
   /**
    * Reads the client's keys from {@code conf}.
@@ -105,5 +110,28 @@ final class ClientConf {
         ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_KEY,
         ClientConfigKeys.CACHED_HOSTS_EXPIRY_MS_DEFAULT, 0);
     jobId = conf.get("mapreduce.job.id", "");
+    bypassDirNames = Set.copyOf(Arrays.asList(conf.getTrimmedStrings(
+        ClientConfigKeys.BYPASS_DIR_NAMES_KEY,
+        ClientConfigKeys.BYPASS_DIR_NAMES_DEFAULT.split(","))));
+    for (String name : bypassDirNames) {
+      if (name.contains(Path.SEPARATOR)) {
+        throw new IllegalArgumentException(ClientConfigKeys.BYPASS_DIR_NAMES_KEY + " has \""
+            + name + "\": give directory names without a '/', e.g. "
+            + ClientConfigKeys.BYPASS_DIR_NAMES_DEFAULT);
+      }
+    }
+  }
+
+  /** Whether {@code file} lies in a directory named in {@link #bypassDirNames}. */
+  boolean bypasses(Path file) {
+    if (bypassDirNames.isEmpty()) {
+      return false;
+    }
+    for (Path p = file.getParent(); p != null; p = p.getParent()) {
+      if (bypassDirNames.contains(p.getName())) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -85,6 +85,13 @@ public final class ClientConfigKeys {
   public static final String CACHED_HOSTS_EXPIRY_MS_KEY = "mpcache.client.cached.hosts.expiry.ms";
   public static final long CACHED_HOSTS_EXPIRY_MS_DEFAULT = 5_000;
 
+  /**
+   * Names of directories whose files, at any depth, are read from HDFS without the cache: the
+   * job staging directories every task reads once and no job reads again.
+   */
+  public static final String BYPASS_DIR_NAMES_KEY = "mpcache.client.bypass.dir-names";
+  public static final String BYPASS_DIR_NAMES_DEFAULT = ".staging,.sparkStaging";
+
   private ClientConfigKeys() {
   }
 }

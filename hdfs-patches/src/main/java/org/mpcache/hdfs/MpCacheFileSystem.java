@@ -80,7 +80,8 @@ public class MpCacheFileSystem extends DistributedFileSystem {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     FSDataInputStream in = super.open(f, bufferSize);
-    if (!enabled || !(in.getWrappedStream() instanceof DFSInputStream)) {
+    if (!enabled || !(in.getWrappedStream() instanceof DFSInputStream)
+        || client.conf().bypasses(f)) {
       return in;
     }
     DFSInputStream dfsIn = (DFSInputStream) in.getWrappedStream();

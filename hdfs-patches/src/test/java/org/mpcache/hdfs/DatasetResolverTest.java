@@ -20,7 +20,7 @@ class DatasetResolverTest {
     conf = new Configuration(false);
     fs = FileSystem.getLocal(conf);
     root = fs.makeQualified(new Path(Files.createTempDirectory("datasets").toString()));
-    for (String f : new String[] {"in/a/part-0", "in/b/part-0", "staging/job.xml"}) {
+    for (String f : new String[] {"in/a/part-0", "in/b/part-0", "side/lookup.txt"}) {
       fs.create(new Path(root, f)).close();
     }
   }
@@ -33,10 +33,10 @@ class DatasetResolverTest {
   }
 
   @Test
-  void resolve_stagingFileOfTheJob_isItsParentDirectory() {
+  void resolve_sideFileOfTheJob_isItsParentDirectory() {
     conf.set(DatasetResolver.INPUT_DIRS_KEY, new Path(root, "in/a").toString());
-    Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "staging/job.xml"), 1, 0);
-    assertEquals(new Path(root, "staging").toString(), d.id());
+    Dataset d = new DatasetResolver(fs, conf).resolve(new Path(root, "side/lookup.txt"), 1, 0);
+    assertEquals(new Path(root, "side").toString(), d.id());
   }
 
   @Test
@@ -45,8 +45,8 @@ class DatasetResolverTest {
     DatasetResolver resolver = new DatasetResolver(fs, conf);
     assertEquals(new Path(root, "in/*").toString(),
         resolver.resolve(new Path(root, "in/a/part-0"), 1, 0).id());
-    assertEquals(new Path(root, "staging").toString(),
-        resolver.resolve(new Path(root, "staging/job.xml"), 1, 0).id());
+    assertEquals(new Path(root, "side").toString(),
+        resolver.resolve(new Path(root, "side/lookup.txt"), 1, 0).id());
   }
 
   @Test

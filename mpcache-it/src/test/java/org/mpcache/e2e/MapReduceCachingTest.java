@@ -9,6 +9,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -114,6 +115,23 @@ class MapReduceCachingTest {
     assertArrayEquals(plain, output(new Path("/wc/first")));
     assertArrayEquals(plain, output(new Path("/wc/second")));
     assertEquals(expectedCounts(in), parse(plain));
+  }
+
+  /**
+   * A job's tasks read its staging files (the split file in every map, the split meta-information
+   * for the Localized Cache's job description) from HDFS without the cache: no lookups, no fills,
+   * no dataset of them on the master.
+   */
+  @Test
+  void wordCount_stagingFilesBypassTheCache() throws Exception {
+    Path in = text(new Path("/wc/staging-input"), 2 * BLOCK, 17);
+    run(in.getParent(), new Path("/wc/staging-out"));
+    List<String> staging = cluster.master().getArbitrator()
+        .datasets(id -> id.contains("/.staging")).stream()
+        .map(d -> d.getDatasetId() + " (" + d.getCachedBlocks() + " blocks cached)").toList();
+    assertEquals(List.of(), staging, "datasets of the jobs' staging directories");
+    assertTrue(cluster.master().getArbitrator().datasets(id -> id.endsWith("/wc/staging-input"))
+        .size() == 1, "the job's input is a dataset");
   }
 
   /** Runs tera-sort with one reduce (no sampling pass over the input) to its end. */
