@@ -212,6 +212,13 @@ class SparkReadsTest {
     DFSTestUtil.waitReplication(fs, p, (short) 2);
   }
 
+  /** Writes {@link #text} of {@code seed}, about {@code bytes} long, to {@code file}; returns it. */
+  private static byte[] writeText(Path file, long seed, int bytes) throws Exception {
+    byte[] content = text(seed, bytes);
+    write(file, content);
+    return content;
+  }
+
   /** The blocks of every file under {@code dir}. */
   private static List<BlockKey> blocksUnder(Path dir) throws IOException {
     FileSystem fs = plainFs;
@@ -303,8 +310,7 @@ class SparkReadsTest {
   void wordCount_secondRunReadsItsInputFromTheCache() throws Exception {
     Path dir = new Path("/spark/text");
     Path file = new Path(dir, "input.txt");
-    byte[] content = text(7, 5 * BLOCK + BLOCK / 3);
-    write(file, content);
+    byte[] content = writeText(file, 7, 5 * BLOCK + BLOCK / 3);
     Map<String, Long> plain = new TreeMap<>();
     try (InputStream in = plainFs.open(file)) {
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
@@ -354,8 +360,7 @@ class SparkReadsTest {
   void wordCount_everySlaveDownMidJob_jobSucceedsFromHdfs() throws Exception {
     Path dir = new Path("/spark/slave-down");
     Path file = new Path(dir, "input.txt");
-    byte[] content = text(13, 6 * BLOCK + BLOCK / 2);
-    write(file, content);
+    byte[] content = writeText(file, 13, 6 * BLOCK + BLOCK / 2);
     Map<String, Long> plain = wordCount(fsUri + file);
     awaitCached(dir);
     AtomicInteger tasksEnded = new AtomicInteger();
@@ -536,7 +541,7 @@ class SparkReadsTest {
   @Test
   void fileSystemCache_onKeepsOneFileSystemPerJvm_offLeavesOneOpenPerCall() throws Exception {
     Path dir = new Path("/spark/fs-cache");
-    write(new Path(dir, "input.txt"), text(11, 2 * BLOCK));
+    writeText(new Path(dir, "input.txt"), 11, 2 * BLOCK);
     String path = fsUri + dir;
     Map<String, Long> expected = wordCount(path);
     int jobs = 3;
