@@ -18,8 +18,8 @@ import org.apache.hadoop.util.StringUtils;
  * the set of paths in {@code mapreduce.input.fileinputformat.inputdir}, so every task of a job,
  * and every later job over the same input, reports the same dataset. Elsewhere, and for a task's
  * reads of files outside those paths (side files; staging files bypass the cache), it is the
- * file's parent directory. The size in blocks and bytes comes from one content summary per dataset per
- * FileSystem instance; when that fails, the file alone is the dataset.
+ * file's parent directory. The size in blocks and bytes comes from one content summary per
+ * dataset per FileSystem instance; when that fails, the file alone is the dataset.
  *
  * <p>Thread-safe: results are memoized in a concurrent map.
  */

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The client jar is safe on any engine's classpath: every class in it is mpCache's own (one of
- * them in HDFS's package) or relocated under {@code org.mpcache.thirdparty} (its Netty, which passes descriptors, so that it
- * never meets the Netty that Hadoop or Spark ship, of whatever version), none is Netty's or
- * protobuf's under their own names, and the relocated native epoll library loads under its
- * relocated name. It runs in the integration-test phase, after the jar is packaged; that
- * execution sets {@code dist.client.jar}.
+ * them in HDFS's package) or relocated under {@code org.mpcache.thirdparty} (its Netty, which
+ * passes descriptors, so that it never meets the Netty that Hadoop or Spark ship, of whatever
+ * version), none is Netty's or protobuf's under their own names, and the relocated native epoll
+ * library loads under its relocated name. It runs in the integration-test phase, after the jar
+ * is packaged; that execution sets {@code dist.client.jar}.
  */
 @EnabledIfSystemProperty(named = "dist.client.jar", matches = ".+")
 class ClientJarTest {

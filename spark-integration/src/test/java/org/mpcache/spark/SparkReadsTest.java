@@ -212,7 +212,7 @@ class SparkReadsTest {
     DFSTestUtil.waitReplication(fs, p, (short) 2);
   }
 
-  /** Writes {@link #text} of {@code seed}, about {@code bytes} long, to {@code file}; returns it. */
+  /** Writes {@link #text} of {@code seed}, about {@code bytes} long, to {@code file}. */
   private static byte[] writeText(Path file, long seed, int bytes) throws Exception {
     byte[] content = text(seed, bytes);
     write(file, content);
